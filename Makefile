@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# LNet kernel modules (built out of tree with Kbuild), the user tool and
+# the test entry points.  See README.md.
+#
+#   make                  modules against the distro headers
+#   make KDIR=<dir>       modules against another kernel build directory
+#   make check            the whole test suite (what CI runs)
+#   make demo             two VMs running LNet
+#   make kunit [SUITE=s]  KUnit suites in a VM (FLAVOUR=lean|debug)
+#   make vmtest T=<name>  one VM test (FLAVOUR=lean|debug)
+#   make shell            a shell in a VM with the modules (FLAVOUR=...)
+
+KDIR ?= $(shell scripts/kdir.sh distro)
+# Each kernel gets its own object tree, so builds against different
+# kernels never share (and never mix) .o files.
+BUILD ?= build/$(notdir $(patsubst %/,%,$(KDIR)))
+FLAVOUR ?= lean
+MODSRC := Kbuild include lnet kunit
+
+.PHONY: all modules clean deps check demo kunit vmtest shell kernels FORCE
+
+all: modules
+
+$(BUILD)/.synced: FORCE
+	@mkdir -p $(BUILD)
+	@rsync -a --delete --prune-empty-dirs --include='*/' \
+		--include='*.[ch]' --include='Kbuild' --exclude='*' \
+		$(MODSRC) $(BUILD)/
+	@touch $@
+
+modules: $(BUILD)/.synced
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD) modules
+
+clean:
+	rm -rf build
+
+deps:
+	scripts/deps.sh
+
+kernels: deps
+	scripts/test-kernel.sh lean
+	scripts/test-kernel.sh debug
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+kunit:
+	tests/run.py --flavour $(FLAVOUR) kunit $(if $(SUITE),--suite $(SUITE))
+
+vmtest:
+	tests/run.py --flavour $(FLAVOUR) $(T)
+
+shell:
+	tests/run.py --flavour $(FLAVOUR) --shell

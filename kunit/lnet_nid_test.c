@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: NID and network strings, nid4 <-> large NID conversion, and the
+ * byte layouts given in the wire protocol specification, section 1.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include <lnet/nid.h>
+
+struct nid_case {
+	const char *str;	/* input */
+	u64 nid4;		/* expected value, for 4-byte addresses */
+	const char *canon;	/* expected output of format(parse(str)) */
+};
+
+static const struct nid_case valid_nids[] = {
+	{ "192.168.1.2@tcp",	0x00020000C0A80102ULL, "192.168.1.2@tcp" },
+	{ "192.168.1.2@tcp0",	0x00020000C0A80102ULL, "192.168.1.2@tcp" },
+	{ "192.168.1.2",	0x00020000C0A80102ULL, "192.168.1.2@tcp" },
+	{ "10.0.0.1@o2ib3",	0x000500030A000001ULL, "10.0.0.1@o2ib3" },
+	{ "0@lo",		0x0009000000000000ULL, "0@lo" },
+	{ "192.0.2.7@tcp65535",	0x0002FFFFC0000207ULL, "192.0.2.7@tcp65535" },
+	{ "0.0.0.0@tcp7",	0x0002000700000000ULL, "0.0.0.0@tcp7" },
+	{ "255.255.255.255@o2ib", 0x00050000FFFFFFFFULL, "255.255.255.255@o2ib" },
+	{ "42@gni",		0x000D00000000002AULL, "42@gni" },
+	{ "0x2a@gni1",		0x000D00010000002AULL, "42@gni1" },
+	{ "4294967295@kfi",	0x00100000FFFFFFFFULL, "4294967295@kfi" },
+	{ "7@ptlf2",		0x000F000200000007ULL, "7@ptlf2" },
+	{ "9@bxi3f",		0x0013000000000009ULL, "9@bxi3f" },
+	{ "192.0.2.1@gip4",	0x000E0004C0000201ULL, "192.0.2.1@gip4" },
+	{ "192.0.2.1@efa",	0x00120000C0000201ULL, "192.0.2.1@efa" },
+	{ "<?>",		LNET_NID_ANY,	       "<?>" },
+};
+
+static const char * const invalid_nids[] = {
+	"", "@", "@tcp", "192.168.1.2@", "192.168.1.2@tcp65536",
+	"192.168.1.2@tcp-1", "192.168.1.2@tcp+1", "192.168.1.2@tcp 1",
+	"192.168.1.2@tcp\n", " 192.168.1.2@tcp", "192.168.1.2 @tcp",
+	"192.168.1.256@tcp", "192.168.1@tcp", "192.168.1.2.3@tcp",
+	"192.168.1.2@TCP", "192.168.1.2@foo", "192.168.1.2@tcpx",
+	"192.168.1.2@@tcp", "host.example@tcp", "1@lo", "0@lo1", "0@lo0",
+	"x@lo", "-1@gni", "4294967296@kfi", "0x@gni", "0x1g@gni",
+	"1.2.3.4@gni", "12@tcp", "2001:db8::1@gni", "::1::2@tcp",
+	"0@o2ib99999", "<?>@tcp",
+};
+
+static void nid_parse_valid(struct kunit *test)
+{
+	char buf[LNET_NIDSTR_SIZE];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(valid_nids); i++) {
+		const struct nid_case *c = &valid_nids[i];
+		struct lnet_nid nid;
+		u64 nid4 = 0;
+
+		KUNIT_EXPECT_EQ_MSG(test, lnet_nid_from_str(c->str, &nid), 0,
+				    "parse %s", c->str);
+		KUNIT_EXPECT_EQ_MSG(test, lnet_nid4_from_str(c->str, &nid4), 0,
+				    "parse4 %s", c->str);
+		KUNIT_EXPECT_EQ_MSG(test, nid4, c->nid4, "value of %s", c->str);
+		lnet_nid_to_str(&nid, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ_MSG(test, buf, c->canon, "format %s", c->str);
+		lnet_nid4_to_str(nid4, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ_MSG(test, buf, c->canon, "format4 %s",
+				       c->str);
+	}
+}
+
+static void nid_parse_invalid(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(invalid_nids); i++) {
+		struct lnet_nid nid = {};
+		struct lnet_nid untouched = {};
+		u64 nid4 = 0x1234;
+
+		KUNIT_EXPECT_EQ_MSG(test, lnet_nid_from_str(invalid_nids[i],
+							    &nid),
+				    -EINVAL, "accepted \"%s\"", invalid_nids[i]);
+		KUNIT_EXPECT_EQ_MSG(test, lnet_nid4_from_str(invalid_nids[i],
+							     &nid4),
+				    -EINVAL, "accepted4 \"%s\"",
+				    invalid_nids[i]);
+		/* A rejected string changes nothing. */
+		KUNIT_EXPECT_EQ(test, memcmp(&nid, &untouched, sizeof(nid)), 0);
+		KUNIT_EXPECT_EQ(test, nid4, 0x1234ULL);
+	}
+}
+
+static void nid_ipv6(struct kunit *test)
+{
+	static const u8 want[20] = {
+		12, LNET_LND_SOCK, 0x00, 0x05,
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	};
+	char buf[LNET_NIDSTR_SIZE];
+	struct lnet_nid nid;
+	u64 nid4 = 7;
+
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("2001:db8::1@tcp5", &nid), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&nid, want, sizeof(want)), 0);
+	KUNIT_EXPECT_EQ(test, lnet_nid_addr_len(&nid), 16U);
+	KUNIT_EXPECT_FALSE(test, lnet_nid_is_nid4(&nid));
+	lnet_nid_to_str(&nid, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "2001:db8::1@tcp5");
+	/* A 16-byte address has no 64-bit form. */
+	KUNIT_EXPECT_EQ(test, lnet_nid4_from_str("2001:db8::1@tcp5", &nid4),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, nid4, 7ULL);
+}
+
+/* Spec 1.4: a nid4-compatible large NID is the nid4 written big-endian. */
+static void nid_large_layout(struct kunit *test)
+{
+	static const u8 want[20] = {
+		0x00, 0x02, 0x00, 0x00, 0xC0, 0xA8, 0x01, 0x02,
+	};
+	struct lnet_nid nid, any = LNET_ANY_NID;
+	u8 ones[20];
+
+	lnet_nid4_to_nid(0x00020000C0A80102ULL, &nid);
+	KUNIT_EXPECT_EQ(test, memcmp(&nid, want, sizeof(want)), 0);
+	KUNIT_EXPECT_EQ(test, lnet_nid_to_nid4(&nid), 0x00020000C0A80102ULL);
+	KUNIT_EXPECT_EQ(test, lnet_nid_net(&nid), 0x00020000U);
+
+	memset(ones, 0xff, sizeof(ones));
+	KUNIT_EXPECT_EQ(test, memcmp(&any, ones, sizeof(ones)), 0);
+	lnet_nid4_to_nid(LNET_NID_ANY, &nid);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_is_any(&nid));
+	KUNIT_EXPECT_EQ(test, lnet_nid_to_nid4(&nid), LNET_NID_ANY);
+	KUNIT_EXPECT_EQ(test, lnet_nid_net(&nid), LNET_NET_ANY);
+}
+
+static void nid_equal(struct kunit *test)
+{
+	struct lnet_nid a, b, any = LNET_ANY_NID;
+
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.1@tcp", &a), 0);
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.1@tcp0", &b), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&a, &b));
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.1@tcp1", &b), 0);
+	KUNIT_EXPECT_FALSE(test, lnet_nid_equal(&a, &b));
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.2@tcp", &b), 0);
+	KUNIT_EXPECT_FALSE(test, lnet_nid_equal(&a, &b));
+	KUNIT_EXPECT_FALSE(test, lnet_nid_equal(&a, &any));
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&any, &any));
+}
+
+static void net_strings(struct kunit *test)
+{
+	static const struct { const char *str; u32 net; const char *canon; }
+	ok[] = {
+		{ "tcp", 0x00020000, "tcp" }, { "tcp0", 0x00020000, "tcp" },
+		{ "tcp7", 0x00020007, "tcp7" }, { "o2ib3", 0x00050003, "o2ib3" },
+		{ "o2ib", 0x00050000, "o2ib" }, { "lo", 0x00090000, "lo" },
+		{ "bxi3f12", 0x0013000C, "bxi3f12" },
+		{ "kfi65535", 0x0010FFFF, "kfi65535" },
+	};
+	static const char * const bad[] = {
+		"", "tcp65536", "tcp-1", "tc", "lo0", "lo1", "o2ib 3", "tcp\n",
+		"TCP", "tofu", "<?>", "tcp0x1",
+	};
+	char buf[16];
+	u32 net;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		net = 0;
+		KUNIT_EXPECT_EQ_MSG(test, lnet_net_from_str(ok[i].str, &net), 0,
+				    "parse %s", ok[i].str);
+		KUNIT_EXPECT_EQ_MSG(test, net, ok[i].net, "value %s", ok[i].str);
+		lnet_net_to_str(net, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, ok[i].canon);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		net = 0x55;
+		KUNIT_EXPECT_EQ_MSG(test, lnet_net_from_str(bad[i], &net),
+				    -EINVAL, "accepted \"%s\"", bad[i]);
+		KUNIT_EXPECT_EQ(test, net, 0x55U);
+	}
+
+	/* Unknown and wildcard networks still print something useful. */
+	lnet_net_to_str(lnet_mknet(LNET_LND_TOFU, 2), buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "<17:2>");
+	lnet_net_to_str(LNET_NET_ANY, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "<?>");
+}
+
+/* Formatting is snprintf-like: it reports the full length, never overflows. */
+static void nid_format_truncates(struct kunit *test)
+{
+	char buf[8];
+	int n;
+
+	memset(buf, 'x', sizeof(buf));
+	n = lnet_nid4_to_str(0x00020000C0A80102ULL, buf, 5);
+	KUNIT_EXPECT_EQ(test, n, (int)strlen("192.168.1.2@tcp"));
+	KUNIT_EXPECT_STREQ(test, buf, "192.");
+	KUNIT_EXPECT_EQ(test, buf[5], 'x');
+
+	n = lnet_nid4_to_str(0x00020000C0A80102ULL, buf, 0);
+	KUNIT_EXPECT_EQ(test, n, (int)strlen("192.168.1.2@tcp"));
+}
+
+static struct kunit_case lnet_nid_cases[] = {
+	KUNIT_CASE(nid_parse_valid),
+	KUNIT_CASE(nid_parse_invalid),
+	KUNIT_CASE(nid_ipv6),
+	KUNIT_CASE(nid_large_layout),
+	KUNIT_CASE(nid_equal),
+	KUNIT_CASE(net_strings),
+	KUNIT_CASE(nid_format_truncates),
+	{}
+};
+
+static struct kunit_suite lnet_nid_suite = {
+	.name = "lnet_nid",
+	.test_cases = lnet_nid_cases,
+};
+
+kunit_test_suite(lnet_nid_suite);
+
+MODULE_DESCRIPTION("KUnit tests for LNet NID strings");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Test kinds: HostTest (a command on the host) and VmTest (a topology).
+
+A test expands into jobs, one per kernel flavour it runs on; a job's id is
+"name[flavour]".  VM jobs of a flavour run only if that flavour's module
+build (the host test "build[flavour]") passed.
+"""
+
+import os
+import re
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import vm
+
+FLAVOURS = ("lean", "debug")
+_built = {}                 # flavour -> Result of its module build
+_build_lock = threading.Lock()
+
+
+def _kdir(which):
+    return subprocess.run([os.path.join(vm.TOP, "scripts", "kdir.sh"), which],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def kernel_dir(flavour):
+    return _kdir(flavour)
+
+
+def module_dir(flavour):
+    """Where `make KDIR=<kernel>` leaves the modules (see Makefile)."""
+    return os.path.join(vm.TOP, "build", os.path.basename(_kdir(flavour)))
+
+
+# Compiler, sparse and modpost findings; kbuild's own notes are not.
+FINDING = re.compile(r"warning:|error:|WARNING:|ERROR:")
+NOT_FINDING = re.compile(r"Skipping BTF generation")
+
+
+def build_modules(which):
+    """Build the modules against a kernel with W=1 and sparse on every file.
+
+    Any compiler, sparse or modpost finding fails the build.
+    """
+    with _build_lock:
+        if which in _built:
+            return _built[which]
+        _built[which] = res = _build(which)
+        return res
+
+
+def _build(which):
+    kdir = _kdir(which)
+    p = subprocess.run(["make", "-C", vm.TOP, "KDIR=" + kdir, "W=1", "C=2",
+                        "modules"], capture_output=True, text=True)
+    out = p.stdout + p.stderr
+    findings = [line for line in out.splitlines()
+                if FINDING.search(line) and not NOT_FINDING.search(line)]
+    if p.returncode != 0:
+        res = vm.Result(False, "make failed (exit %d)" % p.returncode,
+                        "\n".join(out.splitlines()[-40:]))
+    elif findings:
+        res = vm.Result(False, "%d warning(s)" % len(findings), "\n".join(findings))
+    else:
+        res = vm.Result(True)
+    return res
+
+
+@dataclass
+class HostTest:
+    """A check run on the host; fn(run_dir) returns a vm.Result."""
+    name: str
+    fn: Callable
+    flavour: str = "host"       # kernel it builds against, if any
+    builds: bool = False        # True for the module builds VM tests need
+    slots: int = 0
+
+    @property
+    def id(self):
+        return self.name
+
+    def jobs(self, flavour_filter):
+        if flavour_filter and self.flavour != flavour_filter:
+            return []
+        return [self]
+
+    def cost(self):
+        return 0
+
+    def run(self, run_dir, args):
+        return self.fn(run_dir)
+
+    @staticmethod
+    def build_modules(flavour):
+        res = build_modules(flavour)
+        if not res.ok:
+            raise SystemExit("module build against %s failed: %s\n%s"
+                             % (flavour, res.reason, res.details))
+
+
+@dataclass
+class VmTest:
+    """Nodes booted together; passes if every node's script exits 0, no
+    kernel splat appears, and check(run_dir, args), if given, agrees."""
+    name: str
+    nodes: list
+    flavours: tuple = ("lean",)
+    timeout: int = 120                  # seconds, lean kernel
+    debug_timeout: int = 0              # 0: derived from timeout
+    check: Optional[Callable] = None
+    env: dict = field(default_factory=dict)
+
+    def jobs(self, flavour_filter):
+        return [VmJob(self, f) for f in self.flavours
+                if not flavour_filter or f == flavour_filter]
+
+
+class VmJob:
+    def __init__(self, test, flavour):
+        self.test = test
+        self.flavour = flavour
+        self.id = "%s[%s]" % (test.name, flavour)
+        self.slots = len(test.nodes)
+
+    def timeout(self):
+        if self.flavour == "debug":
+            return self.test.debug_timeout or 3 * self.test.timeout + 120
+        return self.test.timeout
+
+    def cost(self):
+        return self.timeout() * self.slots
+
+    def run(self, run_dir, args):
+        built = _built.get(self.flavour)
+        if built is None:
+            built = build_modules(self.flavour)
+        if not built.ok:
+            return vm.Result(False, "modules for %s did not build" % self.flavour)
+        env = dict(self.test.env)
+        if args is not None and getattr(args, "suite", None):
+            env["LNET_KUNIT_SUITES"] = " ".join(args.suite)
+        topo = vm.Topology(self.id, self.test.nodes, kernel_dir(self.flavour),
+                           module_dir(self.flavour), run_dir,
+                           debug=self.flavour == "debug",
+                           timeout=self.timeout(), extra_env=env)
+        res = topo.run()
+        if res.ok and self.test.check:
+            res = self.test.check(run_dir, self)
+        return res

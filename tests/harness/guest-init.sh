@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of a test VM.  The root is the host's / over 9p, read-only; this
+# mounts the pseudo filesystems and a writable /tmp, joins the shared run
+# directory, brings up the NICs, runs the node's script and powers off.
+# The script's exit status lands in /tmp/shared/<node>/rc.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+for d in /tmp /run /var/tmp /var/log /dev/shm; do
+	mount -t tmpfs tmpfs "$d"
+done
+mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /tmp/shared
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 shared /tmp/shared
+
+node=${LNET_NODE:?LNET_NODE missing from the kernel command line}
+RESULTS=/tmp/shared/$node
+export RESULTS
+set -a
+# shellcheck disable=SC1090
+. "$RESULTS/node.env"
+set +a
+
+hostname "$node"
+ip link set lo up
+for nic in $LNET_NICS; do
+	dev=${nic%%=*}
+	ip addr add "${nic#*=}" dev "$dev"
+	ip link set "$dev" up
+done
+if [ -n "$LNET_RXE" ]; then
+	rdma link add rxe0 type rxe netdev "$LNET_RXE" ||
+		echo "LNET-TEST: rdma link add on $LNET_RXE failed"
+fi
+
+sysctl -q -w kernel.hung_task_timeout_secs=60
+sysctl -q -w kernel.panic_on_oops=0
+
+kmemleak=/sys/kernel/debug/kmemleak
+# Whatever boot left behind is not the test's leak.
+[ -w $kmemleak ] && echo clear > $kmemleak
+
+if [ -n "${LNET_SHELL:-}" ]; then
+	echo "LNET-TEST: shell on $node; helpers: . \$LNET_TOP/tests/harness/guest-lib.sh"
+	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+	rc=$?
+else
+	echo "LNET-TEST: $node running $LNET_SCRIPT"
+	cd /tmp && bash -e "$LNET_SCRIPT"
+	rc=$?
+fi
+echo "LNET-TEST: $node script exit $rc"
+
+if [ -w $kmemleak ]; then
+	# Objects younger than 5 s are never reported: let them age, scan
+	# twice (the second pass confirms), and copy any report to the
+	# console where the harness looks for it.
+	sleep 6
+	echo scan > $kmemleak
+	echo scan > $kmemleak
+	cat $kmemleak
+fi
+
+dmesg > "$RESULTS/dmesg.txt"
+echo "$rc" > "$RESULTS/rc"
+sync
+echo o > /proc/sysrq-trigger
+sleep 30

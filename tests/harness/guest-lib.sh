@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for node scripts running inside a test VM.  Source it:
+#	. "$LNET_TOP/tests/harness/guest-lib.sh"
+# Environment from the harness: LNET_NODE, LNET_NODES, LNET_MODDIR,
+# RESULTS (this node's results directory), IP_<node>_<link>.
+
+SHARED=/tmp/shared
+
+log() {
+	echo "[$LNET_NODE] $*"
+}
+
+fail() {
+	echo "[$LNET_NODE] FAIL: $*" >&2
+	exit 1
+}
+
+# Our modules in dependency order, as built for the running kernel.
+LNET_MODULES="lnet/lnet.ko"
+
+lnet_load() {
+	local m
+	for m in $LNET_MODULES; do
+		insmod "$LNET_MODDIR/$m" "$@" || fail "insmod $m"
+	done
+}
+
+lnet_unload() {
+	local m
+	for m in $(echo "$LNET_MODULES" | tr ' ' '\n' | tac); do
+		m=$(basename "$m" .ko)
+		if grep -q "^$m " /proc/modules; then
+			rmmod "$m" || fail "rmmod $m"
+		fi
+	done
+}
+
+# barrier NAME [TIMEOUT]: wait until every node of the test reached NAME.
+barrier() {
+	local name=$1 timeout=${2:-300} n want waited=0
+	want=$(echo "$LNET_NODES" | wc -w)
+	touch "$SHARED/.barrier.$name.$LNET_NODE"
+	while :; do
+		n=$(find "$SHARED" -maxdepth 1 -name ".barrier.$name.*" | wc -l)
+		[ "$n" -ge "$want" ] && return 0
+		[ $waited -ge $((timeout * 10)) ] && fail "barrier $name: $n/$want"
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+}

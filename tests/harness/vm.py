@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Multi-VM QEMU harness.
+
+A test describes a topology: nodes, each with 1..N virtio NICs, each NIC on
+a named link.  Every link is a QEMU socket netdev on a multicast group bound
+to host loopback (localaddr 127.0.0.1), so guest traffic never leaves this
+host.  Guest addresses come from documentation ranges (192.0.2.0/24, ...).
+
+The guest's root is the host's / over virtio-9p, read-only; a second 9p share
+(the run directory) is writable and shared by all nodes of a test, so nodes
+can leave results and meet at barriers.  /tmp/shared/<node> in the guest is
+<run dir>/<node> on the host.
+
+Every QEMU is started with PR_SET_PDEATHSIG and tracked by PID; kill_all()
+reaps whatever is left, whatever way the runner exits.
+"""
+
+import ctypes
+import os
+import random
+import re
+import shlex
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Subnet per link index: documentation ranges only (RFC 5737, then 6890).
+SUBNETS = ["192.0.2", "198.51.100", "203.0.113", "198.18.0", "198.18.1"]
+
+_live = {}              # pid -> Popen of every QEMU still running
+
+
+@dataclass
+class Node:
+    """One VM: a name, the links its NICs sit on, and the script it runs."""
+    name: str
+    links: list = field(default_factory=lambda: ["net0"])
+    script: str = ""            # path relative to tests/vm, or absolute
+    rxe: str = ""               # NIC to put soft-RoCE (rxe0) on, e.g. "eth0"
+    env: dict = field(default_factory=dict)
+    memory: int = 0             # MiB; 0 = default for the kernel flavour
+
+
+@dataclass
+class Result:
+    ok: bool
+    reason: str = ""
+    details: str = ""
+
+
+def _pdeathsig():
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+
+
+def kill_all():
+    """Kill and reap every QEMU this process started."""
+    for pid, proc in list(_live.items()):
+        try:
+            proc.kill()
+            proc.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        _live.pop(pid, None)
+
+
+# What counts as a kernel splat in a console log: kernel lines (they carry
+# a printk timestamp) with one of these markers, and kmemleak reports, which
+# the guest copies to the console after its final scan.  RCU stall reports
+# are not here: under TCG they measure the emulator, and the stall timeout is
+# raised on the command line instead.
+SPLAT = re.compile(
+    r"^\[ *\d+\.\d+\] .*("
+    r"BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|general protection fault|"
+    r"KASAN:|UBSAN:|"
+    r"possible circular locking|possible recursive locking|"
+    r"inconsistent lock state|suspicious RCU usage|"
+    r"INFO: task .* blocked for more than|"
+    r"list_add corruption|list_del corruption)"
+    r"|^unreferenced object 0x")
+
+
+def find_splat(console_text):
+    """Return the first splat in a console log with its context, or ''."""
+    lines = console_text.splitlines()
+    for i, line in enumerate(lines):
+        if SPLAT.search(line):
+            return "\n".join(lines[max(0, i - 2):i + 45])
+    return ""
+
+
+class Topology:
+    """A set of nodes booted together for one test run."""
+
+    def __init__(self, name, nodes, kernel_dir, mod_dir, run_dir,
+                 debug=False, timeout=120, extra_env=None):
+        self.name = name
+        self.nodes = nodes
+        self.kernel_dir = kernel_dir
+        self.mod_dir = mod_dir
+        self.run_dir = run_dir
+        self.debug = debug
+        self.timeout = timeout
+        self.extra_env = extra_env or {}
+        links = []
+        for n in nodes:
+            for link in n.links:
+                if link not in links:
+                    links.append(link)
+        self.links = links
+        # A random group and port per link keeps concurrent runs apart.
+        self.mcast = {link: ("239.255.%d.%d" % (random.randint(0, 255),
+                                                 random.randint(1, 254)),
+                             random.randint(20000, 60000))
+                      for link in links}
+
+    def node_ip(self, node_index, link):
+        return "%s.%d" % (SUBNETS[self.links.index(link)], 10 + node_index)
+
+    def _node_env(self, idx, node):
+        env = {
+            "LNET_TOP": TOP,
+            "LNET_TEST": self.name,
+            "LNET_NODE": node.name,
+            "LNET_NODES": " ".join(n.name for n in self.nodes),
+            "LNET_MODDIR": self.mod_dir,
+            "LNET_KDIR": self.kernel_dir,
+            "LNET_DEBUG_KERNEL": "1" if self.debug else "0",
+            "LNET_SCRIPT": self._script_path(node),
+            "LNET_RXE": node.rxe,
+        }
+        nics = []
+        for i, link in enumerate(node.links):
+            nics.append("eth%d=%s/24" % (i, self.node_ip(idx, link)))
+        env["LNET_NICS"] = " ".join(nics)
+        # Every node's address on every link: IP_<node>_<link>.
+        for j, other in enumerate(self.nodes):
+            for link in other.links:
+                env["IP_%s_%s" % (other.name, link)] = self.node_ip(j, link)
+        env.update(self.extra_env)
+        env.update(node.env)
+        return env
+
+    def _script_path(self, node):
+        if not node.script:
+            return ""
+        if os.path.isabs(node.script):
+            return node.script
+        return os.path.join(TOP, "tests", "vm", node.script)
+
+    def _qemu_cmd(self, idx, node, interactive):
+        memory = node.memory or (2048 if self.debug else 1024)
+        append = [
+            "console=ttyS0", "root=root", "rootfstype=9p",
+            "rootflags=trans=virtio,version=9p2000.L,msize=262144", "ro",
+            "init=" + os.path.join(TOP, "tests", "harness", "guest-init.sh"),
+            "panic=-1", "rcupdate.rcu_cpu_stall_timeout=300",
+            "watchdog_thresh=60", "loglevel=5",
+            "LNET_NODE=" + node.name,
+        ]
+        if interactive:
+            append.append("LNET_SHELL=1")
+        cmd = [
+            "qemu-system-x86_64", "-machine", "q35,accel=tcg", "-cpu", "max",
+            "-smp", "1", "-m", str(memory), "-nodefaults", "-no-user-config",
+            "-display", "none", "-no-reboot",
+            "-kernel", os.path.join(self.kernel_dir, "arch/x86/boot/bzImage"),
+            "-append", " ".join(append),
+            "-fsdev", "local,id=root,path=/,security_model=none,readonly=on",
+            "-device", "virtio-9p-pci,fsdev=root,mount_tag=root",
+            "-fsdev", "local,id=shared,path=%s,security_model=none" % self.run_dir,
+            "-device", "virtio-9p-pci,fsdev=shared,mount_tag=shared",
+            "-device", "virtio-rng-pci",
+        ]
+        for i, link in enumerate(node.links):
+            group, port = self.mcast[link]
+            cmd += ["-netdev", "socket,id=n%d,mcast=%s:%d,localaddr=127.0.0.1"
+                    % (i, group, port),
+                    "-device", "virtio-net-pci,netdev=n%d,mac=52:54:00:%02x:%02x:%02x"
+                    % (i, self.links.index(link), idx, i)]
+        if interactive:
+            cmd += ["-serial", "mon:stdio"]
+        else:
+            cmd += ["-serial", "file:" + self.console_path(node)]
+        return cmd
+
+    def console_path(self, node):
+        return os.path.join(self.run_dir, node.name, "console.log")
+
+    def prepare(self):
+        for idx, node in enumerate(self.nodes):
+            d = os.path.join(self.run_dir, node.name)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "node.env"), "w") as f:
+                for k, v in self._node_env(idx, node).items():
+                    f.write("%s=%s\n" % (k, shlex.quote(str(v))))
+
+    def shell(self, node_index=0):
+        """Boot one node with its console on this terminal."""
+        self.prepare()
+        node = self.nodes[node_index]
+        return subprocess.call(self._qemu_cmd(node_index, node, True))
+
+    def run(self):
+        """Boot every node, wait for all, and judge the run."""
+        self.prepare()
+        procs = []
+        for idx, node in enumerate(self.nodes):
+            p = subprocess.Popen(self._qemu_cmd(idx, node, False),
+                                 stdin=subprocess.DEVNULL,
+                                 stdout=open(os.path.join(self.run_dir, node.name,
+                                                          "qemu.log"), "w"),
+                                 stderr=subprocess.STDOUT,
+                                 preexec_fn=_pdeathsig)
+            _live[p.pid] = p
+            procs.append((node, p))
+
+        deadline = time.monotonic() + self.timeout
+        timed_out = []
+        try:
+            for node, p in procs:
+                left = max(1, deadline - time.monotonic())
+                try:
+                    p.wait(timeout=left)
+                except subprocess.TimeoutExpired:
+                    timed_out.append(node.name)
+                    p.kill()
+                    p.wait()
+        finally:
+            for _, p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+                _live.pop(p.pid, None)
+        return self._judge(timed_out)
+
+    def _judge(self, timed_out):
+        failures = []
+        details = []
+        for node in self.nodes:
+            try:
+                with open(self.console_path(node), errors="replace") as f:
+                    console = f.read()
+            except FileNotFoundError:
+                console = ""
+            splat = find_splat(console)
+            if splat:
+                failures.append("%s: kernel splat" % node.name)
+                details.append("--- %s: splat ---\n%s" % (node.name, splat))
+                continue
+            if node.name in timed_out:
+                failures.append("%s: timeout after %ds" % (node.name, self.timeout))
+                details.append("--- %s: console tail ---\n%s"
+                               % (node.name, "\n".join(console.splitlines()[-40:])))
+                continue
+            rc_file = os.path.join(self.run_dir, node.name, "rc")
+            try:
+                rc = int(open(rc_file).read().strip())
+            except (FileNotFoundError, ValueError):
+                rc = None
+            if rc != 0:
+                failures.append("%s: script exit %s" % (node.name,
+                                                       "missing" if rc is None else rc))
+                details.append("--- %s: console tail ---\n%s"
+                               % (node.name, "\n".join(console.splitlines()[-40:])))
+        if failures:
+            return Result(False, "; ".join(failures), "\n".join(details))
+        return Result(True)

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Run the project's tests: static checks on the host, KUnit and VM tests.
+
+    tests/run.py                      every test, both kernel flavours
+    tests/run.py kunit                one test (both flavours it declares)
+    tests/run.py --flavour debug kunit
+    tests/run.py kunit --suite lnet_nid
+    tests/run.py --shell [--flavour debug]   a VM shell with the modules
+    tests/run.py --list
+
+Tests live in tests/static.py (host checks) and tests/vm/*.py (VM tests),
+each a module with a TESTS list.  VMs run in parallel up to one per core;
+the last line printed is "N passed, N failed".
+"""
+
+import argparse
+import glob
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "harness"))
+
+import vm          # noqa: E402
+from cases import HostTest, VmTest, kernel_dir, module_dir  # noqa: E402
+
+
+def load_tests():
+    tests = []
+    paths = [os.path.join(HERE, "static.py")]
+    paths += sorted(glob.glob(os.path.join(HERE, "vm", "*.py")))
+    for path in paths:
+        name = "lnet_tests_" + os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        tests += getattr(mod, "TESTS", [])
+    return tests
+
+
+def ensure_kernel(flavour):
+    """Build the test kernel once per machine (a no-op when cached)."""
+    subprocess.run([os.path.join(vm.TOP, "scripts", "test-kernel.sh"), flavour],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.slots = int(os.environ.get("LNET_VM_SLOTS", os.cpu_count() or 1))
+        self.free = self.slots
+        self.lock = threading.Condition()
+        self.results = []
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        self.out = os.path.join(vm.TOP, "build", "tests", stamp)
+        os.makedirs(self.out, exist_ok=True)
+        latest = os.path.join(vm.TOP, "build", "tests", "latest")
+        if os.path.islink(latest) or os.path.exists(latest):
+            os.remove(latest)
+        os.symlink(stamp, latest)
+
+    def report(self, job, res, secs):
+        with self.lock:
+            self.results.append((job.id, res))
+            word = "PASS" if res.ok else "FAIL"
+            line = "%s %s (%ds)" % (word, job.id, secs)
+            if not res.ok:
+                line += ": " + res.reason
+            print(line, flush=True)
+            if not res.ok and res.details:
+                print("    " + res.details.replace("\n", "\n    "), flush=True)
+
+    def run_job(self, job):
+        start = time.monotonic()
+        run_dir = os.path.join(self.out, job.id.replace("[", ".").replace("]", ""))
+        os.makedirs(run_dir, exist_ok=True)
+        try:
+            res = job.run(run_dir, self.args)
+        except Exception as e:  # a broken test is a failed test, not a crash
+            res = vm.Result(False, "harness error: %r" % (e,))
+        self.report(job, res, time.monotonic() - start)
+        with self.lock:
+            self.free += job.slots
+            self.lock.notify_all()
+
+    def run(self, jobs):
+        # Host jobs first, in order: VM jobs need the modules they build.
+        for job in [j for j in jobs if j.slots == 0]:
+            t0 = time.monotonic()
+            try:
+                res = job.run(self.out, self.args)
+            except Exception as e:
+                res = vm.Result(False, "harness error: %r" % (e,))
+            self.report(job, res, time.monotonic() - t0)
+        # VM jobs, longest first, as many at once as there are free cores.
+        pending = sorted([j for j in jobs if j.slots > 0],
+                         key=lambda j: -j.cost())
+        threads = []
+        while pending:
+            with self.lock:
+                job = next((j for j in pending if j.slots <= self.free), None)
+                if job is None and self.free == self.slots:
+                    job = pending[0]        # bigger than the machine: run alone
+                if job is None:
+                    self.lock.wait()
+                    continue
+                pending.remove(job)
+                self.free -= job.slots
+            t = threading.Thread(target=self.run_job, args=(job,))
+            t.start()
+            threads.append(t)
+        for t in threads:
+            t.join()
+        passed = sum(1 for _, r in self.results if r.ok)
+        failed = len(self.results) - passed
+        print("results in %s" % self.out)
+        print("%d passed, %d failed" % (passed, failed))
+        return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tests", nargs="*", help="test names (default: all)")
+    ap.add_argument("--flavour", choices=["lean", "debug"],
+                    help="only this kernel flavour")
+    ap.add_argument("--suite", action="append", default=[],
+                    help="KUnit suite module(s) to run, e.g. lnet_nid")
+    ap.add_argument("--shell", action="store_true", help="shell in a VM")
+    ap.add_argument("--list", action="store_true", help="list tests")
+    args = ap.parse_args()
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    tests = load_tests()
+
+    if args.list:
+        for t in tests:
+            print(t.name, " ".join(getattr(t, "flavours", ("host",))))
+        return 0
+
+    if args.shell:
+        flavour = args.flavour or "lean"
+        ensure_kernel(flavour)
+        HostTest.build_modules(flavour)
+        run_dir = os.path.join(vm.TOP, "build", "shell")
+        shutil.rmtree(run_dir, ignore_errors=True)
+        os.makedirs(run_dir)
+        topo = vm.Topology("shell", [vm.Node("shell")], kernel_dir(flavour),
+                           module_dir(flavour), run_dir,
+                           debug=flavour == "debug")
+        return topo.shell()
+
+    if args.tests:
+        unknown = set(args.tests) - {t.name for t in tests}
+        if unknown:
+            ap.error("unknown test(s): %s" % " ".join(sorted(unknown)))
+        tests = [t for t in tests if t.name in args.tests]
+        # A VM test needs its modules: keep the builds it depends on.
+        tests = [t for t in load_tests() if isinstance(t, HostTest) and t.builds] + \
+            [t for t in tests if not (isinstance(t, HostTest) and t.builds)]
+
+    jobs = []
+    for t in tests:
+        jobs += t.jobs(args.flavour)
+    for flavour in sorted({j.flavour for j in jobs if j.flavour in ("lean", "debug")}):
+        ensure_kernel(flavour)
+
+    runner = Runner(args)
+    try:
+        return runner.run(jobs)
+    finally:
+        vm.kill_all()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The demo: two VMs on one link load LNet and exchange traffic."""
+
+import vm
+from cases import VmTest
+
+TESTS = [
+    VmTest("demo", nodes=[vm.Node("a", script="demo.sh"),
+                          vm.Node("b", script="demo.sh")],
+           flavours=("lean",), timeout=150),
+]

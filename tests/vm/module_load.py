@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Module load/unload, 20 rounds, on both kernels (kmemleak on debug)."""
+
+import vm
+from cases import VmTest
+
+TESTS = [
+    VmTest("module_load", nodes=[vm.Node("m", script="module_load.sh")],
+           flavours=("lean", "debug"), timeout=120),
+]
