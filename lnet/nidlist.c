@@ -29,9 +29,10 @@
  * range (an octet or a stride over 255 in IPv4 fields, anything over
  * U32_MAX in numeric ones), signs, spaces or any other character inside
  * an expression, and an address that does not fit the net (an IPv4 form
- * on gni, a number on tcp, anything but 0 on lo).  Unlike Lustre, reversed
- * ranges and zero strides are errors, and numbers are never hexadecimal
- * inside a range.
+ * on gni, a number on tcp, anything but 0 on lo).  Unlike Lustre, which
+ * lets them through, reversed ranges and zero strides are errors.  As in
+ * Lustre, numbers in the range form are decimal only, and a stride may not
+ * exceed the largest value of its field.
  *
  * The canonical form prints the expressions in input order separated by
  * one space, numbers in decimal without leading zeros, a field that is a

@@ -25,6 +25,20 @@ fi
 
 log() { echo "test-kernel[$flavour]: $*" >&2; }
 
+# One kernel build per machine at a time (two would only fight over 2
+# cores, and two in one directory corrupt it): a second caller waits, then
+# finds the kernel built (or resumes the build itself).
+mkdir -p "$LNET_CACHE"
+exec 9> "$LNET_CACHE/.lock"
+if ! flock -n 9; then
+	log "another test-kernel build is running; waiting for it"
+	flock 9
+fi
+if [ -f "$out/.lnet-built" ]; then
+	echo "$out"
+	exit 0
+fi
+
 src=$(kernel_src_dir)
 if [ ! -f "$src/.lnet-extracted" ]; then
 	log "extracting /usr/src/linux-source-6.1.tar.xz"

@@ -161,15 +161,17 @@ def main():
         unknown = set(args.tests) - {t.name for t in tests}
         if unknown:
             ap.error("unknown test(s): %s" % " ".join(sorted(unknown)))
-        tests = [t for t in tests if t.name in args.tests]
-        # A VM test needs its modules: keep the builds it depends on.
-        tests = [t for t in load_tests() if isinstance(t, HostTest) and t.builds] + \
-            [t for t in tests if not (isinstance(t, HostTest) and t.builds)]
+        chosen = [t for t in tests if t.name in args.tests]
+        # A VM test needs its modules: add the builds its flavours depend on.
+        flavours = {j.flavour for t in chosen if isinstance(t, VmTest)
+                    for j in t.jobs(args.flavour)}
+        tests = [t for t in tests if isinstance(t, HostTest) and t.builds
+                 and t.flavour in flavours and t not in chosen] + chosen
 
     jobs = []
     for t in tests:
         jobs += t.jobs(args.flavour)
-    for flavour in sorted({j.flavour for j in jobs if j.flavour in ("lean", "debug")}):
+    for flavour in sorted({j.flavour for j in jobs} & {"lean", "debug"}):
         ensure_kernel(flavour)
 
     runner = Runner(args)
