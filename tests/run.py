@@ -137,7 +137,11 @@ def main():
     ap.add_argument("--list", action="store_true", help="list tests")
     args = ap.parse_args()
 
+    # Both end in the main thread's finally, which reaps every QEMU.  SIGINT
+    # is set explicitly: a runner started in the background inherits it
+    # ignored.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     tests = load_tests()
 
     if args.list:

@@ -111,6 +111,9 @@ class VmTest:
     debug_timeout: int = 0              # 0: derived from timeout
     check: Optional[Callable] = None
     env: dict = field(default_factory=dict)
+    # For tests of the harness itself: the run must fail, and its reason
+    # must match this regular expression.
+    expect_failure: str = ""
 
     def jobs(self, flavour_filter):
         return [VmJob(self, f) for f in self.flavours
@@ -148,4 +151,12 @@ class VmJob:
         res = topo.run()
         if res.ok and self.test.check:
             res = self.test.check(run_dir, self)
+        if self.test.expect_failure:
+            if res.ok:
+                return vm.Result(False, "passed, but it must fail with /%s/"
+                                 % self.test.expect_failure)
+            if not re.search(self.test.expect_failure, res.reason):
+                return vm.Result(False, "failed for the wrong reason: "
+                                 + res.reason, res.details)
+            return vm.Result(True)
         return res

@@ -21,6 +21,12 @@ mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /tmp/shared
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 shared /tmp/shared
 
+# Milestones go through the kernel log so the console shows when they
+# happened, next to the kernel's own messages.
+mark() {
+	echo "LNET-TEST: $*" > /dev/kmsg
+}
+
 node=${LNET_NODE:?LNET_NODE missing from the kernel command line}
 RESULTS=/tmp/shared/$node
 export RESULTS
@@ -47,26 +53,29 @@ sysctl -q -w kernel.panic_on_oops=0
 kmemleak=/sys/kernel/debug/kmemleak
 # Whatever boot left behind is not the test's leak.
 [ -w $kmemleak ] && echo clear > $kmemleak
+mark "$node up"
 
 if [ -n "${LNET_SHELL:-}" ]; then
 	echo "LNET-TEST: shell on $node; helpers: . \$LNET_TOP/tests/harness/guest-lib.sh"
 	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
 	rc=$?
 else
-	echo "LNET-TEST: $node running $LNET_SCRIPT"
+	mark "$node running $LNET_SCRIPT"
 	cd /tmp && bash -e "$LNET_SCRIPT"
 	rc=$?
 fi
-echo "LNET-TEST: $node script exit $rc"
+mark "$node script exit $rc"
 
 if [ -w $kmemleak ]; then
 	# Objects younger than 5 s are never reported: let them age, scan
 	# twice (the second pass confirms), and copy any report to the
 	# console where the harness looks for it.
 	sleep 6
+	mark "$node kmemleak scan"
 	echo scan > $kmemleak
 	echo scan > $kmemleak
 	cat $kmemleak
+	mark "$node kmemleak scan done"
 fi
 
 dmesg > "$RESULTS/dmesg.txt"

@@ -31,6 +31,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 SUBNETS = ["192.0.2", "198.51.100", "203.0.113", "198.18.0", "198.18.1"]
 
 _live = {}              # pid -> Popen of every QEMU still running
+_accel = None
 
 
 @dataclass
@@ -65,6 +66,46 @@ def kill_all():
         except (ProcessLookupError, subprocess.TimeoutExpired):
             pass
         _live.pop(pid, None)
+
+
+def accel(kernel_dir):
+    """QEMU accelerator: TCG, unless a quick probe shows that KVM boots.
+
+    On the machines this project runs on /dev/kvm exists but a KVM guest
+    hangs, so KVM is used only when a 20 s probe boots a kernel to its
+    first panic (there is no root) and QEMU exits by itself.  The answer
+    is cached per host kernel in $LNET_CACHE; LNET_ACCEL=tcg|kvm overrides.
+    """
+    global _accel
+    if os.environ.get("LNET_ACCEL"):
+        return os.environ["LNET_ACCEL"]
+    if _accel:
+        return _accel
+    cache = os.path.join(os.environ.get("LNET_CACHE", "/var/cache/lnet-test"),
+                         "accel-" + os.uname().release)
+    try:
+        _accel = open(cache).read().strip()
+        return _accel
+    except FileNotFoundError:
+        pass
+    _accel = "tcg"
+    if os.access("/dev/kvm", os.R_OK | os.W_OK):
+        log = cache + ".console"
+        cmd = ["qemu-system-x86_64", "-machine", "q35,accel=kvm", "-cpu", "host",
+               "-m", "256", "-nodefaults", "-display", "none", "-no-reboot",
+               "-kernel", os.path.join(kernel_dir, "arch/x86/boot/bzImage"),
+               "-append", "console=ttyS0 panic=-1 root=/dev/nonexistent",
+               "-serial", "file:" + log]
+        try:
+            p = subprocess.run(cmd, timeout=20, capture_output=True,
+                               preexec_fn=_pdeathsig)
+            if p.returncode == 0 and "Kernel panic" in open(log, errors="replace").read():
+                _accel = "kvm"
+        except subprocess.TimeoutExpired:
+            pass
+    with open(cache, "w") as f:
+        f.write(_accel + "\n")
+    return _accel
 
 
 # What counts as a kernel splat in a console log: kernel lines (they carry
@@ -155,7 +196,7 @@ class Topology:
         memory = node.memory or (2048 if self.debug else 1024)
         append = [
             "console=ttyS0", "root=root", "rootfstype=9p",
-            "rootflags=trans=virtio,version=9p2000.L,msize=262144", "ro",
+            "rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose", "ro",
             "init=" + os.path.join(TOP, "tests", "harness", "guest-init.sh"),
             "panic=-1", "rcupdate.rcu_cpu_stall_timeout=300",
             "watchdog_thresh=60", "loglevel=5",
@@ -163,8 +204,10 @@ class Topology:
         ]
         if interactive:
             append.append("LNET_SHELL=1")
+        kvm = accel(self.kernel_dir) == "kvm"
         cmd = [
-            "qemu-system-x86_64", "-machine", "q35,accel=tcg", "-cpu", "max",
+            "qemu-system-x86_64", "-machine", "q35,accel=" + ("kvm" if kvm else "tcg"),
+            "-cpu", "host" if kvm else "max",
             "-smp", "1", "-m", str(memory), "-nodefaults", "-no-user-config",
             "-display", "none", "-no-reboot",
             "-kernel", os.path.join(self.kernel_dir, "arch/x86/boot/bzImage"),
