@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The LNet control API: what configuration front ends (the generic netlink
+ * family in lnet/netlink.c, the "networks=" module parameter) call in the
+ * core.  The core implements it; nothing here knows about netlink
+ * messages beyond reporting errors through an extack.
+ *
+ * Every function that changes state validates everything first and either
+ * applies the whole change or none of it.  Errors are -errno with, when
+ * @extack is not NULL, a message naming the offending value.
+ */
+#ifndef _LNET_CTL_H
+#define _LNET_CTL_H
+
+#include <linux/if.h>
+#include <linux/netlink.h>
+#include <linux/types.h>
+
+#include <lnet/nid.h>
+
+/*
+ * Per-NI tunables common to every LND (lnetctl "tunables:").  On input
+ * a negative value means "the LND's default"; on output every field holds
+ * the value in force.
+ */
+struct lnet_ni_tunables {
+	s32	peer_timeout;		/* seconds */
+	s32	peer_credits;		/* tx credits per peer NI */
+	s32	peer_buffer_credits;	/* router buffer credits per peer NI */
+	s32	credits;		/* tx credits of the NI */
+};
+
+/* Message types as counted per NI; indexes follow enum lnet_msg_type. */
+#define LNET_CTL_MSG_TYPES	5	/* ack, put, get, reply, hello */
+
+/* A snapshot of one local NI, for "net show". */
+struct lnet_ni_info {
+	struct lnet_nid		nid;
+	u32			net_id;
+	bool			up;
+	char			ifname[IFNAMSIZ];	/* "" for 0@lo */
+	struct lnet_ni_tunables	tunables;
+	u32			send_count;
+	u32			recv_count;
+	u32			drop_count;
+	u32			sent[LNET_CTL_MSG_TYPES];
+	u32			received[LNET_CTL_MSG_TYPES];
+	u32			dropped[LNET_CTL_MSG_TYPES];
+	s32			tx_credits_max;
+	s32			tx_credits;		/* now; < 0: queued */
+	s32			tx_credits_min;		/* low-water mark */
+};
+
+/* Global counters ("stats show"), summed over the whole node. */
+struct lnet_counters_common {
+	u32	msgs_alloc;
+	u32	msgs_max;
+	u32	errors;
+	u32	send_count;
+	u32	recv_count;
+	u32	route_count;
+	u32	drop_count;
+	u64	send_length;
+	u64	recv_length;
+	u64	route_length;
+	u64	drop_length;
+};
+
+/**
+ * lnet_configure() - bring LNet up.
+ * @all: also start the NIs of the "networks=" module parameter.
+ * @extack: where to report an error.
+ *
+ * Starts the core with 0@lo.  Configuring a configured LNet is not an
+ * error unless @all asks for module-parameter NIs that cannot start.
+ *
+ * Return: 0 or -errno.
+ */
+int lnet_configure(bool all, struct netlink_ext_ack *extack);
+
+/**
+ * lnet_unconfigure() - tear every NI down and stop LNet.
+ * @extack: where to report an error.
+ *
+ * Return: 0, or -EBUSY while an in-kernel user still holds LNet.
+ */
+int lnet_unconfigure(struct netlink_ext_ack *extack);
+
+/* True between a successful lnet_configure() and lnet_unconfigure(). */
+bool lnet_is_configured(void);
+
+/**
+ * lnet_net_add() - add a local NI.
+ * @net_id: the network, e.g. tcp1; must not be lo.
+ * @ifname: the interface the NI uses ("" where the LND picks one).
+ * @tun: tunables; negative fields take the LND's default.
+ * @extack: where to report an error.
+ *
+ * Return: 0; -ENETDOWN if LNet is not configured; -EEXIST if the NI
+ * exists; -ENODEV for an unknown interface; -EPROTONOSUPPORT if no LND
+ * of that type is loaded; -EINVAL for bad tunables.
+ */
+int lnet_net_add(u32 net_id, const char *ifname,
+		 const struct lnet_ni_tunables *tun,
+		 struct netlink_ext_ack *extack);
+
+/**
+ * lnet_net_del() - remove local NIs.
+ * @net_id: the network.
+ * @ifname: the NI's interface, or NULL for every NI of @net_id.
+ * @extack: where to report an error.
+ *
+ * Return: 0, -ENOENT if nothing matches, -EINVAL for lo.
+ */
+int lnet_net_del(u32 net_id, const char *ifname,
+		 struct netlink_ext_ack *extack);
+
+/**
+ * lnet_ni_info_get() - snapshot the @idx-th local NI.
+ * @idx: position in configuration order; 0 is 0@lo.
+ * @info: filled on success.
+ *
+ * Return: 0, or -ENOENT past the last NI (or when LNet is down).
+ */
+int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info);
+
+void lnet_counters_get(struct lnet_counters_common *c);
+
+/* Reset the global counters and every NI's counters and minima. */
+void lnet_counters_reset(void);
+
+/**
+ * lnet_ping() - ping a NID and return the NIDs its ping buffer lists.
+ * @dst: the target.
+ * @src: the local NID to send from, or NULL to let LNet choose.
+ * @timeout_ms: how long to wait for the reply.
+ * @nids: filled with the peer's NIDs, 0@lo excluded, in buffer order.
+ * @max_nids: room in @nids.
+ * @features: if not NULL, the reply's pi_features.
+ *
+ * Return: the number of NIDs the peer listed (may exceed @max_nids),
+ * -ETIMEDOUT, -EHOSTUNREACH if no NI reaches @dst, -EPROTO for a reply
+ * that does not validate, or another -errno.
+ */
+int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
+	      unsigned int timeout_ms, struct lnet_nid *nids,
+	      unsigned int max_nids, u32 *features);
+
+/*
+ * Global parameters ("global show" / "set <param>"), by their lnetctl
+ * names: discovery, max_interfaces, drop_asym_route, retry_count,
+ * transaction_timeout, health_sensitivity, recovery_interval,
+ * router_sensitivity, lnd_timeout (read-only), response_tracking,
+ * recovery_limit, max_recovery_ping_interval.
+ */
+
+/* The @idx-th parameter name, or NULL past the last one. */
+const char *lnet_global_name(unsigned int idx);
+
+/* Return: 0, or -ENOENT for an unknown name. */
+int lnet_global_get(const char *name, s64 *value);
+
+/*
+ * Return: 0; -ENOENT for an unknown name; -EINVAL (with an extack
+ * message) for a value out of range or one that conflicts with another
+ * parameter; -EPERM for a read-only one.
+ */
+int lnet_global_set(const char *name, s64 value,
+		    struct netlink_ext_ack *extack);
+
+/* Generic netlink family "lnet" (lnet/netlink.c), called by module init. */
+int lnet_genl_init(void);
+void lnet_genl_exit(void);
+
+#endif /* _LNET_CTL_H */
