@@ -18,6 +18,12 @@ for d in /tmp /run /var/tmp /var/log /dev/shm; do
 	mount -t tmpfs tmpfs "$d"
 done
 mount -t debugfs debugfs /sys/kernel/debug
+# Without its own /proc the guest would see the host's through the 9p
+# root: stop right here rather than run a test against the wrong kernel.
+if [ ! -e /proc/sys/kernel/sysrq ]; then
+	echo "LNET-TEST: FATAL: /proc did not mount"
+	exit 1
+fi
 mkdir -p /tmp/shared
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 shared /tmp/shared
 

@@ -196,7 +196,7 @@ class Topology:
         memory = node.memory or (2048 if self.debug else 1024)
         append = [
             "console=ttyS0", "root=root", "rootfstype=9p",
-            "rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose", "ro",
+            "rootflags=trans=virtio,version=9p2000.L,msize=262144", "ro",
             "init=" + os.path.join(TOP, "tests", "harness", "guest-init.sh"),
             "panic=-1", "rcupdate.rcu_cpu_stall_timeout=300",
             "watchdog_thresh=60", "loglevel=5",

@@ -49,6 +49,10 @@ def check(run_dir, job):
     if len(files) != len(mods):
         return vm.Result(False, "%d suite module(s) but %d result(s)"
                          % (len(mods), len(files)))
+    silent = [os.path.basename(f) for f in files
+              if "KTAP version" not in open(f, errors="replace").read()]
+    if silent:
+        return vm.Result(False, "no KTAP from: %s" % " ".join(silent))
     joined = os.path.join(run_dir, "kunit.ktap")
     with open(joined, "w") as f:
         f.write(join_ktap(files))
