@@ -204,6 +204,8 @@ class Topology:
         ]
         if interactive:
             append.append("LNET_SHELL=1")
+        # For debugging only (e.g. kmemleak=off): tests never set it.
+        append += os.environ.get("LNET_KERNEL_ARGS", "").split()
         kvm = accel(self.kernel_dir) == "kvm"
         cmd = [
             "qemu-system-x86_64", "-machine", "q35,accel=" + ("kvm" if kvm else "tcg"),
@@ -212,7 +214,7 @@ class Topology:
             "-display", "none", "-no-reboot",
             "-kernel", os.path.join(self.kernel_dir, "arch/x86/boot/bzImage"),
             "-append", " ".join(append),
-            "-fsdev", "local,id=root,path=/,security_model=none,readonly=on",
+            "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=root,mount_tag=root",
             "-fsdev", "local,id=shared,path=%s,security_model=none" % self.run_dir,
             "-device", "virtio-9p-pci,fsdev=shared,mount_tag=shared",
