@@ -16,11 +16,16 @@ KDIR ?= $(shell scripts/kdir.sh distro)
 # kernels never share (and never mix) .o files.
 BUILD ?= build/$(notdir $(patsubst %/,%,$(KDIR)))
 FLAVOUR ?= lean
-MODSRC := Kbuild include lnet kunit
+MODSRC := $(wildcard Kbuild include lnet lnettest lnd health nidmap kunit)
 
 .PHONY: all modules clean deps check demo kunit vmtest shell kernels FORCE
 
-all: modules
+all: modules lnetctl
+
+# The user tool, into build/utils/lnetctl (see utils/Makefile).
+.PHONY: lnetctl
+lnetctl:
+	$(MAKE) -C utils O=$(CURDIR)/build/utils
 
 $(BUILD)/.synced: FORCE
 	@mkdir -p $(BUILD)

@@ -9,7 +9,8 @@ import subprocess
 import vm
 from cases import HostTest, build_modules
 
-SOURCE_DIRS = ["include", "lnet", "lnd", "health", "nidmap", "kunit", "utils"]
+SOURCE_DIRS = ["include", "lnet", "lnettest", "lnd", "health", "nidmap", "kunit",
+               "utils"]
 
 
 def checkpatch(_run_dir):

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal prototypes of the LNet core, and what LNDs call.  Functions
+ * named *_locked expect the_lnet.ln_lock to be held (spin_lock_bh).
+ */
+#ifndef _LNET_LIB_LNET_H
+#define _LNET_LIB_LNET_H
+
+#include <lnet/lib-types.h>
+
+static inline void lnet_lock(void)
+{
+	spin_lock_bh(&the_lnet.ln_lock);
+}
+
+static inline void lnet_unlock(void)
+{
+	spin_unlock_bh(&the_lnet.ln_lock);
+}
+
+/* credits.c: credit pools with FIFO waiters. */
+void lnet_credits_init(struct lnet_credits *c, int max);
+bool lnet_credits_take(struct lnet_credits *c, struct list_head *waiter);
+struct list_head *lnet_credits_return(struct lnet_credits *c);
+void lnet_credits_drain(struct lnet_credits *c, struct list_head *out);
+void lnet_credits_reset_min(struct lnet_credits *c);
+bool lnet_msg_credits_acquire(struct lnet_msg *msg);
+void lnet_msg_credits_release(struct lnet_msg *msg, struct list_head *ready);
+
+/* lib-msg.c: message allocation, MD attachment, finalization. */
+struct lnet_msg *lnet_msg_alloc(gfp_t gfp);
+void lnet_msg_free(struct lnet_msg *msg);
+void lnet_msg_attach_md(struct lnet_msg *msg, struct lnet_libmd *md,
+			unsigned int offset, unsigned int mlen);
+void lnet_msg_detach_md(struct lnet_msg *msg, int status);
+void lnet_finalize(struct lnet_msg *msg, int status);
+
+/* lib-md.c: MDs, MEs and their handles. */
+struct lnet_libmd *lnet_md_lookup_locked(const struct lnet_handle_wire *wh);
+void lnet_md_unlink_locked(struct lnet_libmd *md);
+bool lnet_md_exhausted(const struct lnet_libmd *md);
+void lnet_md_iter(const struct lnet_libmd *md, unsigned int dir,
+		  unsigned int offset, unsigned int len, struct iov_iter *it);
+int lnet_md_copy_to_iter(const struct lnet_libmd *md, unsigned int offset,
+			 unsigned int len, struct iov_iter *to);
+void lnet_md_cleanup(void);
+
+/* lib-ptl.c: portals and matching (wire spec section 8). */
+void lnet_portals_init(void);
+bool lnet_me_match(const struct lnet_me *me,
+		   const struct lnet_match_info *info);
+enum lnet_match_result lnet_md_match_locked(struct lnet_libmd *md,
+					    const struct lnet_match_info *info,
+					    struct lnet_msg *msg);
+enum lnet_match_result lnet_ptl_match_md_locked(const struct lnet_match_info *info,
+						struct lnet_msg *msg);
+void lnet_ptl_insert_locked(struct lnet_me *me);
+
+/* lib-move.c: the send and receive paths. */
+void lnet_send_msg(struct lnet_msg *msg);
+void lnet_ni_send(struct lnet_msg *msg);
+int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
+	       void *private);
+void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
+			    enum lnet_msg_type type, unsigned int len);
+
+/* peer.c: the peer table. */
+struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
+					     const struct lnet_ni *ni);
+void lnet_peers_reset_min_locked(void);
+void lnet_peers_free(void);
+
+/* api-ni.c: NIs, nets and LNDs. */
+int lnet_register_lnd(struct lnet_lnd *lnd);
+void lnet_unregister_lnd(struct lnet_lnd *lnd);
+bool lnet_nid_is_local_locked(const struct lnet_nid *nid);
+struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
+					const struct lnet_nid *self);
+void lnet_ni_put_locked(struct lnet_ni *ni);
+
+/* lo.c: the loopback LND. */
+extern struct lnet_lnd lnet_lolnd;
+
+/* ping.c: the responder's buffer. */
+int lnet_ping_target_update(void);
+void lnet_ping_target_fini(void);
+void lnet_ping_set_discovery(bool on);
+
+/* params.c: global parameters. */
+bool lnet_discovery_enabled(void);
+int lnet_max_interfaces(void);
+
+/* debugfs.c */
+void lnet_debugfs_init(void);
+void lnet_debugfs_fini(void);
+
+#endif /* _LNET_LIB_LNET_H */

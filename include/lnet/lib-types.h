@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal types of the LNet core.  The object model is Lustre's
+ * (lib-types.h), so that multi-rail and routing fit without reshaping:
+ *
+ *	struct lnet_net   a local network (tcp1) owning several NIs
+ *	struct lnet_ni    a local interface on it (192.0.2.1@tcp1)
+ *	struct lnet_peer  a remote node, owning one lnet_peer_net per network
+ *	struct lnet_peer_net  owning the peer's NIs on that network
+ *	struct lnet_peer_ni   one remote NID, with its own tx credits
+ *	struct lnet_msg   one message in flight, sent or received
+ *	struct lnet_libmd / lnet_me   memory descriptors and match entries
+ *	struct lnet_lnd   an LND's operations
+ *
+ * Locking: the_lnet.ln_lock (a BH-safe spinlock) protects portals, MEs,
+ * MDs, credits, the peer table and counters; the_lnet.ln_api_mutex
+ * serialises configuration.  The NI list is changed under both, so either
+ * is enough to read it.
+ */
+#ifndef _LNET_LIB_TYPES_H
+#define _LNET_LIB_TYPES_H
+
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include <lnet/api.h>
+#include <lnet/ctl.h>
+#include <lnet/hdr.h>
+
+struct lnet_ni;
+struct lnet_msg;
+
+/**
+ * struct lnet_credits - a pool of send credits with a FIFO of waiters
+ * @max: credits when idle; 0 means "unlimited" (no accounting)
+ * @credits: available now; negative: -@credits messages are queued
+ * @min: lowest value @credits reached (low-water mark)
+ * @queue: messages waiting, oldest first, linked by msg_list
+ *
+ * A message takes a credit by decrementing @credits even when none is
+ * left; it then waits in @queue and the next credit returned is handed to
+ * it.  So @credits = @max - holders - waiters at all times.
+ */
+struct lnet_credits {
+	int			max;
+	int			credits;
+	int			min;
+	struct list_head	queue;
+};
+
+/**
+ * struct lnet_lnd - operations of a network driver
+ * @lnd_list: in the registry
+ * @lnd_type: LND type (enum lnet_lnd_type)
+ * @lnd_owner: module that provides it
+ * @lnd_refcount: NIs using it
+ * @lnd_tunables: defaults for negative fields of struct lnet_ni_tunables
+ * @lnd_startup: start @ni; sets ni->ni_nid; may sleep
+ * @lnd_shutdown: stop @ni; every message it holds must be finalized
+ *	before it returns
+ * @lnd_send: start sending @msg; call lnet_finalize() when done
+ * @lnd_recv: receive @msg's payload (@mlen of @rlen bytes) into @to;
+ *	call lnet_finalize() when done.  @msg is NULL for a message that
+ *	is dropped: the LND then discards @rlen bytes
+ * @lnd_eager_recv: called before matching for a message that cannot be
+ *	matched yet, so the LND can release its receive buffer; may be NULL
+ * @lnd_query: report when @nid was last heard from; may be NULL
+ */
+struct lnet_lnd {
+	struct list_head	lnd_list;
+	u32			lnd_type;
+	struct module		*lnd_owner;
+	int			lnd_refcount;
+	struct lnet_ni_tunables	lnd_tunables;
+	int (*lnd_startup)(struct lnet_ni *ni);
+	void (*lnd_shutdown)(struct lnet_ni *ni);
+	int (*lnd_send)(struct lnet_ni *ni, void *private,
+			struct lnet_msg *msg);
+	int (*lnd_recv)(struct lnet_ni *ni, void *private,
+			struct lnet_msg *msg, struct iov_iter *to,
+			unsigned int mlen, unsigned int rlen);
+	int (*lnd_eager_recv)(struct lnet_ni *ni, void *private,
+			      struct lnet_msg *msg, void **new_privatep);
+	void (*lnd_query)(struct lnet_ni *ni, const struct lnet_nid *nid,
+			  time64_t *when);
+};
+
+/* Why the core dropped a received message (beyond header checks). */
+enum lnet_drop_reason {
+	LNET_DROP_NOT_FOR_ME = LNET_HDR_DROP_COUNT, /* dest_nid not ours */
+	LNET_DROP_BAD_PID,		/* dest_pid is not LNET_PID_LUSTRE */
+	LNET_DROP_NO_MATCH,		/* PUT/GET matched no MD */
+	LNET_DROP_BAD_WMD,		/* ACK/REPLY for an MD that is gone */
+	LNET_DROP_TOO_LONG,		/* REPLY longer than a non-TRUNCATE MD */
+	LNET_DROP_SHUTDOWN,		/* LNet is stopping */
+	LNET_DROP_NOMEM,		/* no memory for a message */
+	LNET_DROP_COUNT
+};
+
+/* Per-NI message counters (lnetctl "statistics", "*_stats"). */
+struct lnet_ni_stats {
+	u32	send_count;
+	u32	recv_count;
+	u32	drop_count;
+	u32	sent[LNET_CTL_MSG_TYPES];
+	u32	received[LNET_CTL_MSG_TYPES];
+	u32	dropped[LNET_CTL_MSG_TYPES];
+	u64	send_length;
+	u64	recv_length;
+	u64	drop_length;
+};
+
+/**
+ * struct lnet_net - a local network: the NIs LNet has on it
+ * @net_list: in the_lnet.ln_nets
+ * @net_id: network number (lnet_mknet())
+ * @net_lnd: its LND
+ * @net_nis: its NIs, in configuration order
+ */
+struct lnet_net {
+	struct list_head	net_list;
+	u32			net_id;
+	struct lnet_lnd		*net_lnd;
+	struct list_head	net_nis;
+};
+
+/**
+ * struct lnet_ni - a local network interface
+ * @ni_list: in net->net_nis
+ * @ni_refcount: 1 while configured, plus one per message using it
+ * @ni_net: owning network
+ * @ni_nid: its NID, set by the LND's startup
+ * @ni_ifname: interface, "" for 0@lo
+ * @ni_up: started and not being shut down
+ * @ni_tunables: values in force
+ * @ni_txc: NI tx credits
+ * @ni_stats: counters
+ * @ni_data: the LND's private data
+ * @ni_seq: round-robin tie breaker for NI selection
+ */
+struct lnet_ni {
+	struct list_head	ni_list;
+	int			ni_refcount;
+	struct lnet_net		*ni_net;
+	struct lnet_nid		ni_nid;
+	char			ni_ifname[IFNAMSIZ];
+	bool			ni_up;
+	struct lnet_ni_tunables	ni_tunables;
+	struct lnet_credits	ni_txc;
+	struct lnet_ni_stats	ni_stats;
+	void			*ni_data;
+	unsigned int		ni_seq;
+};
+
+/**
+ * struct lnet_peer_ni - one NID of a remote peer
+ * @lpni_hash: in the_lnet.ln_peer_table, keyed by NID
+ * @lpni_list: in its peer net
+ * @lpni_peer_net: owning peer net
+ * @lpni_nid: the NID
+ * @lpni_txc: per-peer-NI tx credits
+ * @lpni_stats: counters
+ */
+struct lnet_peer_ni {
+	struct hlist_node	lpni_hash;
+	struct list_head	lpni_list;
+	struct lnet_peer_net	*lpni_peer_net;
+	struct lnet_nid		lpni_nid;
+	struct lnet_credits	lpni_txc;
+	struct lnet_ni_stats	lpni_stats;
+};
+
+/**
+ * struct lnet_peer_net - a peer's NIs on one network
+ * @lpn_list: in the peer's lp_nets
+ * @lpn_peer: owning peer
+ * @lpn_net_id: the network
+ * @lpn_peer_nis: the peer NIs
+ */
+struct lnet_peer_net {
+	struct list_head	lpn_list;
+	struct lnet_peer	*lpn_peer;
+	u32			lpn_net_id;
+	struct list_head	lpn_peer_nis;
+};
+
+/**
+ * struct lnet_peer - a remote node
+ * @lp_list: in the_lnet.ln_peers
+ * @lp_primary_nid: its primary NID (the source NID used for matching)
+ * @lp_nets: its peer nets
+ */
+struct lnet_peer {
+	struct list_head	lp_list;
+	struct lnet_nid		lp_primary_nid;
+	struct list_head	lp_nets;
+};
+
+/**
+ * struct lnet_libmd - an MD as LNet keeps it
+ * @md_handle: handle cookie (index in the_lnet.ln_mds)
+ * @md_me: the ME it is attached to, NULL if bound or unlinked
+ * @md_start: as given by the user
+ * @md_user_ptr: as given by the user
+ * @md_handler: as given by the user
+ * @md_options: LNET_MD_* options
+ * @md_threshold: operations left, or LNET_MD_THRESH_INF
+ * @md_refcount: messages using the MD
+ * @md_length: total bytes
+ * @md_offset: local offset for the next operation (!MANAGE_REMOTE)
+ * @md_unlink: unlink when exhausted
+ * @md_zombie: unlinked, freed when @md_refcount drops to 0
+ * @md_niov: entries in @md_kiov; 0 for the kvec form
+ * @md_iov: kvec form: the one buffer
+ * @md_kiov: bio_vec form
+ */
+struct lnet_libmd {
+	u64			md_handle;
+	struct lnet_me		*md_me;
+	void			*md_start;
+	void			*md_user_ptr;
+	lnet_handler_t		md_handler;
+	unsigned int		md_options;
+	int			md_threshold;
+	int			md_refcount;
+	unsigned int		md_length;
+	unsigned int		md_offset;
+	bool			md_unlink;
+	bool			md_zombie;
+	unsigned int		md_niov;
+	struct kvec		md_iov;
+	struct bio_vec		md_kiov[];
+};
+
+/**
+ * struct lnet_me - a match entry
+ * @me_list: in its portal's list
+ * @me_portal: portal index
+ * @me_match_id: accepted source; ANY NID / PID are wildcards
+ * @me_match_bits: bits to match
+ * @me_ignore_bits: bits not compared
+ * @me_md: its MD, NULL until lnet_md_attach()
+ * @me_pos: where lnet_md_attach() inserts it
+ */
+struct lnet_me {
+	struct list_head	me_list;
+	unsigned int		me_portal;
+	struct lnet_processid	me_match_id;
+	u64			me_match_bits;
+	u64			me_ignore_bits;
+	struct lnet_libmd	*me_md;
+	enum lnet_ins_pos	me_pos;
+};
+
+/* What an incoming PUT or GET is matched with. */
+struct lnet_match_info {
+	struct lnet_processid	mi_id;		/* source, primary NID */
+	u32			mi_portal;
+	u64			mi_mbits;
+	u32			mi_roffset;	/* offset the peer asks for */
+	u32			mi_rlength;	/* bytes the peer sends/asks */
+	u32			mi_opc;		/* LNET_MD_OP_PUT or _GET */
+};
+
+enum lnet_match_result {
+	LNET_MATCHMD_NONE,	/* no ME matched */
+	LNET_MATCHMD_OK,	/* matched; the MD is attached to the msg */
+	LNET_MATCHMD_DROP,	/* matched an MD that cannot take it */
+};
+
+/**
+ * struct lnet_msg - a message being sent or received
+ * @msg_list: in a credit queue or a "ready" list
+ * @msg_hdr: header, host order
+ * @msg_type: the message type
+ * @msg_target: destination (sends)
+ * @msg_initiator: source (receives)
+ * @msg_md: the MD the data comes from or goes to, NULL for none
+ * @msg_offset: offset into @msg_md
+ * @msg_len: bytes of payload moved
+ * @msg_rlength: bytes asked for
+ * @msg_txni: NI the message leaves by
+ * @msg_txpeer: peer NI it goes to; NULL on loopback
+ * @msg_rxni: NI it arrived on
+ * @msg_private: the LND's receive context
+ * @msg_ev: event to deliver at finalization
+ * @msg_send: a send (else a receive)
+ * @msg_txcredit: holds (or waits for) an NI tx credit
+ * @msg_peertxcredit: holds (or waits for) a peer NI tx credit
+ * @msg_ack: send an ACK once the PUT is delivered
+ * @msg_reply: a GET that turns into a REPLY send
+ * @msg_finalized: lnet_finalize() was called; catches double finalization
+ * @msg_self: send from this NID (ANY: LNet chooses)
+ */
+struct lnet_msg {
+	struct list_head	msg_list;
+	struct lnet_hdr		msg_hdr;
+	enum lnet_msg_type	msg_type;
+	struct lnet_processid	msg_target;
+	struct lnet_processid	msg_initiator;
+	struct lnet_libmd	*msg_md;
+	unsigned int		msg_offset;
+	unsigned int		msg_len;
+	unsigned int		msg_rlength;
+	struct lnet_ni		*msg_txni;
+	struct lnet_peer_ni	*msg_txpeer;
+	struct lnet_ni		*msg_rxni;
+	void			*msg_private;
+	struct lnet_event	msg_ev;
+	bool			msg_send;
+	bool			msg_txcredit;
+	bool			msg_peertxcredit;
+	bool			msg_ack;
+	bool			msg_reply;
+	bool			msg_finalized;
+	struct lnet_nid		msg_self;
+};
+
+struct lnet_portal {
+	struct list_head	ptl_mes;	/* MEs in match order */
+};
+
+enum lnet_state {
+	LNET_STATE_DOWN,
+	LNET_STATE_RUNNING,
+	LNET_STATE_STOPPING,
+};
+
+/* Ping-info (spec 6.2): header and nid4 status entry, responder order. */
+#define LNET_PROTO_PING_MAGIC		0x70696e67U
+#define LNET_PROTO_PING_MATCHBITS	0x8000000000000000ULL
+#define LNET_RESERVED_PORTAL		0
+#define LNET_PING_FEAT_BASE		0x01
+#define LNET_PING_FEAT_NI_STATUS	0x02
+#define LNET_PING_FEAT_RTE_DISABLED	0x04
+#define LNET_PING_FEAT_MULTI_RAIL	0x08
+#define LNET_PING_FEAT_DISCOVERY	0x10
+#define LNET_PING_FEAT_LARGE_ADDR	0x20
+#define LNET_NI_STATUS_UP		0x15aac0deU
+#define LNET_NI_STATUS_DOWN		0xdeadfaceU
+
+struct lnet_ni_status {
+	u64	ns_nid;
+	u32	ns_status;
+	u32	ns_msg_size;
+} __packed;
+
+struct lnet_ping_info {
+	u32			pi_magic;
+	u32			pi_features;
+	u32			pi_pid;
+	u32			pi_nnis;
+	struct lnet_ni_status	pi_ni[];
+} __packed;
+
+static_assert(sizeof(struct lnet_ni_status) == 16);
+static_assert(sizeof(struct lnet_ping_info) == 16);
+
+/**
+ * struct lnet - the state of this LNet instance
+ * @ln_lock: see the top of this file
+ * @ln_api_mutex: serialises configuration
+ * @ln_state: lifecycle state
+ * @ln_users: in-kernel users between lnet_ni_init() and lnet_ni_fini()
+ * @ln_interface_cookie: identifies this instance in wire handles
+ * @ln_nets: local networks, in configuration order (lo first)
+ * @ln_loni: the 0@lo NI
+ * @ln_lnds: registered LNDs
+ * @ln_portals: the portal table
+ * @ln_mds: live MDs by handle cookie
+ * @ln_md_next: cyclic allocation hint for @ln_mds
+ * @ln_peers: every peer
+ * @ln_peer_table: peer NIs by NID
+ * @ln_counters: global counters
+ * @ln_drops: received messages dropped, per reason
+ * @ln_msgs_wq: woken when the last message is freed
+ * @ln_ping_mdh: the ping responder's MD
+ * @ln_ping_info: its buffer
+ * @ln_ping_size: its size in bytes
+ * @ln_ping_seq: its sequence number (entry 0's status)
+ */
+struct lnet {
+	spinlock_t		ln_lock;	/* see top of file */
+	struct mutex		ln_api_mutex;	/* configuration */
+	enum lnet_state		ln_state;
+	int			ln_users;
+	u64			ln_interface_cookie;
+	struct list_head	ln_nets;
+	struct lnet_ni		*ln_loni;
+	struct list_head	ln_lnds;
+	struct lnet_portal	ln_portals[LNET_MAX_PORTALS];
+	struct xarray		ln_mds;
+	u32			ln_md_next;
+	struct list_head	ln_peers;
+	DECLARE_HASHTABLE(ln_peer_table, 7);
+	struct lnet_counters_common ln_counters;
+	u32			ln_drops[LNET_DROP_COUNT];
+	wait_queue_head_t	ln_msgs_wq;
+	struct lnet_handle_md	ln_ping_mdh;
+	struct lnet_ping_info	*ln_ping_info;
+	unsigned int		ln_ping_size;
+	u32			ln_ping_seq;
+};
+
+extern struct lnet the_lnet;
+
+#endif /* _LNET_LIB_TYPES_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The "lnet" generic netlink family: the interface between lnet.ko and
+ * lnetctl.  Attributes are typed (no YAML over netlink); every request is
+ * validated strictly by the kernel.  See Documentation/netlink.rst.
+ */
+#ifndef _UAPI_LNET_GENL_H
+#define _UAPI_LNET_GENL_H
+
+#define LNET_GENL_NAME		"lnet"
+#define LNET_GENL_VERSION	1
+
+/* Longest net ("tcp1"), NID and parameter name strings, with their NUL. */
+#define LNET_GENL_NET_LEN	32
+#define LNET_GENL_NID_LEN	64
+#define LNET_GENL_PARAM_LEN	32
+
+/* Ping: timeout bounds in milliseconds, and most NIDs of one reply. */
+#define LNET_GENL_PING_TIMEOUT_MIN	1
+#define LNET_GENL_PING_TIMEOUT_MAX	(180 * 1000)
+#define LNET_GENL_PING_NIDS_MAX		256
+
+/* Highest "net show" detail level (lnetctl -v N). */
+#define LNET_GENL_DETAIL_MAX	4
+
+/* Upper bounds of the per-NI tunables accepted by "net add". */
+#define LNET_GENL_PEER_TIMEOUT_MAX	(24 * 3600)
+#define LNET_GENL_CREDITS_MAX		1048576	/* 1 Mi */
+
+enum lnet_genl_cmd {
+	LNET_CMD_UNSPEC,
+	LNET_CMD_CONFIGURE,	/* [ALL] */
+	LNET_CMD_UNCONFIGURE,
+	LNET_CMD_NET_ADD,	/* NET, IFNAME, [TUNABLES] */
+	LNET_CMD_NET_DEL,	/* NET, [IFNAME] */
+	LNET_CMD_NET_GET,	/* dump: [NET], [DETAIL]; one message per NI */
+	LNET_CMD_PING,		/* NID, [SOURCE], [TIMEOUT_MS] */
+	LNET_CMD_STATS_GET,	/* reply: STATS */
+	LNET_CMD_STATS_RESET,
+	LNET_CMD_GLOBAL_GET,	/* [PARAM_NAME]; reply: PARAM per parameter */
+	LNET_CMD_GLOBAL_SET,	/* PARAM_NAME, PARAM_VALUE */
+
+	__LNET_CMD_MAX,
+	LNET_CMD_MAX = __LNET_CMD_MAX - 1
+};
+
+/* Top-level attributes, requests and replies. */
+enum lnet_genl_attr {
+	LNET_A_UNSPEC,
+	LNET_A_PAD,
+	LNET_A_ALL,		/* flag: configure also starts "networks=" */
+	LNET_A_NET,		/* string: "tcp1" */
+	LNET_A_IFNAME,		/* string: interface name */
+	LNET_A_TUNABLES,	/* nest: LNET_TUN_A_* */
+	LNET_A_DETAIL,		/* u8: net show detail level */
+	LNET_A_NID,		/* string: a NID (ping target, NI's NID) */
+	LNET_A_SOURCE,		/* string: ping source NID */
+	LNET_A_TIMEOUT_MS,	/* u32: ping timeout */
+	LNET_A_PEER_NIDS,	/* nest: LNET_A_NID strings, ping reply */
+	LNET_A_PEER_NID_COUNT,	/* u32: NIDs the peer listed */
+	LNET_A_MULTI_RAIL,	/* u8: the pinged peer is Multi-Rail */
+	LNET_A_PARAM_NAME,	/* string: global parameter */
+	LNET_A_PARAM_VALUE,	/* s64: global parameter value */
+	LNET_A_PARAM,		/* nest: PARAM_NAME, PARAM_VALUE */
+	LNET_A_STATS,		/* nest: LNET_STATS_A_* */
+	LNET_A_NI_STATUS,	/* u8: 1 up, 0 down */
+	LNET_A_NI_STATS,	/* nest: LNET_NI_STATS_A_* */
+	LNET_A_NI_SENT,		/* nest: LNET_MSG_A_* */
+	LNET_A_NI_RECEIVED,	/* nest: LNET_MSG_A_* */
+	LNET_A_NI_DROPPED,	/* nest: LNET_MSG_A_* */
+
+	__LNET_A_MAX,
+	LNET_A_MAX = __LNET_A_MAX - 1
+};
+
+/* LNET_A_TUNABLES: s32 each; absent means the LND's default. */
+enum lnet_genl_tun_attr {
+	LNET_TUN_A_UNSPEC,
+	LNET_TUN_A_PEER_TIMEOUT,
+	LNET_TUN_A_PEER_CREDITS,
+	LNET_TUN_A_PEER_BUFFER_CREDITS,
+	LNET_TUN_A_CREDITS,
+
+	__LNET_TUN_A_MAX,
+	LNET_TUN_A_MAX = __LNET_TUN_A_MAX - 1
+};
+
+/* LNET_A_STATS: global counters. */
+enum lnet_genl_stats_attr {
+	LNET_STATS_A_UNSPEC,
+	LNET_STATS_A_PAD,
+	LNET_STATS_A_MSGS_ALLOC,	/* u32 */
+	LNET_STATS_A_MSGS_MAX,		/* u32 */
+	LNET_STATS_A_ERRORS,		/* u32 */
+	LNET_STATS_A_SEND_COUNT,	/* u32 */
+	LNET_STATS_A_RECV_COUNT,	/* u32 */
+	LNET_STATS_A_ROUTE_COUNT,	/* u32 */
+	LNET_STATS_A_DROP_COUNT,	/* u32 */
+	LNET_STATS_A_SEND_LENGTH,	/* u64 */
+	LNET_STATS_A_RECV_LENGTH,	/* u64 */
+	LNET_STATS_A_ROUTE_LENGTH,	/* u64 */
+	LNET_STATS_A_DROP_LENGTH,	/* u64 */
+
+	__LNET_STATS_A_MAX,
+	LNET_STATS_A_MAX = __LNET_STATS_A_MAX - 1
+};
+
+/* LNET_A_NI_STATS: per-NI totals, u32 each. */
+enum lnet_genl_ni_stats_attr {
+	LNET_NI_STATS_A_UNSPEC,
+	LNET_NI_STATS_A_SEND_COUNT,
+	LNET_NI_STATS_A_RECV_COUNT,
+	LNET_NI_STATS_A_DROP_COUNT,
+
+	__LNET_NI_STATS_A_MAX,
+	LNET_NI_STATS_A_MAX = __LNET_NI_STATS_A_MAX - 1
+};
+
+/* LNET_A_NI_SENT/RECEIVED/DROPPED: u32 per message type. */
+enum lnet_genl_msg_attr {
+	LNET_MSG_A_UNSPEC,
+	LNET_MSG_A_ACK,
+	LNET_MSG_A_PUT,
+	LNET_MSG_A_GET,
+	LNET_MSG_A_REPLY,
+	LNET_MSG_A_HELLO,
+
+	__LNET_MSG_A_MAX,
+	LNET_MSG_A_MAX = __LNET_MSG_A_MAX - 1
+};
+
+#endif /* _UAPI_LNET_GENL_H */

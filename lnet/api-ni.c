@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LNet's life cycle and its local NIs: lnet_configure()/lnet_unconfigure(),
+ * adding and removing nets, the LND registry, the "networks=" module
+ * parameter, NI snapshots and counters (the control API of ctl.h), and the
+ * in-kernel users' lnet_ni_init()/lnet_ni_fini().
+ */
+#include <linux/ctype.h>
+#include <linux/export.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+
+#include <lnet/lib-lnet.h>
+
+struct lnet the_lnet = {
+	.ln_lock	= __SPIN_LOCK_UNLOCKED(the_lnet.ln_lock),
+	.ln_api_mutex	= __MUTEX_INITIALIZER(the_lnet.ln_api_mutex),
+	.ln_nets	= LIST_HEAD_INIT(the_lnet.ln_nets),
+	.ln_lnds	= LIST_HEAD_INIT(the_lnet.ln_lnds),
+	.ln_mds		= XARRAY_INIT(the_lnet.ln_mds, XA_FLAGS_ALLOC1),
+	.ln_peers	= LIST_HEAD_INIT(the_lnet.ln_peers),
+	.ln_msgs_wq	= __WAIT_QUEUE_HEAD_INITIALIZER(the_lnet.ln_msgs_wq),
+};
+
+/* For LNDs' and KUnit suites' use of the internal (lib-lnet.h) API. */
+EXPORT_SYMBOL_GPL(the_lnet);
+
+static char *networks = "";
+module_param(networks, charp, 0444);
+MODULE_PARM_DESC(networks, "local networks, e.g. \"tcp0(eth0),tcp1(eth1)\"");
+
+/* One NI of the networks= parameter. */
+struct lnet_net_spec {
+	u32	net_id;
+	char	ifname[IFNAMSIZ];
+	bool	started;	/* by this lnet_configure() */
+};
+
+#define LNET_NETWORKS_MAX	32
+
+/* Interface names as the kernel accepts them (dev_valid_name()). */
+static bool lnet_ifname_valid(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= IFNAMSIZ)
+		return false;
+	for (i = 0; i < len; i++)
+		if (s[i] == '/' || s[i] == ':' || isspace(s[i]) ||
+		    s[i] == '(' || s[i] == ')' || s[i] == ',' || !isprint(s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Parse networks= in Lustre's syntax: comma-separated "<net>" or
+ * "<net>(<if>[,<if>...])", e.g. "tcp0(eth0,eth1),o2ib(ib0)".  Strict:
+ * no blanks, no CPT lists, no lo, no NI given twice.
+ */
+static int lnet_parse_networks(const char *str, struct lnet_net_spec *specs,
+			       unsigned int max, struct netlink_ext_ack *extack)
+{
+	unsigned int n = 0, i;
+	const char *p = str;
+
+	while (*p) {
+		const char *name = p, *end;
+		char buf[LNET_NIDSTR_SIZE];
+		u32 net;
+
+		while (*p && *p != ',' && *p != '(')
+			p++;
+		if (p - name >= sizeof(buf) || p == name)
+			goto bad;
+		memcpy(buf, name, p - name);
+		buf[p - name] = '\0';
+		if (lnet_net_from_str(buf, &net) || lnet_net_type(net) == LNET_LND_LO)
+			goto bad;
+		if (*p != '(') {
+			if (n == max)
+				goto bad;
+			specs[n].net_id = net;
+			specs[n++].ifname[0] = '\0';
+		} else {
+			do {
+				end = ++p;
+				while (*end && *end != ',' && *end != ')')
+					end++;
+				if (!*end || !lnet_ifname_valid(p, end - p) ||
+				    n == max)
+					goto bad;
+				specs[n].net_id = net;
+				memcpy(specs[n].ifname, p, end - p);
+				specs[n++].ifname[end - p] = '\0';
+				p = end;
+			} while (*p == ',');
+			p++;	/* ')' */
+		}
+		if (*p == ',') {
+			if (!*++p)
+				goto bad;
+		} else if (*p) {
+			goto bad;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int j;
+
+		for (j = 0; j < i; j++)
+			if (specs[i].net_id == specs[j].net_id &&
+			    !strcmp(specs[i].ifname, specs[j].ifname))
+				goto bad;
+	}
+	return n;
+bad:
+	NL_SET_ERR_MSG(extack, "bad networks= module parameter");
+	pr_err("LNet: bad networks=\"%s\"\n", str);
+	return -EINVAL;
+}
+
+/**
+ * lnet_register_lnd() - make an LND available to "net add"
+ * @lnd: the LND, with lnd_type and lnd_owner set
+ *
+ * Context: Process context, typically the LND's module init.
+ * Return: 0, or -EEXIST if an LND of that type is registered.
+ */
+int lnet_register_lnd(struct lnet_lnd *lnd)
+{
+	struct lnet_lnd *l;
+	int rc = 0;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	list_for_each_entry(l, &the_lnet.ln_lnds, lnd_list)
+		if (l->lnd_type == lnd->lnd_type)
+			rc = -EEXIST;
+	if (!rc) {
+		lnd->lnd_refcount = 0;
+		list_add_tail(&lnd->lnd_list, &the_lnet.ln_lnds);
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_register_lnd);
+
+/**
+ * lnet_unregister_lnd() - withdraw an LND
+ * @lnd: a registered LND; no NI may use it (its module reference keeps
+ *	its module loaded while one does)
+ *
+ * Context: Process context.
+ */
+void lnet_unregister_lnd(struct lnet_lnd *lnd)
+{
+	mutex_lock(&the_lnet.ln_api_mutex);
+	WARN_ON(lnd->lnd_refcount);
+	list_del(&lnd->lnd_list);
+	mutex_unlock(&the_lnet.ln_api_mutex);
+}
+EXPORT_SYMBOL(lnet_unregister_lnd);
+
+static struct lnet_lnd *lnet_find_lnd(u32 type)
+{
+	struct lnet_lnd *l;
+
+	list_for_each_entry(l, &the_lnet.ln_lnds, lnd_list)
+		if (l->lnd_type == type)
+			return l;
+	return NULL;
+}
+
+static struct lnet_net *lnet_find_net(u32 net_id)
+{
+	struct lnet_net *net;
+
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		if (net->net_id == net_id)
+			return net;
+	return NULL;
+}
+
+/* True if @nid is the NID of one of our NIs (0@lo included). */
+bool lnet_nid_is_local_locked(const struct lnet_nid *nid)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (ni->ni_up && lnet_nid_equal(&ni->ni_nid, nid))
+				return true;
+	return false;
+}
+
+/* Credits an NI can give now; unlimited NIs count as the most. */
+static int lnet_ni_avail(const struct lnet_ni *ni)
+{
+	return ni->ni_txc.max ? ni->ni_txc.credits : INT_MAX;
+}
+
+/**
+ * lnet_ni_for_send_locked() - the local NI a message to @dst leaves by
+ * @dst: destination NID
+ * @self: source NID asked for, or ANY
+ *
+ * A local destination goes over 0@lo.  Otherwise an NI on @dst's network
+ * (and equal to @self if given): the one with the most credits, ties
+ * broken round-robin, the multi-rail rule for local NIs.  No routing yet.
+ *
+ * Return: the NI, ERR_PTR(-EINVAL) if @self is not local, or
+ * ERR_PTR(-EHOSTUNREACH).
+ */
+struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
+					const struct lnet_nid *self)
+{
+	struct lnet_ni *ni, *best = NULL;
+	struct lnet_net *net;
+	bool any = lnet_nid_is_any(self);
+
+	if (!any && !lnet_nid_is_local_locked(self))
+		return ERR_PTR(-EINVAL);
+	if (lnet_nid_is_local_locked(dst))
+		return the_lnet.ln_loni;
+	net = lnet_find_net(lnet_nid_net(dst));
+	if (!net)
+		return ERR_PTR(-EHOSTUNREACH);
+	list_for_each_entry(ni, &net->net_nis, ni_list) {
+		if (!ni->ni_up || (!any && !lnet_nid_equal(self, &ni->ni_nid)))
+			continue;
+		if (!best || lnet_ni_avail(ni) > lnet_ni_avail(best) ||
+		    (lnet_ni_avail(ni) == lnet_ni_avail(best) &&
+		     ni->ni_seq < best->ni_seq))
+			best = ni;
+	}
+	if (!best)
+		return ERR_PTR(-EHOSTUNREACH);
+	best->ni_seq++;
+	return best;
+}
+
+void lnet_ni_put_locked(struct lnet_ni *ni)
+{
+	if (!--ni->ni_refcount)
+		wake_up_all(&the_lnet.ln_msgs_wq);
+}
+
+/* Tunables: the LND's defaults where @tun is negative, then checked. */
+static int lnet_ni_tunables(struct lnet_ni_tunables *out,
+			    const struct lnet_ni_tunables *tun,
+			    const struct lnet_lnd *lnd,
+			    struct netlink_ext_ack *extack)
+{
+	const struct lnet_ni_tunables *d = &lnd->lnd_tunables;
+
+	*out = *d;
+	if (tun) {
+		if (tun->peer_timeout >= 0)
+			out->peer_timeout = tun->peer_timeout;
+		if (tun->peer_credits >= 0)
+			out->peer_credits = tun->peer_credits;
+		if (tun->peer_buffer_credits >= 0)
+			out->peer_buffer_credits = tun->peer_buffer_credits;
+		if (tun->credits >= 0)
+			out->credits = tun->credits;
+	}
+	if (out->credits && out->peer_credits > out->credits) {
+		NL_SET_ERR_MSG(extack, "peer_credits exceeds credits");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Start one NI; the caller holds ln_api_mutex. */
+static int lnet_ni_start(u32 net_id, const char *ifname,
+			 const struct lnet_ni_tunables *tun,
+			 struct netlink_ext_ack *extack)
+{
+	struct lnet_net *net, *newnet = NULL;
+	struct lnet_lnd *lnd;
+	struct lnet_ni *ni;
+	int rc;
+
+	lnd = lnet_find_lnd(lnet_net_type(net_id));
+	if (!lnd) {
+		NL_SET_ERR_MSG(extack, "no LND of this network type is loaded");
+		return -EPROTONOSUPPORT;
+	}
+	ni = kzalloc(sizeof(*ni), GFP_KERNEL);
+	if (!ni)
+		return -ENOMEM;
+	rc = lnet_ni_tunables(&ni->ni_tunables, tun, lnd, extack);
+	if (rc)
+		goto free_ni;
+	if (ifname && *ifname) {
+		struct net_device *dev = dev_get_by_name(&init_net, ifname);
+
+		if (!dev) {
+			NL_SET_ERR_MSG(extack, "no such interface");
+			rc = -ENODEV;
+			goto free_ni;
+		}
+		dev_put(dev);
+		strscpy(ni->ni_ifname, ifname, sizeof(ni->ni_ifname));
+	}
+	net = lnet_find_net(net_id);
+	if (net) {
+		struct lnet_ni *o;
+
+		list_for_each_entry(o, &net->net_nis, ni_list)
+			if (!strcmp(o->ni_ifname, ni->ni_ifname)) {
+				NL_SET_ERR_MSG(extack, "the NI exists");
+				rc = -EEXIST;
+				goto free_ni;
+			}
+	} else {
+		newnet = kzalloc(sizeof(*newnet), GFP_KERNEL);
+		if (!newnet) {
+			rc = -ENOMEM;
+			goto free_ni;
+		}
+		newnet->net_id = net_id;
+		newnet->net_lnd = lnd;
+		INIT_LIST_HEAD(&newnet->net_nis);
+		net = newnet;
+	}
+	if (!try_module_get(lnd->lnd_owner)) {
+		rc = -EPROTONOSUPPORT;
+		goto free_net;
+	}
+	ni->ni_net = net;
+	ni->ni_refcount = 1;
+	INIT_LIST_HEAD(&ni->ni_list);
+	lnet_credits_init(&ni->ni_txc, ni->ni_tunables.credits);
+	rc = lnd->lnd_startup(ni);
+	if (rc) {
+		NL_SET_ERR_MSG(extack, "the LND failed to start the NI");
+		module_put(lnd->lnd_owner);
+		goto free_net;
+	}
+	lnd->lnd_refcount++;
+	lnet_lock();
+	if (newnet)
+		list_add_tail(&newnet->net_list, &the_lnet.ln_nets);
+	list_add_tail(&ni->ni_list, &net->net_nis);
+	ni->ni_up = true;
+	if (lnd == &lnet_lolnd)
+		the_lnet.ln_loni = ni;
+	lnet_unlock();
+	return 0;
+
+free_net:
+	kfree(newnet);
+free_ni:
+	kfree(ni);
+	return rc;
+}
+
+/*
+ * Stop one NI: no new message selects it, the LND finalizes what it
+ * holds, queued sends fail, and once the last message using it is freed
+ * it goes.  Caller holds ln_api_mutex.
+ */
+static void lnet_ni_stop(struct lnet_ni *ni)
+{
+	struct lnet_net *net = ni->ni_net;
+	struct lnet_lnd *lnd = net->net_lnd;
+	struct lnet_msg *msg, *tmp;
+	LIST_HEAD(failed);
+
+	lnet_lock();
+	ni->ni_up = false;
+	lnet_unlock();
+
+	lnd->lnd_shutdown(ni);
+
+	lnet_lock();
+	lnet_credits_drain(&ni->ni_txc, &failed);
+	list_for_each_entry(msg, &failed, msg_list)
+		msg->msg_txcredit = false;
+	lnet_unlock();
+	list_for_each_entry_safe(msg, tmp, &failed, msg_list) {
+		list_del_init(&msg->msg_list);
+		lnet_finalize(msg, -ESHUTDOWN);
+	}
+
+	lnet_lock();
+	list_del(&ni->ni_list);
+	if (ni == the_lnet.ln_loni)
+		the_lnet.ln_loni = NULL;
+	lnet_ni_put_locked(ni);
+	lnet_unlock();
+	wait_event(the_lnet.ln_msgs_wq, !READ_ONCE(ni->ni_refcount));
+
+	lnd->lnd_refcount--;
+	module_put(lnd->lnd_owner);
+	kfree(ni);
+	if (list_empty(&net->net_nis)) {
+		lnet_lock();
+		list_del(&net->net_list);
+		lnet_unlock();
+		kfree(net);
+	}
+}
+
+/* Stop every NI, lo last, as its queue may hold other NIs' messages. */
+static void lnet_stop_all_nis(void)
+{
+	struct lnet_net *net, *ntmp;
+	struct lnet_ni *ni, *tmp;
+
+	list_for_each_entry_safe_reverse(net, ntmp, &the_lnet.ln_nets,
+					 net_list) {
+		if (net->net_lnd == &lnet_lolnd)
+			continue;
+		list_for_each_entry_safe(ni, tmp, &net->net_nis, ni_list)
+			lnet_ni_stop(ni);
+	}
+	if (the_lnet.ln_loni) {
+		/* Loopback delivers everything it has queued first. */
+		wait_event(the_lnet.ln_msgs_wq,
+			   !READ_ONCE(the_lnet.ln_counters.msgs_alloc));
+		lnet_ni_stop(the_lnet.ln_loni);
+	}
+}
+
+/* Start the NIs of networks=; all or none.  Caller holds ln_api_mutex. */
+static int lnet_start_networks(struct netlink_ext_ack *extack)
+{
+	struct lnet_net_spec *specs;
+	int n, i, rc = 0;
+
+	specs = kcalloc(LNET_NETWORKS_MAX, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
+	n = lnet_parse_networks(networks, specs, LNET_NETWORKS_MAX, extack);
+	if (n < 0) {
+		rc = n;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		rc = lnet_ni_start(specs[i].net_id, specs[i].ifname, NULL,
+				   extack);
+		specs[i].started = !rc;
+		if (rc == -EEXIST)
+			rc = 0;
+		if (rc)
+			break;
+	}
+	if (rc) {
+		while (--i >= 0) {
+			struct lnet_net *net = lnet_find_net(specs[i].net_id);
+			struct lnet_ni *ni;
+
+			if (!net || !specs[i].started)
+				continue;
+			list_for_each_entry(ni, &net->net_nis, ni_list)
+				if (!strcmp(ni->ni_ifname, specs[i].ifname)) {
+					lnet_ni_stop(ni);
+					break;
+				}
+		}
+	}
+out:
+	kfree(specs);
+	return rc;
+}
+
+/* Configured LNet: the ping target, then "running". */
+static int lnet_startup_locked(struct netlink_ext_ack *extack)
+{
+	int rc;
+
+	the_lnet.ln_interface_cookie = get_random_u64() & ~1ULL;
+	memset(&the_lnet.ln_counters, 0, sizeof(the_lnet.ln_counters));
+	memset(the_lnet.ln_drops, 0, sizeof(the_lnet.ln_drops));
+	rc = lnet_ni_start(lnet_mknet(LNET_LND_LO, 0), "", NULL, extack);
+	if (rc)
+		return rc;
+	lnet_lock();
+	the_lnet.ln_state = LNET_STATE_RUNNING;
+	lnet_unlock();
+	rc = lnet_ping_target_update();
+	if (rc) {
+		NL_SET_ERR_MSG(extack, "cannot set up the ping target");
+		lnet_lock();
+		the_lnet.ln_state = LNET_STATE_STOPPING;
+		lnet_unlock();
+		lnet_stop_all_nis();
+		lnet_lock();
+		the_lnet.ln_state = LNET_STATE_DOWN;
+		lnet_unlock();
+	}
+	return rc;
+}
+
+static void lnet_shutdown_locked(void)
+{
+	lnet_lock();
+	the_lnet.ln_state = LNET_STATE_STOPPING;
+	lnet_unlock();
+	lnet_ping_target_fini();
+	lnet_stop_all_nis();
+	lnet_peers_free();
+	lnet_lock();
+	the_lnet.ln_state = LNET_STATE_DOWN;
+	lnet_unlock();
+}
+
+/**
+ * lnet_configure() - bring LNet up
+ * @all: also start the NIs of the "networks=" module parameter
+ * @extack: where to report an error
+ *
+ * See include/lnet/ctl.h.
+ *
+ * Context: Process context.
+ * Return: 0 or -errno.
+ */
+int lnet_configure(bool all, struct netlink_ext_ack *extack)
+{
+	bool started = false;
+	int rc = 0;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state == LNET_STATE_DOWN) {
+		rc = lnet_startup_locked(extack);
+		started = !rc;
+	}
+	if (!rc && all) {
+		rc = lnet_start_networks(extack);
+		if (!rc)
+			rc = lnet_ping_target_update();
+		if (rc && started)
+			lnet_shutdown_locked();
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_configure);
+
+/**
+ * lnet_unconfigure() - tear every NI down and stop LNet
+ * @extack: where to report an error
+ *
+ * Context: Process context.
+ * Return: 0, or -EBUSY while an in-kernel user holds LNet.
+ */
+int lnet_unconfigure(struct netlink_ext_ack *extack)
+{
+	int rc = 0;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_users) {
+		NL_SET_ERR_MSG(extack, "LNet is in use");
+		rc = -EBUSY;
+	} else if (the_lnet.ln_state == LNET_STATE_RUNNING) {
+		lnet_shutdown_locked();
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_unconfigure);
+
+/**
+ * lnet_is_configured() - is LNet up?
+ *
+ * Return: true between lnet_configure() and lnet_unconfigure().
+ */
+bool lnet_is_configured(void)
+{
+	return READ_ONCE(the_lnet.ln_state) == LNET_STATE_RUNNING;
+}
+EXPORT_SYMBOL(lnet_is_configured);
+
+/**
+ * lnet_ni_init() - become a user of LNet
+ *
+ * While it has users LNet cannot be unconfigured.  Every MD a user made
+ * should be unlinked before lnet_ni_fini().  Sleeps.
+ *
+ * Return: 0, or -ENETDOWN if LNet is not configured.
+ */
+int lnet_ni_init(void)
+{
+	int rc = 0;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state == LNET_STATE_RUNNING)
+		the_lnet.ln_users++;
+	else
+		rc = -ENETDOWN;
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_ni_init);
+
+/**
+ * lnet_ni_fini() - stop being a user of LNet
+ *
+ * Context: Process context.
+ */
+void lnet_ni_fini(void)
+{
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (!WARN_ON(!the_lnet.ln_users))
+		the_lnet.ln_users--;
+	mutex_unlock(&the_lnet.ln_api_mutex);
+}
+EXPORT_SYMBOL(lnet_ni_fini);
+
+/**
+ * lnet_net_add() - add a local NI
+ * @net_id: the network, e.g. tcp1; must not be lo
+ * @ifname: the interface the NI uses ("" where the LND picks one)
+ * @tun: tunables; negative fields take the LND's default
+ * @extack: where to report an error
+ *
+ * See include/lnet/ctl.h.
+ *
+ * Context: Process context.
+ * Return: 0 or -errno.
+ */
+int lnet_net_add(u32 net_id, const char *ifname,
+		 const struct lnet_ni_tunables *tun,
+		 struct netlink_ext_ack *extack)
+{
+	int rc;
+
+	if (lnet_net_type(net_id) == LNET_LND_LO) {
+		NL_SET_ERR_MSG(extack, "lo is configured implicitly");
+		return -EINVAL;
+	}
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack, "LNet is not configured");
+		rc = -ENETDOWN;
+	} else {
+		rc = lnet_ni_start(net_id, ifname, tun, extack);
+		if (!rc)
+			rc = lnet_ping_target_update();
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_net_add);
+
+/**
+ * lnet_net_del() - remove local NIs
+ * @net_id: the network
+ * @ifname: the NI's interface, or NULL for every NI of @net_id
+ * @extack: where to report an error
+ *
+ * Context: Process context.
+ * Return: 0, -ENOENT if nothing matches, -EINVAL for lo.
+ */
+int lnet_net_del(u32 net_id, const char *ifname,
+		 struct netlink_ext_ack *extack)
+{
+	struct lnet_ni *ni, *tmp;
+	struct lnet_net *net;
+	int rc = -ENOENT;
+
+	if (lnet_net_type(net_id) == LNET_LND_LO) {
+		NL_SET_ERR_MSG(extack, "lo cannot be removed");
+		return -EINVAL;
+	}
+	mutex_lock(&the_lnet.ln_api_mutex);
+	net = the_lnet.ln_state == LNET_STATE_RUNNING ?
+	      lnet_find_net(net_id) : NULL;
+	if (net) {
+		list_for_each_entry_safe(ni, tmp, &net->net_nis, ni_list) {
+			bool last = list_is_last(&ni->ni_list, &net->net_nis);
+
+			if (ifname && strcmp(ifname, ni->ni_ifname))
+				continue;
+			rc = 0;
+			lnet_ni_stop(ni);	/* may free net when last */
+			if (last)
+				break;
+		}
+	}
+	if (rc)
+		NL_SET_ERR_MSG(extack, "no such NI");
+	else
+		lnet_ping_target_update();
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_net_del);
+
+static void lnet_ni_fill_info(const struct lnet_ni *ni,
+			      struct lnet_ni_info *info)
+{
+	const struct lnet_ni_stats *s = &ni->ni_stats;
+
+	memset(info, 0, sizeof(*info));
+	info->nid = ni->ni_nid;
+	info->net_id = ni->ni_net->net_id;
+	info->up = ni->ni_up;
+	strscpy(info->ifname, ni->ni_ifname, sizeof(info->ifname));
+	info->tunables = ni->ni_tunables;
+	info->send_count = s->send_count;
+	info->recv_count = s->recv_count;
+	info->drop_count = s->drop_count;
+	memcpy(info->sent, s->sent, sizeof(info->sent));
+	memcpy(info->received, s->received, sizeof(info->received));
+	memcpy(info->dropped, s->dropped, sizeof(info->dropped));
+	info->tx_credits_max = ni->ni_txc.max;
+	info->tx_credits = ni->ni_txc.credits;
+	info->tx_credits_min = ni->ni_txc.min;
+}
+
+/**
+ * lnet_ni_info_get() - snapshot the @idx-th local NI
+ * @idx: position in configuration order; 0 is 0@lo
+ * @info: filled on success
+ *
+ * Context: Process context.
+ * Return: 0, or -ENOENT past the last NI (or when LNet is down).
+ */
+int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	int rc = -ENOENT;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	lnet_lock();
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list) {
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			if (idx--)
+				continue;
+			lnet_ni_fill_info(ni, info);
+			rc = 0;
+			goto out;
+		}
+	}
+out:
+	lnet_unlock();
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_ni_info_get);
+
+/**
+ * lnet_counters_get() - the global counters
+ * @c: filled with a consistent snapshot
+ *
+ * Context: Any context.
+ */
+void lnet_counters_get(struct lnet_counters_common *c)
+{
+	lnet_lock();
+	*c = the_lnet.ln_counters;
+	lnet_unlock();
+}
+EXPORT_SYMBOL(lnet_counters_get);
+
+/**
+ * lnet_counters_reset() - zero the counters, restart the minima
+ *
+ * msgs_alloc counts live messages and is kept; msgs_max restarts from it.
+ * Every NI's and peer NI's counters are zeroed and their credit
+ * low-water marks set to the credits available now.  Any context.
+ */
+void lnet_counters_reset(void)
+{
+	struct lnet_counters_common *c = &the_lnet.ln_counters;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	u32 alloc;
+
+	lnet_lock();
+	alloc = c->msgs_alloc;
+	memset(c, 0, sizeof(*c));
+	c->msgs_alloc = alloc;
+	c->msgs_max = alloc;
+	memset(the_lnet.ln_drops, 0, sizeof(the_lnet.ln_drops));
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			memset(&ni->ni_stats, 0, sizeof(ni->ni_stats));
+			lnet_credits_reset_min(&ni->ni_txc);
+		}
+	lnet_peers_reset_min_locked();
+	lnet_unlock();
+}
+EXPORT_SYMBOL(lnet_counters_reset);

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/lnet/: "stats" (the global counters on one line, in
+ * the order of Lustre's debugfs stats file; writing resets them), "drops"
+ * (received messages dropped, per reason) and "nis" (one line per NI:
+ * nid, status, max/current/min tx credits, send/recv/drop counts).
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include <lnet/lib-lnet.h>
+
+static struct dentry *lnet_debugfs_root;
+
+static const char * const lnet_drop_names[] = {
+	[LNET_DROP_NOT_FOR_ME - LNET_HDR_DROP_COUNT]	= "not_for_me",
+	[LNET_DROP_BAD_PID - LNET_HDR_DROP_COUNT]	= "bad_pid",
+	[LNET_DROP_NO_MATCH - LNET_HDR_DROP_COUNT]	= "no_match",
+	[LNET_DROP_BAD_WMD - LNET_HDR_DROP_COUNT]	= "bad_wmd",
+	[LNET_DROP_TOO_LONG - LNET_HDR_DROP_COUNT]	= "too_long",
+	[LNET_DROP_SHUTDOWN - LNET_HDR_DROP_COUNT]	= "shutdown",
+	[LNET_DROP_NOMEM - LNET_HDR_DROP_COUNT]		= "nomem",
+};
+
+static_assert(ARRAY_SIZE(lnet_drop_names) ==
+	      LNET_DROP_COUNT - LNET_HDR_DROP_COUNT);
+
+static int lnet_stats_show(struct seq_file *m, void *v)
+{
+	struct lnet_counters_common c;
+
+	lnet_counters_get(&c);
+	seq_printf(m, "%u %u %u %u %u %u %u %llu %llu %llu %llu\n",
+		   c.msgs_alloc, c.msgs_max, c.errors, c.send_count,
+		   c.recv_count, c.route_count, c.drop_count, c.send_length,
+		   c.recv_length, c.route_length, c.drop_length);
+	return 0;
+}
+
+static int lnet_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lnet_stats_show, NULL);
+}
+
+static ssize_t lnet_stats_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	lnet_counters_reset();
+	return count;
+}
+
+static const struct file_operations lnet_stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lnet_stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.write		= lnet_stats_write,
+	.release	= single_release,
+};
+
+static int lnet_drops_show(struct seq_file *m, void *v)
+{
+	u32 drops[LNET_DROP_COUNT];
+	unsigned int i;
+
+	lnet_lock();
+	memcpy(drops, the_lnet.ln_drops, sizeof(drops));
+	lnet_unlock();
+	for (i = 1; i < LNET_DROP_COUNT; i++)
+		seq_printf(m, "%s %u\n", i < LNET_HDR_DROP_COUNT ?
+			   lnet_hdr_drop_reason_str(i) :
+			   lnet_drop_names[i - LNET_HDR_DROP_COUNT], drops[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_drops);
+
+static int lnet_nis_show(struct seq_file *m, void *v)
+{
+	struct lnet_ni_info info;
+	char nid[LNET_NIDSTR_SIZE];
+	unsigned int i;
+
+	for (i = 0; !lnet_ni_info_get(i, &info); i++) {
+		lnet_nid_to_str(&info.nid, nid, sizeof(nid));
+		seq_printf(m, "%s %s %d %d %d %u %u %u\n", nid,
+			   info.up ? "up" : "down", info.tx_credits_max,
+			   info.tx_credits, info.tx_credits_min,
+			   info.send_count, info.recv_count, info.drop_count);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_nis);
+
+void lnet_debugfs_init(void)
+{
+	lnet_debugfs_root = debugfs_create_dir("lnet", NULL);
+	debugfs_create_file("stats", 0600, lnet_debugfs_root, NULL,
+			    &lnet_stats_fops);
+	debugfs_create_file("drops", 0400, lnet_debugfs_root, NULL,
+			    &lnet_drops_fops);
+	debugfs_create_file("nis", 0400, lnet_debugfs_root, NULL,
+			    &lnet_nis_fops);
+}
+
+void lnet_debugfs_fini(void)
+{
+	debugfs_remove_recursive(lnet_debugfs_root);
+}

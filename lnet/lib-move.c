@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The message engine: lnet_put()/lnet_get() and the internal sends (ACK,
+ * REPLY) on the way out, lnet_parse() on the way in.
+ *
+ * Send: resolve the destination to a local NI and a peer NI, take the
+ * credits (or queue), hand the message to the LND.  Nothing that can fail
+ * happens after the MD is committed to the operation except in the LND,
+ * whose failures come back through lnet_finalize() as the event's status;
+ * so lnet_put()/lnet_get() either start the operation (and events follow)
+ * or return an error (and none does).
+ *
+ * Receive: the header is decoded and checked by lnet/hdr.c; then it must
+ * be addressed to us, matched (PUT, GET) or resolved by handle (ACK,
+ * REPLY); every drop is counted by reason.  Exchanges follow wire spec
+ * 2.6.
+ */
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include <lnet/lib-lnet.h>
+
+/**
+ * lnet_drop_count_locked() - count a dropped received message
+ * @ni: the NI it arrived on
+ * @reason: enum lnet_hdr_drop_reason or enum lnet_drop_reason; a value of
+ *	%LNET_DROP_COUNT or more counts no reason (the LND failed it)
+ * @type: its type, if known
+ * @len: its payload length
+ */
+void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
+			    enum lnet_msg_type type, unsigned int len)
+{
+	struct lnet_counters_common *c = &the_lnet.ln_counters;
+
+	if (reason < LNET_DROP_COUNT)
+		the_lnet.ln_drops[reason]++;
+	c->drop_count++;
+	c->drop_length += len;
+	if (!ni)
+		return;
+	ni->ni_stats.drop_count++;
+	ni->ni_stats.drop_length += len;
+	if ((unsigned int)type < LNET_CTL_MSG_TYPES)
+		ni->ni_stats.dropped[type]++;
+}
+
+/**
+ * lnet_ni_send() - hand a message that holds its credits to its LND
+ * @msg: the message
+ */
+void lnet_ni_send(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->msg_txni;
+	int rc;
+
+	rc = ni->ni_net->net_lnd->lnd_send(ni, NULL, msg);
+	if (rc < 0)
+		lnet_finalize(msg, rc);
+}
+
+/* Choose the NI and peer NI for @msg and complete its header. */
+static int lnet_select_path_locked(struct lnet_msg *msg)
+{
+	struct lnet_hdr *hdr = &msg->msg_hdr;
+	struct lnet_nid *dst = &msg->msg_target.nid;
+	struct lnet_peer_ni *lpni = NULL;
+	struct lnet_ni *ni;
+
+	if (the_lnet.ln_state != LNET_STATE_RUNNING)
+		return -ESHUTDOWN;
+	if (lnet_nid_is_any(dst))
+		return -EINVAL;
+	ni = lnet_ni_for_send_locked(dst, &msg->msg_self);
+	if (IS_ERR(ni))
+		return PTR_ERR(ni);
+	if (ni != the_lnet.ln_loni) {
+		lpni = lnet_peer_ni_get_locked(dst, ni);
+		if (!lpni)
+			return -ENOMEM;
+	}
+	ni->ni_refcount++;
+	msg->msg_txni = ni;
+	msg->msg_txpeer = lpni;
+	hdr->dest_nid = *dst;
+	hdr->dest_pid = msg->msg_target.pid;
+	if (!lnet_nid_is_any(&msg->msg_self))
+		hdr->src_nid = msg->msg_self;
+	else
+		hdr->src_nid = ni->ni_nid;
+	hdr->src_pid = LNET_PID_LUSTRE;
+	hdr->payload_length = msg->msg_len;
+	return 0;
+}
+
+/**
+ * lnet_send_msg() - send an internal message (ACK or REPLY)
+ * @msg: the message, header filled but for NIDs, PIDs and length
+ *
+ * Failures finalize @msg with the error.
+ */
+void lnet_send_msg(struct lnet_msg *msg)
+{
+	bool go = false;
+	int rc;
+
+	lnet_lock();
+	rc = lnet_select_path_locked(msg);
+	if (!rc)
+		go = lnet_msg_credits_acquire(msg);
+	lnet_unlock();
+	if (rc)
+		lnet_finalize(msg, rc);
+	else if (go)
+		lnet_ni_send(msg);
+}
+
+/* Common part of lnet_put() and lnet_get(). */
+static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
+			 const struct lnet_nid *self,
+			 const struct lnet_processid *target,
+			 unsigned int portal, u64 match_bits,
+			 unsigned int offset, bool is_put)
+{
+	struct lnet_handle_wire wh;
+	struct lnet_libmd *md;
+	bool go;
+	int rc;
+
+	msg->msg_send = true;
+	msg->msg_target = *target;
+	if (self)
+		msg->msg_self = *self;
+
+	lnet_lock();
+	wh.wh_interface_cookie = the_lnet.ln_interface_cookie;
+	wh.wh_object_cookie = mdh.cookie;
+	md = lnet_md_lookup_locked(&wh);
+	if (!md || lnet_md_exhausted(md) || md->md_me) {
+		lnet_unlock();
+		return -ENOENT;
+	}
+	/* A PUT sends the whole MD; a GET's reply may fill all of it. */
+	msg->msg_len = is_put ? md->md_length : 0;
+	rc = lnet_select_path_locked(msg);
+	if (rc) {
+		lnet_unlock();
+		return rc;
+	}
+	lnet_msg_attach_md(msg, md, 0, msg->msg_len);
+	wh.wh_object_cookie = md->md_handle;
+	if (is_put) {
+		msg->msg_hdr.msg.put.match_bits = match_bits;
+		msg->msg_hdr.msg.put.ptl_index = portal;
+		msg->msg_hdr.msg.put.offset = offset;
+	} else {
+		msg->msg_hdr.msg.get.return_wmd = wh;
+		msg->msg_hdr.msg.get.match_bits = match_bits;
+		msg->msg_hdr.msg.get.ptl_index = portal;
+		msg->msg_hdr.msg.get.src_offset = offset;
+		msg->msg_hdr.msg.get.sink_length = md->md_length;
+	}
+	msg->msg_ev.type = LNET_EVENT_SEND;
+	msg->msg_ev.initiator.nid = msg->msg_hdr.src_nid;
+	msg->msg_ev.initiator.pid = LNET_PID_LUSTRE;
+	msg->msg_ev.target = *target;
+	msg->msg_ev.pt_index = portal;
+	msg->msg_ev.match_bits = match_bits;
+	msg->msg_ev.rlength = md->md_length;
+	msg->msg_ev.mlength = msg->msg_len;
+	msg->msg_ev.offset = offset;
+	go = lnet_msg_credits_acquire(msg);
+	lnet_unlock();
+	if (go)
+		lnet_ni_send(msg);
+	return 0;
+}
+
+/**
+ * lnet_put() - send the contents of a bound MD to a portal of a peer
+ * @self: local NID to send from, or NULL to let LNet choose
+ * @mdh: a bound MD (lnet_md_bind()); all of it is sent
+ * @ack: %LNET_ACK_REQ to ask the target for an ACK
+ * @target: the peer
+ * @portal: its portal
+ * @match_bits: matched against its MEs
+ * @offset: the offset asked for in the target's MD (MANAGE_REMOTE MDs)
+ * @hdr_data: 64 bits delivered with the PUT event
+ *
+ * The MD gets %LNET_EVENT_SEND when the data has left, and
+ * %LNET_EVENT_ACK when the ACK arrives; give it a threshold of 2 for both.
+ *
+ * Context: Process context.
+ * Return: 0 if started (events follow); -ENETDOWN if LNet is down;
+ * -EINVAL for a bad argument; -ENOENT for an MD that is unknown,
+ * attached to an ME or used up; -EHOSTUNREACH if no NI reaches @target;
+ * -ENOMEM.  No event follows an error.
+ */
+int lnet_put(const struct lnet_nid *self, struct lnet_handle_md mdh,
+	     enum lnet_ack_req ack, const struct lnet_processid *target,
+	     unsigned int portal, u64 match_bits, unsigned int offset,
+	     u64 hdr_data)
+{
+	struct lnet_msg *msg;
+	int rc;
+
+	if (!lnet_is_configured())
+		return -ENETDOWN;
+	if (portal >= LNET_MAX_PORTALS || !target)
+		return -EINVAL;
+	msg = lnet_msg_alloc(GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	msg->msg_type = LNET_MSG_PUT;
+	msg->msg_hdr.type = LNET_MSG_PUT;
+	msg->msg_hdr.msg.put.hdr_data = hdr_data;
+	msg->msg_ev.hdr_data = hdr_data;
+	if (ack == LNET_ACK_REQ) {
+		msg->msg_hdr.msg.put.ack_wmd.wh_interface_cookie =
+			the_lnet.ln_interface_cookie;
+		msg->msg_hdr.msg.put.ack_wmd.wh_object_cookie = mdh.cookie;
+	} else {
+		msg->msg_hdr.msg.put.ack_wmd = LNET_WIRE_HANDLE_NONE;
+	}
+	rc = lnet_start_op(msg, mdh, self, target, portal, match_bits, offset,
+			   true);
+	if (rc)
+		lnet_msg_free(msg);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_put);
+
+/**
+ * lnet_get() - fetch data from a portal of a peer into a bound MD
+ * @self: local NID to send from, or NULL to let LNet choose
+ * @mdh: a bound MD; its length is the most the reply may carry
+ * @target: the peer
+ * @portal: its portal
+ * @match_bits: matched against its MEs
+ * @offset: the offset asked for in the target's MD (MANAGE_REMOTE MDs)
+ *
+ * The MD gets %LNET_EVENT_SEND when the request has left and
+ * %LNET_EVENT_REPLY when the data arrived; give it a threshold of 2.
+ *
+ * Context: Process context.
+ * Return: as lnet_put().
+ */
+int lnet_get(const struct lnet_nid *self, struct lnet_handle_md mdh,
+	     const struct lnet_processid *target, unsigned int portal,
+	     u64 match_bits, unsigned int offset)
+{
+	struct lnet_msg *msg;
+	int rc;
+
+	if (!lnet_is_configured())
+		return -ENETDOWN;
+	if (portal >= LNET_MAX_PORTALS || !target)
+		return -EINVAL;
+	msg = lnet_msg_alloc(GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	msg->msg_type = LNET_MSG_GET;
+	msg->msg_hdr.type = LNET_MSG_GET;
+	rc = lnet_start_op(msg, mdh, self, target, portal, match_bits, offset,
+			   false);
+	if (rc)
+		lnet_msg_free(msg);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_get);
+
+/* Hand the LND a message to receive, or to discard if @msg is NULL. */
+static void lnet_ni_recv(struct lnet_ni *ni, void *private,
+			 struct lnet_msg *msg, unsigned int rlen)
+{
+	struct iov_iter it, *to = NULL;
+	unsigned int mlen = 0;
+	int rc;
+
+	if (msg && msg->msg_md && msg->msg_type != LNET_MSG_ACK) {
+		mlen = msg->msg_len;
+		lnet_md_iter(msg->msg_md, ITER_DEST, msg->msg_offset, mlen,
+			     &it);
+		to = &it;
+	}
+	rc = ni->ni_net->net_lnd->lnd_recv(ni, private, msg, to, mlen, rlen);
+	if (rc < 0 && msg)
+		lnet_finalize(msg, rc);
+}
+
+/* Fill the event of a message that arrived. */
+static void lnet_recv_event(struct lnet_msg *msg, enum lnet_event_kind type,
+			    u32 portal, u64 mbits, u32 rlength)
+{
+	struct lnet_event *ev = &msg->msg_ev;
+
+	ev->type = type;
+	ev->initiator = msg->msg_initiator;
+	ev->target.nid = msg->msg_hdr.dest_nid;
+	ev->target.pid = msg->msg_hdr.dest_pid;
+	ev->pt_index = portal;
+	ev->match_bits = mbits;
+	ev->rlength = rlength;
+	ev->mlength = msg->msg_len;
+	ev->offset = msg->msg_offset;
+}
+
+static int lnet_parse_put(struct lnet_msg *msg)
+{
+	struct lnet_hdr_put *put = &msg->msg_hdr.msg.put;
+	struct lnet_match_info info = {
+		.mi_id = msg->msg_initiator,
+		.mi_portal = put->ptl_index,
+		.mi_mbits = put->match_bits,
+		.mi_roffset = put->offset,
+		.mi_rlength = msg->msg_hdr.payload_length,
+		.mi_opc = LNET_MD_OP_PUT,
+	};
+
+	if (lnet_ptl_match_md_locked(&info, msg) != LNET_MATCHMD_OK)
+		return LNET_DROP_NO_MATCH;
+	lnet_recv_event(msg, LNET_EVENT_PUT, put->ptl_index, put->match_bits,
+			info.mi_rlength);
+	msg->msg_ev.hdr_data = put->hdr_data;
+	msg->msg_ack = !lnet_wire_handle_is_none(&put->ack_wmd) &&
+		       !(msg->msg_md->md_options & LNET_MD_ACK_DISABLE);
+	return 0;
+}
+
+static int lnet_parse_get(struct lnet_msg *msg)
+{
+	struct lnet_hdr_get *get = &msg->msg_hdr.msg.get;
+	struct lnet_match_info info = {
+		.mi_id = msg->msg_initiator,
+		.mi_portal = get->ptl_index,
+		.mi_mbits = get->match_bits,
+		.mi_roffset = get->src_offset,
+		.mi_rlength = get->sink_length,
+		.mi_opc = LNET_MD_OP_GET,
+	};
+
+	if (lnet_ptl_match_md_locked(&info, msg) != LNET_MATCHMD_OK)
+		return LNET_DROP_NO_MATCH;
+	lnet_recv_event(msg, LNET_EVENT_GET, get->ptl_index, get->match_bits,
+			info.mi_rlength);
+	msg->msg_reply = true;
+	return 0;
+}
+
+static int lnet_parse_reply(struct lnet_msg *msg)
+{
+	u32 rlength = msg->msg_hdr.payload_length;
+	struct lnet_libmd *md;
+	u32 mlength;
+
+	md = lnet_md_lookup_locked(&msg->msg_hdr.msg.reply.dst_wmd);
+	if (!md || lnet_md_exhausted(md) || md->md_me)
+		return LNET_DROP_BAD_WMD;
+	mlength = min(rlength, md->md_length);
+	if (mlength < rlength && !(md->md_options & LNET_MD_TRUNCATE))
+		return LNET_DROP_TOO_LONG;
+	lnet_msg_attach_md(msg, md, 0, mlength);
+	lnet_recv_event(msg, LNET_EVENT_REPLY, 0, 0, rlength);
+	return 0;
+}
+
+static int lnet_parse_ack(struct lnet_msg *msg)
+{
+	struct lnet_hdr_ack *ack = &msg->msg_hdr.msg.ack;
+	struct lnet_libmd *md;
+
+	md = lnet_md_lookup_locked(&ack->dst_wmd);
+	if (!md || lnet_md_exhausted(md) || md->md_me)
+		return LNET_DROP_BAD_WMD;
+	lnet_msg_attach_md(msg, md, 0, 0);
+	lnet_recv_event(msg, LNET_EVENT_ACK, 0, ack->match_bits, ack->mlength);
+	msg->msg_ev.mlength = ack->mlength;
+	return 0;
+}
+
+/* Is a message that arrived on @ni addressed to this node? */
+static bool lnet_for_me_locked(struct lnet_ni *ni, const struct lnet_nid *dst)
+{
+	/* Loopback carries messages to any local NID (local_nid_dist_zero). */
+	if (ni == the_lnet.ln_loni)
+		return lnet_nid_is_local_locked(dst);
+	return lnet_nid_equal(dst, &ni->ni_nid);
+}
+
+/* The GET was delivered: send the REPLY, which delivers the GET event. */
+static void lnet_get_to_reply(struct lnet_msg *msg)
+{
+	struct lnet_handle_wire wmd = msg->msg_hdr.msg.get.return_wmd;
+	struct lnet_hdr *hdr = &msg->msg_hdr;
+
+	lnet_lock();
+	msg->msg_rxni->ni_stats.recv_count++;
+	msg->msg_rxni->ni_stats.received[LNET_MSG_GET]++;
+	the_lnet.ln_counters.recv_count++;
+	lnet_unlock();
+
+	msg->msg_send = true;
+	msg->msg_type = LNET_MSG_REPLY;
+	msg->msg_target = msg->msg_initiator;
+	msg->msg_self = msg->msg_rxni->ni_nid;
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->type = LNET_MSG_REPLY;
+	hdr->msg.reply.dst_wmd = wmd;
+	lnet_send_msg(msg);
+}
+
+/**
+ * lnet_parse() - an LND received a message header
+ * @ni: the NI it arrived on
+ * @wire: the header as received: %LNET_HDR_NID4_SIZE or
+ *	%LNET_HDR_NID16_SIZE bytes
+ * @size: which of the two
+ * @private: the LND's context, passed back to its lnd_recv()
+ *
+ * Checks the header, matches it and calls the LND's lnd_recv() with the
+ * message to receive, or with a NULL message when it is dropped.  A drop
+ * is counted by reason.
+ *
+ * Context: Process context or softirq.
+ * Return: 0 if LNet took the message (lnd_recv() was or will be called),
+ * -EPROTO if the header is malformed or misaddressed: the LND must then
+ * discard the payload and should close the connection.
+ */
+int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
+	       void *private)
+{
+	enum lnet_hdr_drop_reason why;
+	struct lnet_msg *msg;
+	struct lnet_hdr hdr;
+	int reason = 0;
+	int rc;
+
+	if (size == LNET_HDR_NID16_SIZE)
+		rc = lnet_hdr_from_nid16(&hdr, wire, &why);
+	else
+		rc = lnet_hdr_from_nid4(&hdr, wire, &why);
+	if (rc) {
+		lnet_lock();
+		lnet_drop_count_locked(ni, why, LNET_CTL_MSG_TYPES, 0);
+		lnet_unlock();
+		return -EPROTO;
+	}
+
+	msg = lnet_msg_alloc(GFP_ATOMIC | __GFP_NOWARN);
+	lnet_lock();
+	if (!lnet_for_me_locked(ni, &hdr.dest_nid)) {
+		/* No routing yet: a message not for us is an error. */
+		lnet_drop_count_locked(ni, LNET_DROP_NOT_FOR_ME, hdr.type,
+				       hdr.payload_length);
+		lnet_unlock();
+		if (msg)
+			lnet_msg_free(msg);
+		return -EPROTO;
+	}
+	if (hdr.dest_pid != LNET_PID_LUSTRE)
+		reason = LNET_DROP_BAD_PID;
+	else if (the_lnet.ln_state != LNET_STATE_RUNNING)
+		reason = LNET_DROP_SHUTDOWN;
+	else if (!msg)
+		reason = LNET_DROP_NOMEM;
+	if (!reason) {
+		msg->msg_hdr = hdr;
+		msg->msg_type = hdr.type;
+		msg->msg_rxni = ni;
+		ni->ni_refcount++;
+		msg->msg_private = private;
+		msg->msg_initiator.nid = hdr.src_nid;
+		msg->msg_initiator.pid = hdr.src_pid;
+		msg->msg_rlength = hdr.payload_length;
+		switch (hdr.type) {
+		case LNET_MSG_PUT:
+			reason = lnet_parse_put(msg);
+			break;
+		case LNET_MSG_GET:
+			reason = lnet_parse_get(msg);
+			break;
+		case LNET_MSG_REPLY:
+			reason = lnet_parse_reply(msg);
+			break;
+		default:
+			reason = lnet_parse_ack(msg);
+			break;
+		}
+	}
+	if (reason)
+		lnet_drop_count_locked(ni, reason, hdr.type,
+				       hdr.payload_length);
+	lnet_unlock();
+
+	if (reason) {
+		lnet_ni_recv(ni, private, NULL, hdr.payload_length);
+		if (msg)
+			lnet_msg_free(msg);
+		return 0;
+	}
+	if (msg->msg_reply) {
+		lnet_ni_recv(ni, private, NULL, 0);
+		lnet_get_to_reply(msg);
+		return 0;
+	}
+	lnet_ni_recv(ni, private, msg, hdr.payload_length);
+	return 0;
+}
+EXPORT_SYMBOL(lnet_parse);

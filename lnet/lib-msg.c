@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Message life cycle: allocation (counted, so that shutdown can wait for
+ * the last one), attachment to an MD (which uses up one operation of its
+ * threshold), and finalization: return the credits, count the message,
+ * deliver the MD's event, unlink an exhausted MD, and turn a delivered PUT
+ * that asked for one into its ACK.
+ */
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include <lnet/lib-lnet.h>
+
+/**
+ * lnet_msg_alloc() - a new, zeroed message
+ * @gfp: allocation flags
+ *
+ * Return: the message or NULL.
+ */
+struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
+{
+	struct lnet_counters_common *c = &the_lnet.ln_counters;
+	struct lnet_msg *msg;
+
+	msg = kzalloc(sizeof(*msg), gfp);
+	if (!msg)
+		return NULL;
+	INIT_LIST_HEAD(&msg->msg_list);
+	msg->msg_self = LNET_ANY_NID;
+	lnet_lock();
+	c->msgs_alloc++;
+	if (c->msgs_alloc > c->msgs_max)
+		c->msgs_max = c->msgs_alloc;
+	lnet_unlock();
+	return msg;
+}
+EXPORT_SYMBOL_GPL(lnet_msg_alloc);
+
+/**
+ * lnet_msg_free() - free a message that holds no credit and no MD
+ * @msg: the message
+ */
+void lnet_msg_free(struct lnet_msg *msg)
+{
+	bool last;
+
+	lnet_lock();
+	WARN_ON(msg->msg_md || msg->msg_txcredit || msg->msg_peertxcredit);
+	if (msg->msg_txni)
+		lnet_ni_put_locked(msg->msg_txni);
+	if (msg->msg_rxni)
+		lnet_ni_put_locked(msg->msg_rxni);
+	last = !--the_lnet.ln_counters.msgs_alloc;
+	lnet_unlock();
+	kfree(msg);
+	if (last)
+		wake_up_all(&the_lnet.ln_msgs_wq);
+}
+EXPORT_SYMBOL_GPL(lnet_msg_free);
+
+/**
+ * lnet_msg_attach_md() - make a message use an MD
+ * @msg: the message
+ * @md: the MD; one operation of its threshold is used
+ * @offset: where in @md the data goes or comes from
+ * @mlen: how many bytes
+ *
+ * An MD with %LNET_UNLINK whose threshold is now used up leaves its portal
+ * at once, so it matches nothing more; it is freed after this message.
+ */
+void lnet_msg_attach_md(struct lnet_msg *msg, struct lnet_libmd *md,
+			unsigned int offset, unsigned int mlen)
+{
+	msg->msg_md = md;
+	msg->msg_offset = offset;
+	msg->msg_len = mlen;
+	md->md_refcount++;
+	if (md->md_threshold != LNET_MD_THRESH_INF)
+		md->md_threshold--;
+	if (md->md_unlink && lnet_md_exhausted(md))
+		lnet_md_unlink_locked(md);
+}
+EXPORT_SYMBOL_GPL(lnet_msg_attach_md);
+
+/**
+ * lnet_msg_detach_md() - end a message's use of its MD
+ * @msg: the message
+ * @status: outcome, reported in the event
+ *
+ * Delivers msg->msg_ev (if the message has one and the MD a handler) and
+ * frees an unlinked MD that is now idle; that event (an UNLINK event if
+ * the message had none) has @unlinked set.
+ */
+void lnet_msg_detach_md(struct lnet_msg *msg, int status)
+{
+	struct lnet_libmd *md = msg->msg_md;
+	struct lnet_event *ev = &msg->msg_ev;
+	bool unlinked;
+
+	md->md_refcount--;
+	unlinked = md->md_zombie && !md->md_refcount;
+	if (md->md_handler && (ev->type || unlinked)) {
+		/* The user must learn of the unlink even without an event. */
+		if (!ev->type)
+			ev->type = LNET_EVENT_UNLINK;
+		ev->status = status;
+		ev->unlinked = unlinked;
+		ev->md_handle.cookie = md->md_handle;
+		ev->md_start = md->md_start;
+		ev->md_user_ptr = md->md_user_ptr;
+		md->md_handler(ev);
+	}
+	msg->msg_md = NULL;
+	if (unlinked)
+		lnet_md_unlink_locked(md);
+}
+EXPORT_SYMBOL_GPL(lnet_msg_detach_md);
+
+/* Count a finished message on its NI and globally. */
+static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
+{
+	struct lnet_counters_common *c = &the_lnet.ln_counters;
+	unsigned int type = msg->msg_type;
+	struct lnet_ni_stats *s;
+
+	if (status) {
+		c->errors++;
+		if (msg->msg_send)
+			return;
+		lnet_drop_count_locked(msg->msg_rxni, LNET_DROP_COUNT,
+				       msg->msg_type, msg->msg_len);
+		return;
+	}
+	if (msg->msg_send) {
+		s = &msg->msg_txni->ni_stats;
+		s->send_count++;
+		s->sent[type]++;
+		s->send_length += msg->msg_len;
+		if (msg->msg_txpeer) {
+			msg->msg_txpeer->lpni_stats.send_count++;
+			msg->msg_txpeer->lpni_stats.sent[type]++;
+		}
+		c->send_count++;
+		c->send_length += msg->msg_len;
+	} else {
+		s = &msg->msg_rxni->ni_stats;
+		s->recv_count++;
+		s->received[type]++;
+		s->recv_length += msg->msg_len;
+		c->recv_count++;
+		c->recv_length += msg->msg_len;
+	}
+}
+
+/* Turn a delivered PUT into its ACK (wire spec 2.6) and send it. */
+static void lnet_msg_send_ack(struct lnet_msg *msg)
+{
+	struct lnet_hdr *hdr = &msg->msg_hdr;
+	struct lnet_hdr_ack ack = {
+		.dst_wmd = hdr->msg.put.ack_wmd,
+		.match_bits = hdr->msg.put.match_bits,
+		.mlength = msg->msg_len,
+	};
+
+	msg->msg_finalized = false;
+	msg->msg_ack = false;
+	msg->msg_send = true;
+	msg->msg_type = LNET_MSG_ACK;
+	msg->msg_target = msg->msg_initiator;
+	msg->msg_self = msg->msg_rxni->ni_nid;
+	msg->msg_len = 0;
+	memset(&msg->msg_ev, 0, sizeof(msg->msg_ev));
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->type = LNET_MSG_ACK;
+	hdr->msg.ack = ack;
+	lnet_send_msg(msg);
+}
+
+/**
+ * lnet_finalize() - a message is done
+ * @msg: the message
+ * @status: 0, or -errno if it failed
+ *
+ * Called by an LND when a send completed or a receive was delivered, and
+ * by the core for messages that fail before reaching an LND.  Returns the
+ * message's credits (sending the messages that were waiting for them),
+ * counts it, delivers its event, and frees it or turns it into an ACK.
+ * Each message is finalized exactly once; a second call is a bug and is
+ * refused with a warning.
+ *
+ * Context: Process context or softirq; no LNet lock held.
+ */
+void lnet_finalize(struct lnet_msg *msg, int status)
+{
+	struct lnet_msg *m, *tmp;
+	LIST_HEAD(ready);
+	bool ack;
+
+	lnet_lock();
+	if (WARN_ON(msg->msg_finalized)) {
+		lnet_unlock();
+		return;
+	}
+	msg->msg_finalized = true;
+	if (msg->msg_send && msg->msg_txni)
+		lnet_msg_credits_release(msg, &ready);
+	if (msg->msg_txni || msg->msg_rxni)
+		lnet_msg_count_locked(msg, status);
+	if (msg->msg_md)
+		lnet_msg_detach_md(msg, status);
+	ack = !status && msg->msg_ack && !msg->msg_send;
+	lnet_unlock();
+
+	list_for_each_entry_safe(m, tmp, &ready, msg_list) {
+		list_del_init(&m->msg_list);
+		lnet_ni_send(m);
+	}
+	if (ack)
+		lnet_msg_send_ack(msg);
+	else
+		lnet_msg_free(msg);
+}
+EXPORT_SYMBOL(lnet_finalize);

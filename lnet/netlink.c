@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "lnet" generic netlink family: lnetctl's way into the core.  Every
+ * request is validated strictly against a per-operation policy, every
+ * rejection carries an extack message, and the handlers call only the
+ * control API of <lnet/ctl.h>.  See Documentation/netlink.rst.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include <lnet/ctl.h>
+#include <lnet/hdr.h>
+#include <lnet/lib-types.h>
+#include <uapi/lnet/lnet_genl.h>
+
+static struct genl_family lnet_genl_family;
+
+/*
+ * The family runs with parallel_ops so that a ping waiting for its reply
+ * does not hold the global genetlink mutex; this mutex serializes the
+ * requests that change state.
+ */
+static DEFINE_MUTEX(lnet_genl_mutex);
+
+/* Give @extack a generic message if the core left it without one. */
+static void lnet_genl_default_msg(struct netlink_ext_ack *extack,
+				  const struct nlattr *attr, const char *msg)
+{
+	if (!extack || extack->_msg)
+		return;
+	extack->_msg = msg;
+	if (attr && !extack->bad_attr)
+		extack->bad_attr = attr;
+}
+
+/* A required attribute: report it by type when it is missing. */
+static bool lnet_genl_missing(struct genl_info *info, int type,
+			      const char *msg)
+{
+	if (info->attrs[type])
+		return false;
+	NL_SET_ERR_ATTR_MISS(info->extack, NULL, type);
+	info->extack->_msg = msg;
+	return true;
+}
+
+static int lnet_genl_parse_net(const struct nlattr *attr, u32 *net_id,
+			       struct netlink_ext_ack *extack)
+{
+	if (lnet_net_from_str(nla_data(attr), net_id) < 0) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "invalid network");
+		return -EINVAL;
+	}
+	if (*net_id == LNET_NET_ANY) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a wildcard is not a network");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int lnet_genl_parse_nid(const struct nlattr *attr,
+			       struct lnet_nid *nid,
+			       struct netlink_ext_ack *extack)
+{
+	if (lnet_nid_from_str(nla_data(attr), nid) < 0) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "invalid NID");
+		return -EINVAL;
+	}
+	if (lnet_nid_is_any(nid)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a wildcard is not a NID");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* LNET_CMD_CONFIGURE / LNET_CMD_UNCONFIGURE */
+
+static const struct nla_policy lnet_configure_policy[LNET_A_ALL + 1] = {
+	[LNET_A_ALL]	= { .type = NLA_FLAG },
+};
+
+static int lnet_genl_configure(struct sk_buff *skb, struct genl_info *info)
+{
+	int rc;
+
+	mutex_lock(&lnet_genl_mutex);
+	rc = lnet_configure(nla_get_flag(info->attrs[LNET_A_ALL]),
+			    info->extack);
+	mutex_unlock(&lnet_genl_mutex);
+	if (rc < 0)
+		lnet_genl_default_msg(info->extack, NULL,
+				      "cannot configure LNet");
+	return rc;
+}
+
+static int lnet_genl_unconfigure(struct sk_buff *skb, struct genl_info *info)
+{
+	int rc;
+
+	mutex_lock(&lnet_genl_mutex);
+	rc = lnet_unconfigure(info->extack);
+	mutex_unlock(&lnet_genl_mutex);
+	if (rc == -EBUSY)
+		lnet_genl_default_msg(info->extack, NULL,
+				      "LNet is still in use");
+	else if (rc < 0)
+		lnet_genl_default_msg(info->extack, NULL,
+				      "cannot unconfigure LNet");
+	return rc;
+}
+
+/* LNET_CMD_NET_ADD / LNET_CMD_NET_DEL / LNET_CMD_NET_GET */
+
+static struct netlink_range_validation_signed lnet_peer_timeout_range = {
+	.min = 0,
+	.max = LNET_GENL_PEER_TIMEOUT_MAX,
+};
+
+static struct netlink_range_validation_signed lnet_credits_range = {
+	.min = 1,
+	.max = LNET_GENL_CREDITS_MAX,
+};
+
+static struct netlink_range_validation_signed lnet_buf_credits_range = {
+	.min = 0,
+	.max = LNET_GENL_CREDITS_MAX,
+};
+
+static const struct nla_policy lnet_tunables_policy[LNET_TUN_A_MAX + 1] = {
+	[LNET_TUN_A_PEER_TIMEOUT] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &lnet_peer_timeout_range),
+	[LNET_TUN_A_PEER_CREDITS] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &lnet_credits_range),
+	[LNET_TUN_A_PEER_BUFFER_CREDITS] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &lnet_buf_credits_range),
+	[LNET_TUN_A_CREDITS] =
+		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &lnet_credits_range),
+};
+
+static const struct nla_policy lnet_net_add_policy[LNET_A_TUNABLES + 1] = {
+	[LNET_A_NET]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NET_LEN - 1 },
+	[LNET_A_IFNAME]		= { .type = NLA_NUL_STRING,
+				    .len = IFNAMSIZ - 1 },
+	[LNET_A_TUNABLES]	= NLA_POLICY_NESTED(lnet_tunables_policy),
+};
+
+static const struct nla_policy lnet_net_del_policy[LNET_A_IFNAME + 1] = {
+	[LNET_A_NET]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NET_LEN - 1 },
+	[LNET_A_IFNAME]		= { .type = NLA_NUL_STRING,
+				    .len = IFNAMSIZ - 1 },
+};
+
+static const struct nla_policy lnet_net_get_policy[LNET_A_DETAIL + 1] = {
+	[LNET_A_NET]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NET_LEN - 1 },
+	[LNET_A_DETAIL]		= NLA_POLICY_MAX(NLA_U8, LNET_GENL_DETAIL_MAX),
+};
+
+static s32 lnet_genl_tunable(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_get_s32(tb[type]) : -1;
+}
+
+static int lnet_genl_net_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[LNET_TUN_A_MAX + 1] = {};
+	struct nlattr *attr = info->attrs[LNET_A_NET];
+	struct lnet_ni_tunables tun;
+	const char *ifname = "";
+	u32 net_id;
+	int rc;
+
+	if (lnet_genl_missing(info, LNET_A_NET, "missing network"))
+		return -EINVAL;
+	rc = lnet_genl_parse_net(attr, &net_id, info->extack);
+	if (rc < 0)
+		return rc;
+	if (lnet_net_type(net_id) == LNET_LND_LO) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "the lo network cannot be added");
+		return -EINVAL;
+	}
+	if (info->attrs[LNET_A_IFNAME])
+		ifname = nla_data(info->attrs[LNET_A_IFNAME]);
+	if (info->attrs[LNET_A_TUNABLES]) {
+		/* already validated against lnet_tunables_policy */
+		rc = nla_parse_nested(tb, LNET_TUN_A_MAX,
+				      info->attrs[LNET_A_TUNABLES],
+				      lnet_tunables_policy, info->extack);
+		if (rc < 0)
+			return rc;
+	}
+	tun.peer_timeout = lnet_genl_tunable(tb, LNET_TUN_A_PEER_TIMEOUT);
+	tun.peer_credits = lnet_genl_tunable(tb, LNET_TUN_A_PEER_CREDITS);
+	tun.peer_buffer_credits =
+		lnet_genl_tunable(tb, LNET_TUN_A_PEER_BUFFER_CREDITS);
+	tun.credits = lnet_genl_tunable(tb, LNET_TUN_A_CREDITS);
+
+	mutex_lock(&lnet_genl_mutex);
+	rc = lnet_net_add(net_id, ifname, &tun, info->extack);
+	mutex_unlock(&lnet_genl_mutex);
+	if (rc < 0)
+		lnet_genl_default_msg(info->extack, attr,
+				      "cannot add network");
+	return rc;
+}
+
+static int lnet_genl_net_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[LNET_A_NET];
+	const char *ifname = NULL;
+	u32 net_id;
+	int rc;
+
+	if (lnet_genl_missing(info, LNET_A_NET, "missing network"))
+		return -EINVAL;
+	rc = lnet_genl_parse_net(attr, &net_id, info->extack);
+	if (rc < 0)
+		return rc;
+	if (lnet_net_type(net_id) == LNET_LND_LO) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "the lo network cannot be deleted");
+		return -EINVAL;
+	}
+	if (info->attrs[LNET_A_IFNAME])
+		ifname = nla_data(info->attrs[LNET_A_IFNAME]);
+
+	mutex_lock(&lnet_genl_mutex);
+	rc = lnet_net_del(net_id, ifname, info->extack);
+	mutex_unlock(&lnet_genl_mutex);
+	if (rc == -ENOENT)
+		lnet_genl_default_msg(info->extack, attr,
+				      "no such network or interface");
+	else if (rc < 0)
+		lnet_genl_default_msg(info->extack, attr,
+				      "cannot delete network");
+	return rc;
+}
+
+/* Dump state in cb->args[]. */
+enum {
+	LNET_DUMP_IDX,		/* next NI index */
+	LNET_DUMP_NET,		/* net filter, LNET_NET_ANY for all */
+	LNET_DUMP_DETAIL,	/* detail level */
+	LNET_DUMP_STARTED,	/* the request was checked */
+};
+
+/*
+ * Check the request on the first call of the dump rather than in .start:
+ * only the dump callback has an extack to report a rejection with.
+ */
+static int lnet_genl_net_get_begin(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	u32 net_id = LNET_NET_ANY;
+	int rc;
+
+	if (attrs[LNET_A_NET]) {
+		rc = lnet_genl_parse_net(attrs[LNET_A_NET], &net_id,
+					 cb->extack);
+		if (rc < 0)
+			return rc;
+	}
+	if (!lnet_is_configured()) {
+		NL_SET_ERR_MSG(cb->extack, "LNet is not configured");
+		return -ENETDOWN;
+	}
+	cb->args[LNET_DUMP_IDX] = 0;
+	cb->args[LNET_DUMP_NET] = net_id;
+	cb->args[LNET_DUMP_DETAIL] = attrs[LNET_A_DETAIL] ?
+				     nla_get_u8(attrs[LNET_A_DETAIL]) : 0;
+	cb->args[LNET_DUMP_STARTED] = 1;
+	return 0;
+}
+
+/* The attribute of each enum lnet_msg_type, the index of the counts. */
+static const u8 lnet_genl_msg_attr[LNET_CTL_MSG_TYPES] = {
+	[LNET_MSG_ACK]		= LNET_MSG_A_ACK,
+	[LNET_MSG_PUT]		= LNET_MSG_A_PUT,
+	[LNET_MSG_GET]		= LNET_MSG_A_GET,
+	[LNET_MSG_REPLY]	= LNET_MSG_A_REPLY,
+	[LNET_MSG_HELLO]	= LNET_MSG_A_HELLO,
+};
+
+static int lnet_genl_put_msg_types(struct sk_buff *skb, int type,
+				   const u32 *count)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < LNET_CTL_MSG_TYPES; i++)
+		if (nla_put_u32(skb, lnet_genl_msg_attr[i], count[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int lnet_genl_put_ni(struct sk_buff *skb,
+			    const struct lnet_ni_info *ni,
+			    unsigned int detail)
+{
+	char str[LNET_NIDSTR_SIZE];
+	struct nlattr *nest;
+
+	if (lnet_net_to_str(ni->net_id, str, sizeof(str)) < 0 ||
+	    nla_put_string(skb, LNET_A_NET, str))
+		return -EMSGSIZE;
+	if (lnet_nid_to_str(&ni->nid, str, sizeof(str)) < 0 ||
+	    nla_put_string(skb, LNET_A_NID, str))
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, LNET_A_NI_STATUS, ni->up))
+		return -EMSGSIZE;
+	if (ni->ifname[0] && nla_put_string(skb, LNET_A_IFNAME, ni->ifname))
+		return -EMSGSIZE;
+	if (detail < 1)
+		return 0;
+
+	nest = nla_nest_start(skb, LNET_A_NI_STATS);
+	if (!nest ||
+	    nla_put_u32(skb, LNET_NI_STATS_A_SEND_COUNT, ni->send_count) ||
+	    nla_put_u32(skb, LNET_NI_STATS_A_RECV_COUNT, ni->recv_count) ||
+	    nla_put_u32(skb, LNET_NI_STATS_A_DROP_COUNT, ni->drop_count))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+
+	nest = nla_nest_start(skb, LNET_A_TUNABLES);
+	if (!nest ||
+	    nla_put_s32(skb, LNET_TUN_A_PEER_TIMEOUT,
+			ni->tunables.peer_timeout) ||
+	    nla_put_s32(skb, LNET_TUN_A_PEER_CREDITS,
+			ni->tunables.peer_credits) ||
+	    nla_put_s32(skb, LNET_TUN_A_PEER_BUFFER_CREDITS,
+			ni->tunables.peer_buffer_credits) ||
+	    nla_put_s32(skb, LNET_TUN_A_CREDITS, ni->tunables.credits))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	if (detail < 2)
+		return 0;
+
+	if (lnet_genl_put_msg_types(skb, LNET_A_NI_SENT, ni->sent) ||
+	    lnet_genl_put_msg_types(skb, LNET_A_NI_RECEIVED, ni->received) ||
+	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, ni->dropped))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int lnet_genl_net_get_dump(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct lnet_ni_info *ni;
+	unsigned int idx;
+	int rc = 0;
+	void *hdr;
+	u32 net_id;
+
+	if (!cb->args[LNET_DUMP_STARTED]) {
+		rc = lnet_genl_net_get_begin(cb);
+		if (rc < 0)
+			return rc;
+	}
+	net_id = cb->args[LNET_DUMP_NET];
+	ni = kmalloc(sizeof(*ni), GFP_KERNEL);
+	if (!ni)
+		return -ENOMEM;
+	for (idx = cb->args[LNET_DUMP_IDX];
+	     lnet_ni_info_get(idx, ni) == 0; idx++) {
+		if (net_id != LNET_NET_ANY && ni->net_id != net_id)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &lnet_genl_family,
+				  NLM_F_MULTI, LNET_CMD_NET_GET);
+		if (!hdr) {
+			rc = -EMSGSIZE;
+			break;
+		}
+		rc = lnet_genl_put_ni(skb, ni, cb->args[LNET_DUMP_DETAIL]);
+		if (rc < 0) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	kfree(ni);
+	cb->args[LNET_DUMP_IDX] = idx;
+	/* a full skb ends this part of the dump; the next one resumes */
+	if (rc == -EMSGSIZE && skb->len)
+		return skb->len;
+	if (rc < 0) {
+		NL_SET_ERR_MSG(cb->extack, "NI does not fit in a message");
+		return rc;
+	}
+	return skb->len;
+}
+
+/* LNET_CMD_PING */
+
+static struct netlink_range_validation lnet_ping_timeout_range = {
+	.min = LNET_GENL_PING_TIMEOUT_MIN,
+	.max = LNET_GENL_PING_TIMEOUT_MAX,
+};
+
+static const struct nla_policy lnet_ping_policy[LNET_A_TIMEOUT_MS + 1] = {
+	[LNET_A_NID]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NID_LEN - 1 },
+	[LNET_A_SOURCE]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NID_LEN - 1 },
+	[LNET_A_TIMEOUT_MS]	=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &lnet_ping_timeout_range),
+};
+
+static int lnet_genl_ping_reply(struct genl_info *info,
+				const struct lnet_nid *dst,
+				const struct lnet_nid *nids, int count,
+				u32 features)
+{
+	unsigned int n = min_t(unsigned int, count, LNET_GENL_PING_NIDS_MAX);
+	char str[LNET_NIDSTR_SIZE];
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	unsigned int i;
+	void *hdr;
+
+	msg = genlmsg_new((n + 2) * nla_total_size(LNET_NIDSTR_SIZE) +
+			  3 * nla_total_size(sizeof(u32)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &lnet_genl_family, 0,
+				LNET_CMD_PING);
+	if (!hdr)
+		goto too_big;
+	/* the primary NID is the first one the peer lists */
+	if (lnet_nid_to_str(n ? &nids[0] : dst, str, sizeof(str)) < 0 ||
+	    nla_put_string(msg, LNET_A_NID, str) ||
+	    nla_put_u8(msg, LNET_A_MULTI_RAIL,
+		       !!(features & LNET_PING_FEAT_MULTI_RAIL)) ||
+	    nla_put_u32(msg, LNET_A_PEER_NID_COUNT, count))
+		goto too_big;
+	nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
+	if (!nest)
+		goto too_big;
+	for (i = 0; i < n; i++)
+		if (lnet_nid_to_str(&nids[i], str, sizeof(str)) < 0 ||
+		    nla_put_string(msg, LNET_A_NID, str))
+			goto too_big;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+too_big:
+	nlmsg_free(msg);
+	NL_SET_ERR_MSG(info->extack, "ping reply does not fit in a message");
+	return -EMSGSIZE;
+}
+
+static int lnet_genl_ping(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *dst_attr = info->attrs[LNET_A_NID];
+	struct lnet_nid dst, src, *nids;
+	unsigned int timeout_ms = 1000;
+	bool has_src = false;
+	u32 features = 0;
+	int rc;
+
+	if (lnet_genl_missing(info, LNET_A_NID, "missing NID to ping"))
+		return -EINVAL;
+	rc = lnet_genl_parse_nid(dst_attr, &dst, info->extack);
+	if (rc < 0)
+		return rc;
+	if (info->attrs[LNET_A_SOURCE]) {
+		rc = lnet_genl_parse_nid(info->attrs[LNET_A_SOURCE], &src,
+					 info->extack);
+		if (rc < 0)
+			return rc;
+		has_src = true;
+	}
+	if (info->attrs[LNET_A_TIMEOUT_MS])
+		timeout_ms = nla_get_u32(info->attrs[LNET_A_TIMEOUT_MS]);
+
+	nids = kcalloc(LNET_GENL_PING_NIDS_MAX, sizeof(*nids), GFP_KERNEL);
+	if (!nids)
+		return -ENOMEM;
+	rc = lnet_ping(&dst, has_src ? &src : NULL, timeout_ms, nids,
+		       LNET_GENL_PING_NIDS_MAX, &features);
+	if (rc >= 0)
+		rc = lnet_genl_ping_reply(info, &dst, nids, rc, features);
+	else if (rc == -ETIMEDOUT)
+		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
+				    "no ping reply within the timeout");
+	else if (rc == -EHOSTUNREACH)
+		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
+				    "no local NI reaches this NID");
+	else if (rc == -EPROTO)
+		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
+				    "invalid ping reply");
+	else
+		lnet_genl_default_msg(info->extack, dst_attr, "ping failed");
+	kfree(nids);
+	return rc;
+}
+
+/* LNET_CMD_STATS_GET / LNET_CMD_STATS_RESET */
+
+static int lnet_genl_put_stats(struct sk_buff *msg,
+			       const struct lnet_counters_common *c)
+{
+	struct nlattr *nest = nla_nest_start(msg, LNET_A_STATS);
+
+	if (!nest ||
+	    nla_put_u32(msg, LNET_STATS_A_MSGS_ALLOC, c->msgs_alloc) ||
+	    nla_put_u32(msg, LNET_STATS_A_MSGS_MAX, c->msgs_max) ||
+	    nla_put_u32(msg, LNET_STATS_A_ERRORS, c->errors) ||
+	    nla_put_u32(msg, LNET_STATS_A_SEND_COUNT, c->send_count) ||
+	    nla_put_u32(msg, LNET_STATS_A_RECV_COUNT, c->recv_count) ||
+	    nla_put_u32(msg, LNET_STATS_A_ROUTE_COUNT, c->route_count) ||
+	    nla_put_u32(msg, LNET_STATS_A_DROP_COUNT, c->drop_count) ||
+	    nla_put_u64_64bit(msg, LNET_STATS_A_SEND_LENGTH, c->send_length,
+			      LNET_STATS_A_PAD) ||
+	    nla_put_u64_64bit(msg, LNET_STATS_A_RECV_LENGTH, c->recv_length,
+			      LNET_STATS_A_PAD) ||
+	    nla_put_u64_64bit(msg, LNET_STATS_A_ROUTE_LENGTH, c->route_length,
+			      LNET_STATS_A_PAD) ||
+	    nla_put_u64_64bit(msg, LNET_STATS_A_DROP_LENGTH, c->drop_length,
+			      LNET_STATS_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int lnet_genl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct lnet_counters_common c;
+	struct sk_buff *msg;
+	void *hdr;
+
+	lnet_counters_get(&c);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &lnet_genl_family, 0,
+				LNET_CMD_STATS_GET);
+	if (!hdr || lnet_genl_put_stats(msg, &c)) {
+		nlmsg_free(msg);
+		NL_SET_ERR_MSG(info->extack, "statistics do not fit");
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int lnet_genl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	mutex_lock(&lnet_genl_mutex);
+	lnet_counters_reset();
+	mutex_unlock(&lnet_genl_mutex);
+	return 0;
+}
+
+/* LNET_CMD_GLOBAL_GET / LNET_CMD_GLOBAL_SET */
+
+static const struct nla_policy lnet_global_get_policy[LNET_A_PARAM_NAME + 1] = {
+	[LNET_A_PARAM_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_PARAM_LEN - 1 },
+};
+
+static const struct nla_policy lnet_global_set_policy[LNET_A_PARAM_VALUE + 1] = {
+	[LNET_A_PARAM_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_PARAM_LEN - 1 },
+	[LNET_A_PARAM_VALUE]	= { .type = NLA_S64 },
+};
+
+static int lnet_genl_put_param(struct sk_buff *msg, const char *name)
+{
+	struct nlattr *nest;
+	s64 value;
+
+	if (lnet_global_get(name, &value) < 0)
+		return 0;	/* listed by name but gone: skip */
+	nest = nla_nest_start(msg, LNET_A_PARAM);
+	if (!nest || nla_put_string(msg, LNET_A_PARAM_NAME, name) ||
+	    nla_put_s64(msg, LNET_A_PARAM_VALUE, value, LNET_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int lnet_genl_global_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[LNET_A_PARAM_NAME];
+	const char *name;
+	struct sk_buff *msg;
+	unsigned int i;
+	s64 value;
+	void *hdr;
+	int rc = 0;
+
+	if (attr && lnet_global_get(nla_data(attr), &value) < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "unknown parameter");
+		return -ENOENT;
+	}
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &lnet_genl_family, 0,
+				LNET_CMD_GLOBAL_GET);
+	if (!hdr) {
+		rc = -EMSGSIZE;
+	} else if (attr) {
+		rc = lnet_genl_put_param(msg, nla_data(attr));
+	} else {
+		for (i = 0; (name = lnet_global_name(i)); i++) {
+			rc = lnet_genl_put_param(msg, name);
+			if (rc < 0)
+				break;
+		}
+	}
+	if (rc < 0) {
+		nlmsg_free(msg);
+		NL_SET_ERR_MSG(info->extack, "parameters do not fit");
+		return rc;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int lnet_genl_global_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[LNET_A_PARAM_NAME];
+	struct nlattr *value = info->attrs[LNET_A_PARAM_VALUE];
+	int rc;
+
+	if (lnet_genl_missing(info, LNET_A_PARAM_NAME,
+			      "missing parameter name") ||
+	    lnet_genl_missing(info, LNET_A_PARAM_VALUE,
+			      "missing parameter value"))
+		return -EINVAL;
+
+	mutex_lock(&lnet_genl_mutex);
+	rc = lnet_global_set(nla_data(name), nla_get_s64(value),
+			     info->extack);
+	mutex_unlock(&lnet_genl_mutex);
+	if (rc == -ENOENT)
+		lnet_genl_default_msg(info->extack, name, "unknown parameter");
+	else if (rc == -EPERM)
+		lnet_genl_default_msg(info->extack, name,
+				      "read-only parameter");
+	else if (rc < 0)
+		lnet_genl_default_msg(info->extack, value,
+				      "invalid parameter value");
+	return rc;
+}
+
+/* Ops that take no attributes have maxattr 0: any attribute is rejected. */
+static const struct genl_ops lnet_genl_ops[] = {
+	{
+		.cmd		= LNET_CMD_CONFIGURE,
+		.doit		= lnet_genl_configure,
+		.policy		= lnet_configure_policy,
+		.maxattr	= ARRAY_SIZE(lnet_configure_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= LNET_CMD_UNCONFIGURE,
+		.doit		= lnet_genl_unconfigure,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= LNET_CMD_NET_ADD,
+		.doit		= lnet_genl_net_add,
+		.policy		= lnet_net_add_policy,
+		.maxattr	= ARRAY_SIZE(lnet_net_add_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= LNET_CMD_NET_DEL,
+		.doit		= lnet_genl_net_del,
+		.policy		= lnet_net_del_policy,
+		.maxattr	= ARRAY_SIZE(lnet_net_del_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= LNET_CMD_NET_GET,
+		.dumpit		= lnet_genl_net_get_dump,
+		.policy		= lnet_net_get_policy,
+		.maxattr	= ARRAY_SIZE(lnet_net_get_policy) - 1,
+	},
+	{
+		.cmd		= LNET_CMD_PING,
+		.doit		= lnet_genl_ping,
+		.policy		= lnet_ping_policy,
+		.maxattr	= ARRAY_SIZE(lnet_ping_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= LNET_CMD_STATS_GET,
+		.doit		= lnet_genl_stats_get,
+	},
+	{
+		.cmd		= LNET_CMD_STATS_RESET,
+		.doit		= lnet_genl_stats_reset,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= LNET_CMD_GLOBAL_GET,
+		.doit		= lnet_genl_global_get,
+		.policy		= lnet_global_get_policy,
+		.maxattr	= ARRAY_SIZE(lnet_global_get_policy) - 1,
+	},
+	{
+		.cmd		= LNET_CMD_GLOBAL_SET,
+		.doit		= lnet_genl_global_set,
+		.policy		= lnet_global_set_policy,
+		.maxattr	= ARRAY_SIZE(lnet_global_set_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family lnet_genl_family __ro_after_init = {
+	.name		= LNET_GENL_NAME,
+	.version	= LNET_GENL_VERSION,
+	.module		= THIS_MODULE,
+	.parallel_ops	= true,
+	.ops		= lnet_genl_ops,
+	.n_ops		= ARRAY_SIZE(lnet_genl_ops),
+	.resv_start_op	= LNET_CMD_UNSPEC + 1,
+};
+
+/**
+ * lnet_genl_init() - register the "lnet" generic netlink family.
+ *
+ * Called once from module init, after the core is ready to serve requests.
+ *
+ * Return: 0 or -errno.
+ */
+int lnet_genl_init(void)
+{
+	return genl_register_family(&lnet_genl_family);
+}
+
+/**
+ * lnet_genl_exit() - unregister the "lnet" generic netlink family.
+ *
+ * Called from module exit; returns once no request is running.
+ */
+void lnet_genl_exit(void)
+{
+	genl_unregister_family(&lnet_genl_family);
+}

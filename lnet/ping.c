@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ping (wire spec section 6).  The responder is an ordinary MD on portal 0
+ * with match bits 0x8000000000000000 that serves GETs from anyone, forever,
+ * truncated to the asker's sink length.  Its buffer is rebuilt, with the
+ * sequence number in entry 0 bumped, whenever the set of NIs changes; the
+ * new MD goes in front of the old, which is then unlinked and frees its
+ * buffer when its last REPLY is gone.  lnet_ping() is a GET into a bound
+ * MD, validated as spec 6.2 says.
+ */
+#include <linux/completion.h>
+#include <linux/export.h>
+#include <linux/slab.h>
+#include <linux/swab.h>
+
+#include <lnet/lib-lnet.h>
+
+/* The responder's MD frees its buffer when it is unlinked. */
+static void lnet_ping_target_event(struct lnet_event *ev)
+{
+	if (ev->unlinked)
+		kfree(ev->md_start);
+}
+
+static u32 lnet_ping_features(void)
+{
+	u32 f = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_MULTI_RAIL |
+		LNET_PING_FEAT_RTE_DISABLED;
+
+	if (lnet_discovery_enabled())
+		f |= LNET_PING_FEAT_DISCOVERY;
+	return f;
+}
+
+/**
+ * lnet_ping_target_update() - (re)build and publish the ping buffer
+ *
+ * Entry 0 is 0@lo with the sequence number; then every NI with a nid4, in
+ * configuration order (no LND makes large NIDs yet, so LARGE_ADDR is never
+ * needed).  Called with ln_api_mutex held whenever NIs come or go.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lnet_ping_target_update(void)
+{
+	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
+	struct lnet_handle_md old = the_lnet.ln_ping_mdh, mdh;
+	struct lnet_ping_info *pi;
+	unsigned int n = 0, size;
+	struct lnet_net *net;
+	struct lnet_md md;
+	struct lnet_me *me;
+	struct lnet_ni *ni;
+	int rc;
+
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (lnet_nid_is_nid4(&ni->ni_nid))
+				n++;
+	size = struct_size(pi, pi_ni, n);
+	pi = kzalloc(size, GFP_KERNEL);
+	if (!pi)
+		return -ENOMEM;
+	pi->pi_magic = LNET_PROTO_PING_MAGIC;
+	pi->pi_features = lnet_ping_features();
+	pi->pi_pid = LNET_PID_LUSTRE;
+	pi->pi_nnis = n;
+	n = 0;
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			if (!lnet_nid_is_nid4(&ni->ni_nid))
+				continue;
+			pi->pi_ni[n].ns_nid = lnet_nid_to_nid4(&ni->ni_nid);
+			pi->pi_ni[n++].ns_status = ni->ni_up ?
+				LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+		}
+	/* Lo is the first NI of the first net. */
+	pi->pi_ni[0].ns_status = ++the_lnet.ln_ping_seq;
+
+	me = lnet_me_attach(LNET_RESERVED_PORTAL, &any,
+			    LNET_PROTO_PING_MATCHBITS, 0, LNET_INS_BEFORE);
+	if (IS_ERR(me)) {
+		kfree(pi);
+		return PTR_ERR(me);
+	}
+	md = (struct lnet_md) {
+		.start = pi,
+		.length = size,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_GET | LNET_MD_TRUNCATE |
+			   LNET_MD_MANAGE_REMOTE,
+		.handler = lnet_ping_target_event,
+	};
+	rc = lnet_md_attach(me, &md, LNET_RETAIN, &mdh);
+	if (rc) {
+		kfree(pi);
+		return rc;
+	}
+	lnet_lock();
+	the_lnet.ln_ping_mdh = mdh;
+	the_lnet.ln_ping_info = pi;
+	the_lnet.ln_ping_size = size;
+	lnet_unlock();
+	if (!lnet_md_handle_is_none(old) && old.cookie)
+		lnet_md_unlink(old);
+	return 0;
+}
+
+/* Withdraw the responder; its buffer goes with its MD. */
+void lnet_ping_target_fini(void)
+{
+	struct lnet_handle_md old;
+
+	lnet_lock();
+	old = the_lnet.ln_ping_mdh;
+	the_lnet.ln_ping_mdh = LNET_MD_HANDLE_NONE;
+	the_lnet.ln_ping_info = NULL;
+	lnet_unlock();
+	if (!lnet_md_handle_is_none(old) && old.cookie)
+		lnet_md_unlink(old);
+}
+
+/* Discovery on/off changes the feature bits in place (no new sequence). */
+void lnet_ping_set_discovery(bool on)
+{
+	lnet_lock();
+	if (the_lnet.ln_ping_info) {
+		if (on)
+			the_lnet.ln_ping_info->pi_features |=
+				LNET_PING_FEAT_DISCOVERY;
+		else
+			the_lnet.ln_ping_info->pi_features &=
+				~LNET_PING_FEAT_DISCOVERY;
+	}
+	lnet_unlock();
+}
+
+struct lnet_ping_ctx {
+	struct completion	replied;	/* REPLY or failed SEND */
+	struct completion	unlinked;	/* the MD is gone */
+	int			status;
+	u32			mlength;
+	bool			got_reply;
+};
+
+static void lnet_ping_event(struct lnet_event *ev)
+{
+	struct lnet_ping_ctx *ctx = ev->md_user_ptr;
+
+	if (ev->type == LNET_EVENT_REPLY && !ev->status) {
+		ctx->got_reply = true;
+		ctx->mlength = ev->mlength;
+		complete(&ctx->replied);
+	} else if (ev->status && ev->type != LNET_EVENT_UNLINK) {
+		ctx->status = ev->status;
+		complete(&ctx->replied);
+	}
+	if (ev->unlinked)
+		complete(&ctx->unlinked);
+}
+
+static u32 lnet_pi32(const u8 *p, bool swap)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? swab32(v) : v;
+}
+
+static u64 lnet_pi64(const u8 *p, bool swap)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? swab64(v) : v;
+}
+
+/* Large entries after the nid4 array (LARGE_ADDR, spec 6.2). */
+static void lnet_ping_parse_large(const u8 *buf, unsigned int len,
+				  unsigned int off, unsigned int end,
+				  struct lnet_nid *nids, unsigned int max,
+				  unsigned int *count)
+{
+	while (off + 8 <= end && off + 8 <= len) {
+		unsigned int nlen = buf[off + 4] + 8;
+		unsigned int elen = ALIGN(4 + nlen, 4);
+
+		if (off + elen > len)
+			break;
+		if (nlen <= sizeof(struct lnet_nid)) {
+			if (*count < max) {
+				memset(&nids[*count], 0, sizeof(*nids));
+				memcpy(&nids[*count], buf + off + 4, nlen);
+			}
+			(*count)++;
+		}
+		off += elen;
+	}
+}
+
+/* Validate a ping reply (spec 6.2) and extract its NIDs. */
+static int lnet_ping_parse(const u8 *buf, unsigned int len,
+			   struct lnet_nid *nids, unsigned int max,
+			   u32 *features)
+{
+	unsigned int i, nnis, avail, count = 0;
+	u32 magic, feat;
+	bool swap;
+
+	if (len < sizeof(struct lnet_ping_info) + sizeof(struct lnet_ni_status))
+		return -EPROTO;
+	magic = lnet_pi32(buf, false);
+	if (magic == LNET_PROTO_PING_MAGIC)
+		swap = false;
+	else if (swab32(magic) == LNET_PROTO_PING_MAGIC)
+		swap = true;
+	else
+		return -EPROTO;
+	feat = lnet_pi32(buf + 4, swap);
+	nnis = lnet_pi32(buf + 12, swap);
+	if (!(feat & LNET_PING_FEAT_NI_STATUS) || !nnis ||
+	    nnis > lnet_max_interfaces())
+		return -EPROTO;
+	if (lnet_pi64(buf + 16, swap) != LNET_NID_LO_0)
+		return -EPROTO;
+	if (features)
+		*features = feat;
+
+	avail = min(nnis, (len - 16) / 16);
+	for (i = 1; i < nnis; i++, count++)
+		if (i < avail && count < max)
+			lnet_nid4_to_nid(lnet_pi64(buf + 16 + 16 * i, swap),
+					 &nids[count]);
+	if (feat & LNET_PING_FEAT_LARGE_ADDR) {
+		unsigned int end = lnet_pi32(buf + 16 + 12, swap) & ~3U;
+
+		lnet_ping_parse_large(buf, len, 16 + 16 * nnis, end, nids,
+				      max, &count);
+	}
+	return count;
+}
+
+/**
+ * lnet_ping() - ping a NID and return the NIDs its ping buffer lists
+ * @dst: the target
+ * @src: the local NID to send from, or NULL to let LNet choose
+ * @timeout_ms: how long to wait for the reply
+ * @nids: filled with the peer's NIDs, 0@lo excluded, in buffer order
+ * @max_nids: room in @nids
+ * @features: if not NULL, the reply's pi_features
+ *
+ * Context: Process context; sleeps.
+ * Return: the number of NIDs the peer listed (may exceed @max_nids),
+ * -ETIMEDOUT, -EHOSTUNREACH if no NI reaches @dst, -EPROTO for a reply
+ * that does not validate, -ENETDOWN if LNet is down, or another -errno.
+ */
+int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
+	      unsigned int timeout_ms, struct lnet_nid *nids,
+	      unsigned int max_nids, u32 *features)
+{
+	struct lnet_processid target = { .nid = *dst, .pid = LNET_PID_LUSTRE };
+	struct lnet_ping_ctx ctx = { .status = 0 };
+	struct lnet_handle_md mdh;
+	unsigned int size, n;
+	struct lnet_md md;
+	u8 *buf;
+	int rc;
+
+	rc = lnet_ni_init();
+	if (rc)
+		return rc;
+	n = min_t(unsigned int, max_nids, lnet_max_interfaces()) + 1;
+	size = max_t(unsigned int, 16 + 16 * n, 272);
+	buf = kzalloc(size, GFP_KERNEL);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	init_completion(&ctx.replied);
+	init_completion(&ctx.unlinked);
+	md = (struct lnet_md) {
+		.start = buf,
+		.length = size,
+		.threshold = 2,			/* SEND and REPLY */
+		.options = LNET_MD_TRUNCATE,
+		.user_ptr = &ctx,
+		.handler = lnet_ping_event,
+	};
+	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
+	if (rc)
+		goto out_free;
+	rc = lnet_get(src, mdh, &target, LNET_RESERVED_PORTAL,
+		      LNET_PROTO_PING_MATCHBITS, 0);
+	if (!rc &&
+	    !wait_for_completion_timeout(&ctx.replied,
+					 msecs_to_jiffies(timeout_ms)))
+		rc = -ETIMEDOUT;
+	/* Idle: an UNLINK event now; busy: the last event says unlinked. */
+	lnet_md_unlink(mdh);
+	wait_for_completion(&ctx.unlinked);
+
+	if (ctx.got_reply)
+		rc = lnet_ping_parse(buf, ctx.mlength, nids, max_nids,
+				     features);
+	else if (!rc || rc == -ETIMEDOUT)
+		rc = ctx.status ? ctx.status : -ETIMEDOUT;
+out_free:
+	kfree(buf);
+out:
+	lnet_ni_fini();
+	return rc;
+}
+EXPORT_SYMBOL(lnet_ping);

@@ -1,0 +1,321 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# lnetctl against lnet.ko on one node; see tests/vm/lnetctl.py.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+
+LNETCTL=$LNET_TOP/build/utils/lnetctl
+NL_BAD=$LNET_TOP/build/utils/lnet_nl_bad
+[ -x "$LNETCTL" ] && [ -x "$NL_BAD" ] ||
+	fail "lnetctl not built: run 'make lnetctl' on the host"
+T=$(mktemp -d)
+
+# expect_yaml NAME FILE: stdin must equal FILE's text exactly.
+expect_yaml() {
+	if ! diff -u "$2" - >"$T/diff"; then
+		cat "$T/diff"
+		fail "$1: output differs from the expected YAML"
+	fi
+}
+
+# must_fail NAME PATTERN CMD...: CMD exits non-zero and its stderr is an
+# lnetctl error report (errno, descr) matching PATTERN.
+must_fail() {
+	local name=$1 pat=$2
+	shift 2
+	if "$@" >"$T/out" 2>"$T/err"; then
+		fail "$name: accepted: $*"
+	fi
+	grep -q '^ *errno: -[0-9]' "$T/err" && grep -q '^ *descr: ' "$T/err" ||
+		{ cat "$T/err"; fail "$name: no errno/descr report"; }
+	grep -qE -- "$pat" "$T/err" ||
+		{ cat "$T/err"; fail "$name: report does not match '$pat'"; }
+	log "refused as expected: $name: $(grep descr: "$T/err" | head -1)"
+}
+
+# value KEY: the value of "KEY: N" in stdin (first match).
+value() {
+	sed -n "s/^ *$1: //p" | head -1
+}
+
+lnet_load
+
+# --- configure ---
+must_fail "net show before configure" "not configured" "$LNETCTL" net show
+"$LNETCTL" lnet configure || fail "lnet configure"
+"$LNETCTL" lnet configure || fail "lnet configure, again"
+
+# --- net show, lo ---
+"$LNETCTL" stats reset || fail "stats reset"
+cat >"$T/show0" <<'YAML'
+net:
+-     net type: lo
+      local NI(s):
+      -     nid: 0@lo
+            status: up
+YAML
+"$LNETCTL" net show | expect_yaml "net show" "$T/show0"
+"$LNETCTL" net show --net lo | expect_yaml "net show --net lo" "$T/show0"
+cat >"$T/show1" <<'YAML'
+net:
+-     net type: lo
+      local NI(s):
+      -     nid: 0@lo
+            status: up
+            statistics:
+                  send_count: 0
+                  recv_count: 0
+                  drop_count: 0
+            tunables:
+                  peer_timeout: 0
+                  peer_credits: 0
+                  peer_buffer_credits: 0
+                  credits: 0
+YAML
+"$LNETCTL" net show -v | expect_yaml "net show -v" "$T/show1"
+"$LNETCTL" net show --verbose=1 | expect_yaml "net show --verbose=1" \
+	"$T/show1"
+cat >"$T/show2" <<'YAML'
+net:
+-     net type: lo
+      local NI(s):
+      -     nid: 0@lo
+            status: up
+            statistics:
+                  send_count: 0
+                  recv_count: 0
+                  drop_count: 0
+            sent_stats:
+                  put: 0
+                  get: 0
+                  reply: 0
+                  ack: 0
+                  hello: 0
+            received_stats:
+                  put: 0
+                  get: 0
+                  reply: 0
+                  ack: 0
+                  hello: 0
+            dropped_stats:
+                  put: 0
+                  get: 0
+                  reply: 0
+                  ack: 0
+                  hello: 0
+            tunables:
+                  peer_timeout: 0
+                  peer_credits: 0
+                  peer_buffer_credits: 0
+                  credits: 0
+YAML
+"$LNETCTL" net show -v 2 | expect_yaml "net show -v 2" "$T/show2"
+
+# --- stats before and after a ping ---
+"$LNETCTL" stats show >"$T/stats0"
+grep -q '^statistics:$' "$T/stats0" || fail "stats show: no statistics:"
+for k in msgs_alloc msgs_max errors send_count recv_count route_count \
+	 drop_count send_length recv_length route_length drop_length; do
+	grep -qE "^      $k: [0-9]+$" "$T/stats0" || fail "stats show: no $k"
+done
+[ "$(value send_count <"$T/stats0")" = 0 ] || fail "send_count not 0"
+cat >"$T/ping" <<'YAML'
+ping:
+-     primary nid: 0@lo
+YAML
+"$LNETCTL" ping 0@lo >"$T/ping.out" || fail "ping 0@lo"
+cat "$T/ping.out"
+head -2 "$T/ping.out" | expect_yaml "ping 0@lo" "$T/ping"
+grep -qE '^      Multi-Rail: (true|false)$' "$T/ping.out" ||
+	fail "ping 0@lo: no Multi-Rail"
+grep -q '^      peer_ni:' "$T/ping.out" || fail "ping 0@lo: no peer_ni"
+"$LNETCTL" stats show >"$T/stats1"
+for k in send_count recv_count; do
+	n=$(value $k <"$T/stats1")
+	[ "$n" -ge 1 ] || fail "stats after ping: $k is $n"
+done
+"$LNETCTL" net show -v 2 >"$T/show.ping"
+[ "$(value send_count <"$T/show.ping")" -ge 1 ] ||
+	fail "net show -v 2 after ping: lo send_count did not move"
+[ "$(sed -n '/sent_stats:/,/hello:/p' "$T/show.ping" | value get)" -ge 1 ] ||
+	fail "net show -v 2 after ping: no GET counted as sent"
+"$LNETCTL" stats reset || fail "stats reset"
+"$LNETCTL" stats show >"$T/stats2"
+for k in send_count recv_count send_length recv_length; do
+	[ "$(value $k <"$T/stats2")" = 0 ] || fail "after reset: $k not 0"
+done
+"$LNETCTL" net show -v 2 | expect_yaml "net show -v 2 after reset" \
+	"$T/show2"
+"$LNETCTL" ping 0@lo,0@lo --timeout 2 >/dev/null || fail "ping list"
+must_fail "ping of an unreachable NID" "failed to ping 192.0.2.1@tcp" \
+	"$LNETCTL" ping 192.0.2.1@tcp
+
+# --- global show / set ---
+"$LNETCTL" global show >"$T/global0"
+cat "$T/global0"
+grep -q '^global:$' "$T/global0" || fail "global show: no global:"
+for k in discovery max_interfaces drop_asym_route retry_count \
+	 transaction_timeout health_sensitivity recovery_interval \
+	 router_sensitivity lnd_timeout response_tracking recovery_limit \
+	 max_recovery_ping_interval; do
+	grep -qE "^      $k: -?[0-9]+$" "$T/global0" || fail "global: no $k"
+done
+hs=$(value health_sensitivity <"$T/global0")
+new=$((hs == 100 ? 200 : 100))
+"$LNETCTL" set health_sensitivity $new || fail "set health_sensitivity"
+[ "$("$LNETCTL" global show | value health_sensitivity)" = $new ] ||
+	fail "set health_sensitivity $new did not stick"
+"$LNETCTL" set health_sensitivity "$hs" || fail "set health_sensitivity"
+"$LNETCTL" global show | expect_yaml "global show after set round trip" \
+	"$T/global0"
+must_fail "set health_sensitivity 5000" "health_sensitivity" \
+	"$LNETCTL" set health_sensitivity 5000
+tt=$(value transaction_timeout <"$T/global0")
+must_fail "set retry_count above transaction_timeout (kernel check)" \
+	"retry_count" "$LNETCTL" set retry_count $((tt + 1))
+"$LNETCTL" global show | expect_yaml "global unchanged after refusals" \
+	"$T/global0"
+
+# --- export / import ---
+"$LNETCTL" set retry_count 3
+"$LNETCTL" set discovery 0
+"$LNETCTL" export >"$T/export.full"
+grep -q '^-     net type: lo$' "$T/export.full" || fail "export: no lo"
+grep -q '^global:$' "$T/export.full" || fail "export: no global"
+"$LNETCTL" export --backup "$T/export1" || fail "export --backup FILE"
+cat "$T/export1"
+grep -q 'net type: lo' "$T/export1" && fail "export --backup has lo"
+"$LNETCTL" import --del "$T/export1" || fail "import --del"
+"$LNETCTL" set retry_count 1
+"$LNETCTL" set discovery 1
+"$LNETCTL" import --show "$T/export1" >"$T/import.show" ||
+	fail "import --show"
+grep -q '^      retry_count: 1$' "$T/import.show" ||
+	fail "import --show: not the current retry_count"
+"$LNETCTL" import <"$T/export1" || fail "import from stdin"
+"$LNETCTL" export --backup | expect_yaml "export after import" \
+	"$T/export1"
+# a file the kernel refuses in part changes nothing
+"$LNETCTL" export --backup >"$T/before"
+cat >"$T/bad.yaml" <<'YAML'
+net:
+-     net type: tcp
+      local NI(s):
+      -     interfaces:
+                  0: eth0
+global:
+      retry_count: 2
+YAML
+must_fail "import of a tcp net (no LND)" "errno: -93" \
+	"$LNETCTL" import "$T/bad.yaml"
+"$LNETCTL" export --backup | expect_yaml "export after refused import" \
+	"$T/before"
+sed -i 's/retry_count: 2/retry_count: many/' "$T/bad.yaml"
+must_fail "import of a bad value" "retry_count" "$LNETCTL" import "$T/bad.yaml"
+printf 'route:\n-     net: tcp2\n      gateway: 192.0.2.1@tcp\n' >"$T/route.yaml"
+must_fail "import of an unsupported block" "route" \
+	"$LNETCTL" import "$T/route.yaml"
+"$LNETCTL" export --backup | expect_yaml "export after bad imports" \
+	"$T/before"
+"$LNETCTL" import --add "$T/export.full" >/dev/null 2>&1 ||
+	fail "import of a full export"
+"$LNETCTL" set discovery "$(value discovery <"$T/global0")"
+"$LNETCTL" set retry_count "$(value retry_count <"$T/global0")"
+"$LNETCTL" global show | expect_yaml "global restored" "$T/global0"
+
+# --- bad lnetctl arguments: refused, nothing changed ---
+"$LNETCTL" net show -v >"$T/show.before"
+"$LNETCTL" global show >"$T/global.before"
+must_fail "unknown net type" "--net value 'foo'" \
+	"$LNETCTL" net add --net foo --if eth0
+must_fail "net number too big" "--net value 'tcp70000'" \
+	"$LNETCTL" net add --net tcp70000 --if eth0
+must_fail "peer-credits 0" "--peer-credits" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --peer-credits 0
+must_fail "credits too big" "--credits" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --credits 99999999
+must_fail "peer-timeout negative" "--peer-timeout" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --peer-timeout -1
+must_fail "peer-buffer-credits not a number" "--peer-buffer-credits" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --peer-buffer-credits x
+must_fail "missing --net" "missing mandatory parameter --net" \
+	"$LNETCTL" net add --if eth0
+must_fail "missing --if" "missing mandatory parameter --if" \
+	"$LNETCTL" net add --net tcp1
+must_fail "over-long interface" "--if value" \
+	"$LNETCTL" net add --net tcp1 --if abcdefghijklmnopq
+must_fail "add lo" "lo" "$LNETCTL" net add --net lo --if eth0
+must_fail "del lo" "lo" "$LNETCTL" net del --net lo
+must_fail "del missing --net" "--net" "$LNETCTL" net del
+must_fail "del of an absent net (kernel)" "cannot delete" \
+	"$LNETCTL" net del --net tcp5
+must_fail "tcp without ksocklnd (kernel)" "errno: -93" \
+	"$LNETCTL" net add --net tcp --if eth0
+must_fail "bad NID, bad net" "invalid NID '1.2.3.4@foo'" \
+	"$LNETCTL" ping 1.2.3.4@foo
+must_fail "bad NID, bad address" "invalid NID '300.1.1.1@tcp'" \
+	"$LNETCTL" ping 300.1.1.1@tcp
+must_fail "bad NID in a list" "invalid NID 'x@lo'" \
+	"$LNETCTL" ping 0@lo,x@lo
+must_fail "bad --source" "--source" "$LNETCTL" ping --source nope 0@lo
+must_fail "ping timeout 0" "--timeout" "$LNETCTL" ping --timeout 0 0@lo
+must_fail "ping without NID" "missing mandatory" "$LNETCTL" ping
+must_fail "unknown param" "unknown parameter 'nosuch'" \
+	"$LNETCTL" set nosuch 1
+must_fail "read-only param" "read-only" "$LNETCTL" set lnd_timeout 5
+must_fail "discovery 2" "discovery" "$LNETCTL" set discovery 2
+must_fail "value not a number" "discovery" "$LNETCTL" set discovery yes
+must_fail "set without value" "missing value" "$LNETCTL" set discovery
+must_fail "bad verbosity" "--verbose" "$LNETCTL" net show -v 9
+must_fail "unknown option" "unknown or incomplete option" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --bogus 1
+must_fail "unknown subcommand" "unknown subcommand" "$LNETCTL" net frob
+must_fail "unknown command" "unknown command" "$LNETCTL" frob
+"$LNETCTL" net show -v | expect_yaml "net show after bad arguments" \
+	"$T/show.before"
+"$LNETCTL" global show | expect_yaml "global after bad arguments" \
+	"$T/global.before"
+
+# --- bad raw netlink requests ---
+"$NL_BAD" >"$T/nl_bad" || { cat "$T/nl_bad"; fail "lnet_nl_bad"; }
+cat "$T/nl_bad"
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$NL_BAD" --eperm >"$T/nl_eperm" ||
+	{ cat "$T/nl_eperm"; fail "lnet_nl_bad --eperm"; }
+cat "$T/nl_eperm"
+must_fail "set without CAP_NET_ADMIN" "Operation not permitted" \
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" set discovery 0
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" net show -v | expect_yaml "net show without CAP_NET_ADMIN" \
+	"$T/show.before"
+"$LNETCTL" net show -v | expect_yaml "net show after bad requests" \
+	"$T/show.before"
+"$LNETCTL" global show | expect_yaml "global after bad requests" \
+	"$T/global.before"
+
+# --- the tool itself under valgrind (lean kernel only: too slow on debug) ---
+if [ "${LNET_DEBUG_KERNEL:-0}" != 1 ] && command -v valgrind >/dev/null; then
+	vg() {
+		local rc=0
+		valgrind -q --leak-check=full --error-exitcode=99 \
+			"$LNETCTL" "$@" >/dev/null 2>"$T/vg" || rc=$?
+		[ $rc -ne 99 ] || { cat "$T/vg"; fail "valgrind: lnetctl $*"; }
+		return $rc
+	}
+	vg net show -v 2 || fail "valgrind: net show"
+	vg ping 0@lo || fail "valgrind: ping"
+	vg export --backup "$T/vg.yaml" || fail "valgrind: export --backup"
+	vg import --del "$T/vg.yaml" || fail "valgrind: import --del"
+	vg import "$T/vg.yaml" || fail "valgrind: import"
+	vg net add --net tcp --if eth0 && fail "valgrind: tcp net added"
+	log "valgrind: no memory errors or leaks in lnetctl"
+fi
+
+# --- unconfigure ---
+"$LNETCTL" lnet unconfigure || fail "lnet unconfigure"
+must_fail "net show after unconfigure" "not configured" "$LNETCTL" net show
+lnet_unload
+must_fail "no module" "is lnet.ko loaded" "$LNETCTL" net show
+rm -rf "$T"
+log "lnetctl: all checks passed"

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnetctl export / import: the configuration as YAML, in the shape of
+ * "net show" and "global show".  Import checks the whole file before it
+ * changes anything, and undoes what it did if the kernel refuses a part.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lnetctl.h"
+
+/* --- export --- */
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "backup", no_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = NULL;
+	struct lnl_error err;
+	struct param *p = NULL;
+	struct ni_list l = { NULL, 0 };
+	bool backup = false;
+	unsigned int n = 0;
+	struct yout y;
+	FILE *f = stdout;
+	int c, rc = 1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b", opts, NULL)) != -1) {
+		if (c != 'b') {
+			report_error("export", "export", EINVAL,
+				     "unknown option '%s'", argv[optind - 1]);
+			return 1;
+		}
+		backup = true;
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc) {
+		report_error("export", "export", EINVAL,
+			     "unexpected argument '%s'", argv[optind]);
+		return 1;
+	}
+	if (lnl_open(&err) < 0) {
+		report_nl_error("export", "export", "cannot reach LNet", &err);
+		return 1;
+	}
+	if (get_nis(NULL, backup ? 1 : 2, &l, &err) < 0) {
+		report_nl_error("show", "net", "cannot get networks", &err);
+		return 1;
+	}
+	if (get_globals(&p, &n, &err) < 0) {
+		report_nl_error("show", "global", "cannot get parameters",
+				&err);
+		goto out;
+	}
+	if (file) {
+		f = fopen(file, "w");
+		if (!f) {
+			report_error("export", "export", errno,
+				     "cannot open '%s': %s", file,
+				     strerror(errno));
+			goto out;
+		}
+	}
+	yout_begin(&y, f);
+	yout_map(&y);
+	emit_nets(&y, &l, backup ? 1 : 2, backup);
+	emit_globals(&y, p, n);
+	yout_end_map(&y);
+	rc = yout_end(&y) ? 1 : 0;
+	if (file && fclose(f)) {
+		report_error("export", "export", errno, "cannot write '%s': %s",
+			     file, strerror(errno));
+		rc = 1;
+	}
+out:
+	free(l.ni);
+	free(p);
+	return rc;
+}
+
+/* --- import --- */
+
+enum import_mode { IMPORT_ADD, IMPORT_DEL, IMPORT_SHOW };
+
+struct plan_param {
+	const char *name;
+	long long value;
+	long long old;
+};
+
+struct plan {
+	struct net_add_req *ni;
+	unsigned int n_ni;
+	struct plan_param *par;
+	unsigned int n_par;
+};
+
+static const char *scalar(yaml_node_t *node)
+{
+	if (!node || node->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)node->data.scalar.value;
+}
+
+#define PAIR_KEY(doc, pair)	\
+	scalar(yaml_document_get_node(doc, (pair)->key))
+#define PAIR_VAL(doc, pair)	yaml_document_get_node(doc, (pair)->value)
+
+/* Keys of "net show" output that import accepts and does not apply. */
+static const char * const ni_show_only[] = {
+	"nid", "status", "statistics", "sent_stats", "received_stats",
+	"dropped_stats", "health stats", "udsp info", "dev cpt",
+};
+
+/* Keys import accepts but this LNet cannot apply: said on stderr. */
+static const char * const ni_unsupported[] = { "lnd tunables", "CPT" };
+
+static bool in_list(const char *s, const char * const *list, unsigned int n)
+{
+	while (n--)
+		if (!strcmp(s, list[n]))
+			return true;
+	return false;
+}
+
+static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
+		   struct plan *pl)
+{
+	struct net_add_req *r;
+	yaml_node_pair_t *pair, *p2;
+	const char *key, *val;
+	unsigned int i;
+	int nifs = 0;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("add", "net", EINVAL,
+			     "net %s: an entry of 'local NI(s)' is not a mapping",
+			     net);
+		return -EINVAL;
+	}
+	r = realloc(pl->ni, (pl->n_ni + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	pl->ni = r;
+	r += pl->n_ni++;
+	r->net = net;
+	r->ifname = NULL;
+	for (i = 0; i <= LNET_TUN_A_MAX; i++)
+		r->tun[i] = -1;
+
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *v = PAIR_VAL(doc, pair);
+
+		key = PAIR_KEY(doc, pair);
+		if (!key) {
+			report_error("add", "net", EINVAL,
+				     "net %s: a key is not a scalar", net);
+			return -EINVAL;
+		}
+		if (in_list(key, ni_show_only, ARRAY_SIZE(ni_show_only)))
+			continue;
+		if (in_list(key, ni_unsupported,
+			    ARRAY_SIZE(ni_unsupported))) {
+			fprintf(stderr,
+				"lnetctl: net %s: '%s' is not supported, ignored\n",
+				net, key);
+			continue;
+		}
+		if (!strcmp(key, "interfaces")) {
+			if (!v || v->type != YAML_MAPPING_NODE) {
+				report_error("add", "net", EINVAL,
+					     "net %s: 'interfaces' is not a mapping",
+					     net);
+				return -EINVAL;
+			}
+			for (p2 = v->data.mapping.pairs.start;
+	     p2 < v->data.mapping.pairs.top; p2++) {
+				val = scalar(PAIR_VAL(doc, p2));
+				if (!val || !*val || strlen(val) >= 16 ||
+				    strpbrk(val, "/:[], \t\n")) {
+					report_error("add", "net", EINVAL,
+						     "net %s: invalid interface '%s'",
+						     net, val ? val : "");
+					return -EINVAL;
+				}
+				r->ifname = val;
+				nifs++;
+			}
+			continue;
+		}
+		if (!strcmp(key, "tunables")) {
+			if (!v || v->type != YAML_MAPPING_NODE) {
+				report_error("add", "net", EINVAL,
+					     "net %s: 'tunables' is not a mapping",
+					     net);
+				return -EINVAL;
+			}
+			for (p2 = v->data.mapping.pairs.start;
+	     p2 < v->data.mapping.pairs.top; p2++) {
+				const struct tunable_def *d = NULL;
+
+				key = PAIR_KEY(doc, p2);
+				val = scalar(PAIR_VAL(doc, p2));
+				for (i = 0; key && i < n_tunable_defs; i++)
+					if (!strcmp(key, tunable_defs[i].key))
+						d = &tunable_defs[i];
+				if (!d) {
+					report_error("add", "net", EINVAL,
+						     "net %s: unknown tunable '%s'",
+						     net, key ? key : "");
+					return -EINVAL;
+				}
+				if (!val || parse_long(val, d->min, d->max,
+						       &r->tun[d->attr])) {
+					report_error("add", "net", EINVAL,
+						     "net %s: invalid %s '%s': must be an integer in %lld..%lld",
+						     net, d->key,
+						     val ? val : "", d->min,
+						     d->max);
+					return -EINVAL;
+				}
+			}
+			continue;
+		}
+		report_error("add", "net", EINVAL,
+			     "net %s: unknown key '%s'", net, key);
+		return -EINVAL;
+	}
+	if (nifs != 1) {
+		report_error("add", "net", EINVAL,
+			     "net %s: each local NI needs exactly one interface, not %d",
+			     net, nifs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_nets(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
+{
+	yaml_node_item_t *it, *it2;
+	yaml_node_pair_t *pair;
+	int rc;
+
+	if (seq->type != YAML_SEQUENCE_NODE) {
+		report_error("add", "net", EINVAL, "'net' is not a sequence");
+		return -EINVAL;
+	}
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		yaml_node_t *map = yaml_document_get_node(doc, *it);
+		yaml_node_t *nis = NULL;
+		const char *net = NULL;
+
+		if (!map || map->type != YAML_MAPPING_NODE) {
+			report_error("add", "net", EINVAL,
+				     "an entry of 'net' is not a mapping");
+			return -EINVAL;
+		}
+		for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+			const char *key = PAIR_KEY(doc, pair);
+
+			if (key && !strcmp(key, "net type")) {
+				net = scalar(PAIR_VAL(doc, pair));
+			} else if (key && !strcmp(key, "local NI(s)")) {
+				nis = PAIR_VAL(doc, pair);
+			} else {
+				report_error("add", "net", EINVAL,
+					     "unknown key '%s' in a net",
+					     key ? key : "");
+				return -EINVAL;
+			}
+		}
+		if (!net || !valid_net(net)) {
+			report_error("add", "net", EINVAL,
+				     "invalid or missing 'net type' '%s'",
+				     net ? net : "");
+			return -EINVAL;
+		}
+		if (!strcmp(net, "lo"))
+			continue;	/* always there */
+		if (!nis || nis->type != YAML_SEQUENCE_NODE ||
+		    nis->data.sequence.items.start ==
+		    nis->data.sequence.items.top) {
+			report_error("add", "net", EINVAL,
+				     "net %s: missing 'local NI(s)'", net);
+			return -EINVAL;
+		}
+		for (it2 = nis->data.sequence.items.start;
+		     it2 < nis->data.sequence.items.top; it2++) {
+			rc = plan_ni(doc, yaml_document_get_node(doc, *it2),
+				     net, pl);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int plan_globals(yaml_document_t *doc, yaml_node_t *map,
+			struct plan *pl)
+{
+	yaml_node_pair_t *pair;
+	struct plan_param *p;
+	const char *key, *val;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("set", "global", EINVAL,
+			     "'global' is not a mapping");
+		return -EINVAL;
+	}
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		val = scalar(PAIR_VAL(doc, pair));
+		if (!key || !val) {
+			report_error("set", "global", EINVAL,
+				     "an entry of 'global' is not 'name: value'");
+			return -EINVAL;
+		}
+		if (!strcmp(key, "lnd_timeout"))
+			continue;	/* read-only, derived */
+		p = realloc(pl->par, (pl->n_par + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		pl->par = p;
+		p += pl->n_par++;
+		p->name = key;
+		if (check_global(key, val, &p->value))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_doc(yaml_document_t *doc, struct plan *pl)
+{
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+	yaml_node_pair_t *pair;
+	int rc;
+
+	if (!root)
+		return 0;	/* empty file */
+	if (root->type != YAML_MAPPING_NODE) {
+		report_error("import", "import", EINVAL,
+			     "the document is not a mapping");
+		return -EINVAL;
+	}
+	for (pair = root->data.mapping.pairs.start;
+	     pair < root->data.mapping.pairs.top; pair++) {
+		const char *key = PAIR_KEY(doc, pair);
+		yaml_node_t *v = PAIR_VAL(doc, pair);
+
+		if (key && !strcmp(key, "net")) {
+			rc = plan_nets(doc, v, pl);
+		} else if (key && !strcmp(key, "global")) {
+			rc = plan_globals(doc, v, pl);
+		} else {
+			report_error("import", key ? key : "import",
+				     EOPNOTSUPP,
+				     "'%s' blocks are not supported",
+				     key ? key : "");
+			rc = -EOPNOTSUPP;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void undo_import(struct plan *pl, unsigned int n_ni,
+			unsigned int n_par)
+{
+	struct lnl_error err;
+
+	while (n_par--)
+		do_global_set(pl->par[n_par].name, pl->par[n_par].old, &err);
+	while (n_ni--)
+		do_net_del(pl->ni[n_ni].net, pl->ni[n_ni].ifname, &err);
+}
+
+static int import_add(struct plan *pl)
+{
+	struct lnl_error err;
+	unsigned int i;
+
+	for (i = 0; i < pl->n_par; i++) {
+		if (do_global_get(pl->par[i].name, &pl->par[i].old,
+				  &err) < 0) {
+			report_nl_error("set", pl->par[i].name,
+					"cannot read parameter", &err);
+			return 1;
+		}
+	}
+	for (i = 0; i < pl->n_ni; i++) {
+		if (do_net_add(&pl->ni[i], &err) < 0) {
+			undo_import(pl, i, 0);
+			report_nl_error("add", "net", "cannot add network",
+					&err);
+			return 1;
+		}
+	}
+	for (i = 0; i < pl->n_par; i++) {
+		if (do_global_set(pl->par[i].name, pl->par[i].value,
+				  &err) < 0) {
+			char prefix[96];
+
+			undo_import(pl, pl->n_ni, i);
+			snprintf(prefix, sizeof(prefix),
+				 "cannot set %s to %lld", pl->par[i].name,
+				 pl->par[i].value);
+			report_nl_error("set", pl->par[i].name, prefix, &err);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Is @want the kernel's @have?  The kernel names net 0 without "0". */
+static bool net_match(const char *want, const char *have)
+{
+	size_t n = strlen(have);
+
+	return !strcmp(want, have) ||
+	       (!strncmp(want, have, n) && !strcmp(want + n, "0"));
+}
+
+static bool ni_listed(const struct ni_list *l, const char *net,
+		      const char *ifname)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->ni[i].ifname, ifname) &&
+		    net_match(net, l->ni[i].net))
+			return true;
+	return false;
+}
+
+static int import_del(struct plan *pl)
+{
+	struct lnl_error err;
+	struct ni_list l;
+	unsigned int i;
+
+	/* everything must exist before anything is deleted */
+	if (get_nis(NULL, 0, &l, &err) < 0) {
+		report_nl_error("show", "net", "cannot get networks", &err);
+		return 1;
+	}
+	for (i = 0; i < pl->n_ni; i++) {
+		if (!ni_listed(&l, pl->ni[i].net, pl->ni[i].ifname)) {
+			report_error("del", "net", ENOENT,
+				     "no NI of net %s on interface %s",
+				     pl->ni[i].net, pl->ni[i].ifname);
+			free(l.ni);
+			return 1;
+		}
+	}
+	free(l.ni);
+	for (i = 0; i < pl->n_ni; i++) {
+		if (do_net_del(pl->ni[i].net, pl->ni[i].ifname, &err) < 0) {
+			report_nl_error("del", "net", "cannot delete network",
+					&err);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int import_show(struct plan *pl)
+{
+	struct lnl_error err;
+	struct ni_list l, sel = { NULL, 0 };
+	struct param *p = NULL;
+	unsigned int i, n = 0;
+	struct yout y;
+	int rc = 1;
+
+	if (get_nis(NULL, 1, &l, &err) < 0) {
+		report_nl_error("show", "net", "cannot get networks", &err);
+		return 1;
+	}
+	sel.ni = calloc(l.n + 1, sizeof(*sel.ni));
+	p = calloc(pl->n_par + 1, sizeof(*p));
+	if (!sel.ni || !p)
+		goto out;
+	for (i = 0; i < l.n; i++) {
+		unsigned int j;
+
+		for (j = 0; j < pl->n_ni; j++)
+			if (net_match(pl->ni[j].net, l.ni[i].net) &&
+			    !strcmp(pl->ni[j].ifname, l.ni[i].ifname))
+				break;
+		if (j < pl->n_ni)
+			sel.ni[sel.n++] = l.ni[i];
+	}
+	for (i = 0; i < pl->n_par; i++) {
+		if (do_global_get(pl->par[i].name, &p[n].value, &err) < 0) {
+			report_nl_error("show", pl->par[i].name,
+					"cannot read parameter", &err);
+			goto out;
+		}
+		snprintf(p[n++].name, sizeof(p->name), "%s",
+			 pl->par[i].name);
+	}
+	yout_begin(&y, stdout);
+	yout_map(&y);
+	if (pl->n_ni)
+		emit_nets(&y, &sel, 1, false);
+	if (n)
+		emit_globals(&y, p, n);
+	yout_end_map(&y);
+	rc = yout_end(&y) ? 1 : 0;
+out:
+	free(l.ni);
+	free(sel.ni);
+	free(p);
+	return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "add", no_argument, NULL, 'a' },
+		{ "del", no_argument, NULL, 'd' },
+		{ "show", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum import_mode mode = IMPORT_ADD;
+	struct plan pl = { NULL, 0, NULL, 0 };
+	const char *file = NULL;
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct lnl_error err;
+	FILE *f = stdin;
+	int c, rc = 1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ads", opts, NULL)) != -1) {
+		if (c == 'a') {
+			mode = IMPORT_ADD;
+		} else if (c == 'd') {
+			mode = IMPORT_DEL;
+		} else if (c == 's') {
+			mode = IMPORT_SHOW;
+		} else {
+			report_error("import", "import", EINVAL,
+				     "unknown option '%s'", argv[optind - 1]);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc) {
+		report_error("import", "import", EINVAL,
+			     "unexpected argument '%s'", argv[optind]);
+		return 1;
+	}
+	if (file) {
+		f = fopen(file, "r");
+		if (!f) {
+			report_error("import", "import", errno,
+				     "cannot open '%s': %s", file,
+				     strerror(errno));
+			return 1;
+		}
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	if (!yaml_parser_load(&parser, &doc)) {
+		report_error("import", "import", EINVAL,
+			     "%s: YAML error at line %zu: %s",
+			     file ? file : "stdin",
+			     parser.problem_mark.line + 1,
+			     parser.problem ? parser.problem : "unknown");
+		yaml_parser_delete(&parser);
+		if (file)
+			fclose(f);
+		return 1;
+	}
+	if (plan_doc(&doc, &pl) < 0)
+		goto out;
+	if (lnl_open(&err) < 0) {
+		report_nl_error("import", "import", "cannot reach LNet", &err);
+		goto out;
+	}
+	if (mode == IMPORT_ADD)
+		rc = import_add(&pl);
+	else if (mode == IMPORT_DEL)
+		rc = import_del(&pl);
+	else
+		rc = import_show(&pl);
+out:
+	free(pl.ni);
+	free(pl.par);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (file)
+		fclose(f);
+	return rc;
+}

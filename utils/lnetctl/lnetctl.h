@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lnetctl: shared declarations of the tool's parts (netlink client, YAML
+ * output, the commands).
+ */
+#ifndef _LNETCTL_H
+#define _LNETCTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <yaml.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include <uapi/lnet/lnet_genl.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* --- netlink client (nl.c) --- */
+
+/* What the kernel said about a failed request. */
+struct lnl_error {
+	int errnum;			/* positive errno, 0 on success */
+	char msg[256];			/* extack message, "" if none */
+	int bad_attr;			/* type of the offending attr, or -1 */
+	int miss_type;			/* type of a missing attr, or -1 */
+};
+
+/*
+ * Called for each reply message with its attributes, parsed into @tb
+ * (the last of repeated ones) and raw (@head, @len) for repeated ones.
+ */
+typedef int (*lnl_parse_fn)(struct nlattr **tb, struct nlattr *head, int len,
+			    void *arg);
+
+int lnl_open(struct lnl_error *err);
+void lnl_close(void);
+struct nl_msg *lnl_msg(int cmd, bool dump);
+int lnl_run(struct nl_msg *msg, lnl_parse_fn parse, void *arg,
+	    struct lnl_error *err);
+int lnl_nest_parse(struct nlattr **tb, int max, struct nlattr *nest);
+
+/* --- YAML output (yout.c) --- */
+
+struct yout {
+	yaml_emitter_t emitter;
+	bool failed;
+};
+
+void yout_begin(struct yout *y, FILE *f);
+int yout_end(struct yout *y);
+void yout_map(struct yout *y);
+void yout_seq(struct yout *y);
+void yout_end_map(struct yout *y);
+void yout_end_seq(struct yout *y);
+void yout_str(struct yout *y, const char *s);
+void yout_quoted(struct yout *y, const char *s);
+void yout_kv_str(struct yout *y, const char *key, const char *val);
+void yout_kv_int(struct yout *y, const char *key, long long val);
+void yout_kv_uint(struct yout *y, const char *key, unsigned long long val);
+
+/*
+ * Report a failure on stderr in lnetctl's shape:
+ *	@op:
+ *	-     @what:
+ *		  errno: -@errnum
+ *		  descr: "..."
+ */
+void report_error(const char *op, const char *what, int errnum,
+		  const char *fmt, ...);
+/* The same for a kernel rejection: @prefix, then the extack message. */
+void report_nl_error(const char *op, const char *what, const char *prefix,
+		     const struct lnl_error *err);
+
+/* --- values (lnetctl.c) --- */
+
+bool valid_net(const char *s);
+bool valid_nid(const char *s);
+int parse_long(const char *s, long long min, long long max, long long *out);
+/* Check "set @name @str" as the tool can; reports and returns -errno. */
+int check_global(const char *name, const char *str, long long *value);
+
+struct tunable_def {
+	const char *key;	/* YAML key */
+	const char *opt;	/* command-line option */
+	int attr;		/* LNET_TUN_A_* */
+	long long min, max;
+};
+
+extern const struct tunable_def tunable_defs[];
+extern const unsigned int n_tunable_defs;
+
+/* One "net add" request; tunables < 0 are left to the LND. */
+struct net_add_req {
+	const char *net;
+	const char *ifname;
+	long long tun[LNET_TUN_A_MAX + 1];
+};
+
+int do_net_add(const struct net_add_req *r, struct lnl_error *err);
+int do_net_del(const char *net, const char *ifname, struct lnl_error *err);
+int do_global_set(const char *name, long long value, struct lnl_error *err);
+int do_global_get(const char *name, long long *value, struct lnl_error *err);
+
+/* A "net show" dump: every NI, in configuration order. */
+struct ni_rec {
+	char net[LNET_GENL_NET_LEN];
+	char nid[LNET_GENL_NID_LEN];
+	char ifname[32];
+	bool up;
+	bool has_stats, has_msgs;
+	unsigned int stats[LNET_NI_STATS_A_MAX + 1];
+	int tun[LNET_TUN_A_MAX + 1];
+	unsigned int msgs[3][LNET_MSG_A_MAX + 1];
+};
+
+struct ni_list {
+	struct ni_rec *ni;
+	unsigned int n;
+};
+
+int get_nis(const char *net, int detail, struct ni_list *l,
+	    struct lnl_error *err);
+/* Emit "net:"; @backup leaves out lo and what cannot be configured. */
+void emit_nets(struct yout *y, const struct ni_list *l, int detail,
+	       bool backup);
+
+struct param {
+	char name[LNET_GENL_PARAM_LEN];
+	long long value;
+};
+
+int get_globals(struct param **p, unsigned int *n, struct lnl_error *err);
+void emit_globals(struct yout *y, const struct param *p, unsigned int n);
+
+/* --- import / export (conf.c) --- */
+
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
+#endif /* _LNETCTL_H */

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnet_nl_bad: send the "lnet" generic netlink family requests it must
+ * refuse (wrong attribute types, over-long strings, out-of-range values,
+ * attributes an operation does not take, missing attributes, bad names)
+ * and check that each is refused with an extended-ack message.
+ *
+ *	lnet_nl_bad		every bad request; exit 1 if one got through
+ *				or came back without a message
+ *	lnet_nl_bad --eperm	state-changing requests, to run without
+ *				CAP_NET_ADMIN: each must fail with EPERM
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <netlink/genl/genl.h>
+
+#include "../lnetctl/lnetctl.h"
+
+static int failures;
+
+/* Send @msg and check it is refused with @want (0: any errno). */
+static void expect_reject(const char *name, struct nl_msg *msg, int want,
+			  bool need_msg)
+{
+	struct lnl_error err;
+
+	lnl_run(msg, NULL, NULL, &err);
+	if (!err.errnum) {
+		printf("FAIL %s: accepted\n", name);
+		failures++;
+	} else if (want && err.errnum != want) {
+		printf("FAIL %s: errno %d (%s), want %d: %s\n", name,
+		       err.errnum, strerror(err.errnum), want, err.msg);
+		failures++;
+	} else if (need_msg && !err.msg[0]) {
+		printf("FAIL %s: errno %d without an extack message\n", name,
+		       err.errnum);
+		failures++;
+	} else {
+		printf("ok %s: errno %d: %s\n", name, err.errnum,
+		       err.msg[0] ? err.msg : "(no message)");
+	}
+}
+
+static struct nl_msg *net_add(const char *net, const char *ifname)
+{
+	struct nl_msg *msg = lnl_msg(LNET_CMD_NET_ADD, false);
+
+	if (net)
+		nla_put_string(msg, LNET_A_NET, net);
+	if (ifname)
+		nla_put_string(msg, LNET_A_IFNAME, ifname);
+	return msg;
+}
+
+static struct nl_msg *net_add_tunable(int type, int value)
+{
+	struct nl_msg *msg = net_add("tcp1", "eth0");
+	struct nlattr *nest = nla_nest_start(msg, LNET_A_TUNABLES);
+
+	nla_put_s32(msg, type, value);
+	nla_nest_end(msg, nest);
+	return msg;
+}
+
+static struct nl_msg *ping(const char *nid, int timeout_ms)
+{
+	struct nl_msg *msg = lnl_msg(LNET_CMD_PING, false);
+
+	if (nid)
+		nla_put_string(msg, LNET_A_NID, nid);
+	if (timeout_ms >= 0)
+		nla_put_u32(msg, LNET_A_TIMEOUT_MS, timeout_ms);
+	return msg;
+}
+
+static struct nl_msg *global_set(const char *name, long long value)
+{
+	struct nl_msg *msg = lnl_msg(LNET_CMD_GLOBAL_SET, false);
+
+	if (name)
+		nla_put_string(msg, LNET_A_PARAM_NAME, name);
+	nla_put_s64(msg, LNET_A_PARAM_VALUE, value);
+	return msg;
+}
+
+static void bad_requests(void)
+{
+	char longstr[200];
+	struct nl_msg *msg;
+	struct nlattr *nest;
+
+	memset(longstr, 'a', sizeof(longstr) - 1);
+	longstr[sizeof(longstr) - 1] = '\0';
+
+	/* types */
+	msg = lnl_msg(LNET_CMD_NET_ADD, false);
+	nla_put_u32(msg, LNET_A_NET, 0x31706374);	/* "tcp1", no NUL */
+	expect_reject("net add: net as u32", msg, EINVAL, true);
+	msg = net_add("tcp1", "eth0");
+	nest = nla_nest_start(msg, LNET_A_TUNABLES);
+	nla_put_u8(msg, LNET_TUN_A_CREDITS, 8);
+	nla_nest_end(msg, nest);
+	expect_reject("net add: credits as u8", msg, EINVAL, true);
+	msg = net_add("tcp1", "eth0");
+	nla_put_u32(msg, LNET_A_TUNABLES, 1);
+	expect_reject("net add: tunables not nested", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_GLOBAL_SET, false);
+	nla_put_string(msg, LNET_A_PARAM_NAME, "discovery");
+	nla_put_u8(msg, LNET_A_PARAM_VALUE, 1);
+	expect_reject("set: value as u8", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_NET_GET, true);
+	nla_put_u32(msg, LNET_A_DETAIL, 1);
+	expect_reject("net show: detail as u32", msg, EINVAL, true);
+
+	/* lengths */
+	expect_reject("net add: long net", net_add(longstr, "eth0"),
+		      EINVAL, true);
+	expect_reject("net add: long ifname",
+		      net_add("tcp1", "abcdefghijklmnopq"), EINVAL, true);
+	expect_reject("ping: long NID", ping(longstr, 1000), EINVAL, true);
+	expect_reject("set: long name", global_set(longstr, 1), EINVAL,
+		      true);
+
+	/* ranges */
+	expect_reject("net add: peer_credits 0",
+		      net_add_tunable(LNET_TUN_A_PEER_CREDITS, 0),
+		      ERANGE, true);
+	expect_reject("net add: credits 2^21",
+		      net_add_tunable(LNET_TUN_A_CREDITS, 1 << 21),
+		      ERANGE, true);
+	expect_reject("net add: peer_timeout -5",
+		      net_add_tunable(LNET_TUN_A_PEER_TIMEOUT, -5),
+		      ERANGE, true);
+	expect_reject("net add: unknown tunable",
+		      net_add_tunable(LNET_TUN_A_MAX + 1, 1), EINVAL, true);
+	msg = lnl_msg(LNET_CMD_NET_GET, true);
+	nla_put_u8(msg, LNET_A_DETAIL, LNET_GENL_DETAIL_MAX + 1);
+	expect_reject("net show: detail too high", msg, ERANGE, true);
+	expect_reject("ping: timeout 0", ping("0@lo", 0), ERANGE, true);
+	expect_reject("ping: timeout too long",
+		      ping("0@lo", LNET_GENL_PING_TIMEOUT_MAX + 1), ERANGE,
+		      true);
+	expect_reject("set: health_sensitivity 5000",
+		      global_set("health_sensitivity", 5000), EINVAL, true);
+	expect_reject("set: discovery -1", global_set("discovery", -1),
+		      EINVAL, true);
+
+	/* attributes an operation does not take */
+	msg = net_add("tcp1", "eth0");
+	nla_put_flag(msg, LNET_A_ALL);
+	expect_reject("net add: with ALL", msg, EINVAL, true);
+	msg = net_add("tcp1", "eth0");
+	nla_put_u32(msg, LNET_A_MAX + 10, 1);
+	expect_reject("net add: unknown attribute", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_UNCONFIGURE, false);
+	nla_put_flag(msg, LNET_A_ALL);
+	expect_reject("unconfigure: with ALL", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_STATS_RESET, false);
+	nla_put_string(msg, LNET_A_NET, "tcp");
+	expect_reject("stats reset: with NET", msg, EINVAL, true);
+	expect_reject("bad command", lnl_msg(LNET_CMD_MAX + 1, false),
+		      EOPNOTSUPP, false);
+
+	/* missing attributes */
+	expect_reject("net add: no net", net_add(NULL, "eth0"), EINVAL, true);
+	expect_reject("net del: no net", lnl_msg(LNET_CMD_NET_DEL, false),
+		      EINVAL, true);
+	expect_reject("ping: no NID", ping(NULL, 1000), EINVAL, true);
+	expect_reject("set: no name", global_set(NULL, 1), EINVAL, true);
+
+	/* values the kernel parses */
+	expect_reject("net add: net foo", net_add("foo", "eth0"), EINVAL,
+		      true);
+	expect_reject("net add: net lo", net_add("lo", ""), EINVAL, true);
+	expect_reject("net add: net tcp70000", net_add("tcp70000", "eth0"),
+		      EINVAL, true);
+	expect_reject("net add: no LND for tcp", net_add("tcp", "eth0"),
+		      EPROTONOSUPPORT, true);
+	msg = lnl_msg(LNET_CMD_NET_DEL, false);
+	nla_put_string(msg, LNET_A_NET, "lo");
+	expect_reject("net del: net lo", msg, EINVAL, true);
+	expect_reject("ping: NID 1.2.3.4@foo", ping("1.2.3.4@foo", 1000),
+		      EINVAL, true);
+	expect_reject("ping: NID 300.1.1.1@tcp", ping("300.1.1.1@tcp", 1000),
+		      EINVAL, true);
+	expect_reject("ping: wildcard NID", ping("<?>", 1000), EINVAL, true);
+	expect_reject("set: unknown name", global_set("nosuch", 1), ENOENT,
+		      true);
+	expect_reject("set: read-only lnd_timeout",
+		      global_set("lnd_timeout", 10), EPERM, true);
+}
+
+/* Without CAP_NET_ADMIN every request that changes state is refused. */
+static void eperm_requests(void)
+{
+	struct nl_msg *msg;
+
+	expect_reject("noadmin: configure", lnl_msg(LNET_CMD_CONFIGURE, false),
+		      EPERM, false);
+	expect_reject("noadmin: unconfigure",
+		      lnl_msg(LNET_CMD_UNCONFIGURE, false), EPERM, false);
+	expect_reject("noadmin: net add", net_add("tcp1", "eth0"), EPERM,
+		      false);
+	msg = lnl_msg(LNET_CMD_NET_DEL, false);
+	nla_put_string(msg, LNET_A_NET, "tcp1");
+	expect_reject("noadmin: net del", msg, EPERM, false);
+	expect_reject("noadmin: ping", ping("0@lo", 1000), EPERM, false);
+	expect_reject("noadmin: stats reset",
+		      lnl_msg(LNET_CMD_STATS_RESET, false), EPERM, false);
+	expect_reject("noadmin: set", global_set("discovery", 0), EPERM,
+		      false);
+}
+
+int main(int argc, char **argv)
+{
+	struct lnl_error err;
+
+	if (lnl_open(&err) < 0) {
+		fprintf(stderr, "lnet_nl_bad: %s\n", err.msg);
+		return 2;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--eperm"))
+		eperm_requests();
+	else
+		bad_requests();
+	lnl_close();
+	printf("%d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}
