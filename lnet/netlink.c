@@ -656,6 +656,25 @@ static int lnet_genl_global_set(struct sk_buff *skb, struct genl_info *info)
 	return rc;
 }
 
+/*
+ * Changes need CAP_NET_ADMIN.  The check is ours rather than the genl
+ * core's GENL_ADMIN_PERM so that the refusal carries an extack message
+ * like every other one.
+ */
+#define LNET_GENL_ADMIN		0x01
+
+static int lnet_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			      struct genl_info *info)
+{
+	if ((ops->internal_flags & LNET_GENL_ADMIN) &&
+	    !netlink_capable(skb, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "this request needs CAP_NET_ADMIN");
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* Ops that take no attributes have maxattr 0: any attribute is rejected. */
 static const struct genl_ops lnet_genl_ops[] = {
 	{
@@ -663,26 +682,26 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.doit		= lnet_genl_configure,
 		.policy		= lnet_configure_policy,
 		.maxattr	= ARRAY_SIZE(lnet_configure_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{
 		.cmd		= LNET_CMD_UNCONFIGURE,
 		.doit		= lnet_genl_unconfigure,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{
 		.cmd		= LNET_CMD_NET_ADD,
 		.doit		= lnet_genl_net_add,
 		.policy		= lnet_net_add_policy,
 		.maxattr	= ARRAY_SIZE(lnet_net_add_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{
 		.cmd		= LNET_CMD_NET_DEL,
 		.doit		= lnet_genl_net_del,
 		.policy		= lnet_net_del_policy,
 		.maxattr	= ARRAY_SIZE(lnet_net_del_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{
 		.cmd		= LNET_CMD_NET_GET,
@@ -695,7 +714,7 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.doit		= lnet_genl_ping,
 		.policy		= lnet_ping_policy,
 		.maxattr	= ARRAY_SIZE(lnet_ping_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{
 		.cmd		= LNET_CMD_STATS_GET,
@@ -704,7 +723,7 @@ static const struct genl_ops lnet_genl_ops[] = {
 	{
 		.cmd		= LNET_CMD_STATS_RESET,
 		.doit		= lnet_genl_stats_reset,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{
 		.cmd		= LNET_CMD_GLOBAL_GET,
@@ -717,7 +736,7 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.doit		= lnet_genl_global_set,
 		.policy		= lnet_global_set_policy,
 		.maxattr	= ARRAY_SIZE(lnet_global_set_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 };
 
@@ -726,6 +745,7 @@ static struct genl_family lnet_genl_family __ro_after_init = {
 	.version	= LNET_GENL_VERSION,
 	.module		= THIS_MODULE,
 	.parallel_ops	= true,
+	.pre_doit	= lnet_genl_pre_doit,
 	.ops		= lnet_genl_ops,
 	.n_ops		= ARRAY_SIZE(lnet_genl_ops),
 	.resv_start_op	= LNET_CMD_UNSPEC + 1,

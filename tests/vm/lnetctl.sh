@@ -283,7 +283,7 @@ setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
 	"$NL_BAD" --eperm >"$T/nl_eperm" ||
 	{ cat "$T/nl_eperm"; fail "lnet_nl_bad --eperm"; }
 cat "$T/nl_eperm"
-must_fail "set without CAP_NET_ADMIN" "Operation not permitted" \
+must_fail "set without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
 	"$LNETCTL" set discovery 0
 setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \

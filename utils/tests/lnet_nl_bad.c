@@ -9,6 +9,7 @@
  *				or came back without a message
  *	lnet_nl_bad --eperm	state-changing requests, to run without
  *				CAP_NET_ADMIN: each must fail with EPERM
+ *				and an extack message
  */
 #include <errno.h>
 #include <stdio.h>
@@ -198,19 +199,19 @@ static void eperm_requests(void)
 	struct nl_msg *msg;
 
 	expect_reject("noadmin: configure", lnl_msg(LNET_CMD_CONFIGURE, false),
-		      EPERM, false);
+		      EPERM, true);
 	expect_reject("noadmin: unconfigure",
-		      lnl_msg(LNET_CMD_UNCONFIGURE, false), EPERM, false);
+		      lnl_msg(LNET_CMD_UNCONFIGURE, false), EPERM, true);
 	expect_reject("noadmin: net add", net_add("tcp1", "eth0"), EPERM,
-		      false);
+		      true);
 	msg = lnl_msg(LNET_CMD_NET_DEL, false);
 	nla_put_string(msg, LNET_A_NET, "tcp1");
-	expect_reject("noadmin: net del", msg, EPERM, false);
-	expect_reject("noadmin: ping", ping("0@lo", 1000), EPERM, false);
+	expect_reject("noadmin: net del", msg, EPERM, true);
+	expect_reject("noadmin: ping", ping("0@lo", 1000), EPERM, true);
 	expect_reject("noadmin: stats reset",
-		      lnl_msg(LNET_CMD_STATS_RESET, false), EPERM, false);
+		      lnl_msg(LNET_CMD_STATS_RESET, false), EPERM, true);
 	expect_reject("noadmin: set", global_set("discovery", 0), EPERM,
-		      false);
+		      true);
 }
 
 int main(int argc, char **argv)
