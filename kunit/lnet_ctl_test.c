@@ -143,6 +143,13 @@ static void ctl_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_ping(&lo, NULL, 5000, nids,
 					ARRAY_SIZE(nids), &features), 0);
 	KUNIT_EXPECT_EQ(test, features, 0x1e);
+	/* The GET and its REPLY (the 32-byte ping info) both went over lo. */
+	KUNIT_ASSERT_EQ(test, lnet_ni_info_get(0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.send_count, 2);
+	KUNIT_EXPECT_EQ(test, info.recv_count, 2);
+	KUNIT_EXPECT_EQ(test, info.send_length, 32);
+	KUNIT_EXPECT_EQ(test, info.recv_length, 32);
+	KUNIT_EXPECT_EQ(test, info.drop_length, 0);
 
 	KUNIT_EXPECT_EQ(test, lnet_ni_init(), 0);
 	KUNIT_EXPECT_EQ(test, lnet_unconfigure(NULL), -EBUSY);

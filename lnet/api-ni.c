@@ -709,6 +709,9 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	memcpy(info->sent, s->sent, sizeof(info->sent));
 	memcpy(info->received, s->received, sizeof(info->received));
 	memcpy(info->dropped, s->dropped, sizeof(info->dropped));
+	info->send_length = s->send_length;
+	info->recv_length = s->recv_length;
+	info->drop_length = s->drop_length;
 	info->tx_credits_max = ni->ni_txc.max;
 	info->tx_credits = ni->ni_txc.credits;
 	info->tx_credits_min = ni->ni_txc.min;

@@ -3,7 +3,8 @@
  * /sys/kernel/debug/lnet/: "stats" (the global counters on one line, in
  * the order of Lustre's debugfs stats file; writing resets them), "drops"
  * (received messages dropped, per reason) and "nis" (one line per NI:
- * nid, status, max/current/min tx credits, send/recv/drop counts).
+ * nid, status, max/current/min tx credits, send/recv/drop counts, then
+ * send/recv/drop payload bytes).
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -82,10 +83,12 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 
 	for (i = 0; !lnet_ni_info_get(i, &info); i++) {
 		lnet_nid_to_str(&info.nid, nid, sizeof(nid));
-		seq_printf(m, "%s %s %d %d %d %u %u %u\n", nid,
+		seq_printf(m, "%s %s %d %d %d %u %u %u %llu %llu %llu\n", nid,
 			   info.up ? "up" : "down", info.tx_credits_max,
 			   info.tx_credits, info.tx_credits_min,
-			   info.send_count, info.recv_count, info.drop_count);
+			   info.send_count, info.recv_count, info.drop_count,
+			   info.send_length, info.recv_length,
+			   info.drop_length);
 	}
 	return 0;
 }

@@ -46,6 +46,9 @@ struct lnet_ni_info {
 	u32			sent[LNET_CTL_MSG_TYPES];
 	u32			received[LNET_CTL_MSG_TYPES];
 	u32			dropped[LNET_CTL_MSG_TYPES];
+	u64			send_length;		/* payload bytes */
+	u64			recv_length;
+	u64			drop_length;
 	s32			tx_credits_max;
 	s32			tx_credits;		/* now; < 0: queued */
 	s32			tx_credits_min;		/* low-water mark */

@@ -76,11 +76,17 @@ run get 0@lo 1048576 100 8
 ns=$(field elapsed_ns)
 log "1 MiB GET rate: $((100 * 1000000000 / ns)) GETs/s"
 
-# Per-NI counters of 0@lo (debugfs nis: nid status max tx min send recv drop).
-read -r nid st cmax cnow cmin nsend nrecv ndrop < /sys/kernel/debug/lnet/nis
-log "nis: $nid $st $cmax $cnow $cmin $nsend $nrecv $ndrop"
+# Per-NI counters of 0@lo (debugfs nis: nid status max tx min, message
+# counts send recv drop, payload bytes send recv drop).
+read -r nid st cmax cnow cmin nsend nrecv ndrop bsend brecv bdrop \
+	< /sys/kernel/debug/lnet/nis
+log "nis: $nid $st $cmax $cnow $cmin $nsend $nrecv $ndrop $bsend $brecv $bdrop"
 [ "$ndrop" = 0 ] && [ "$nsend" -ge 400 ] && [ "$nsend" = "$nrecv" ] ||
 	fail "0@lo counters: sent $nsend received $nrecv dropped $ndrop"
+# 200 x 1 MiB PUT/GET above moved at least 200 MiB each way through 0@lo.
+[ "$bdrop" = 0 ] && [ "$bsend" -ge $((200 * 1048576)) ] &&
+	[ "$bsend" = "$brecv" ] ||
+	fail "0@lo byte counters: sent $bsend received $brecv dropped $bdrop"
 
 # Global parameters as module parameters, with lnetctl's checks.
 P=/sys/module/lnet/parameters
