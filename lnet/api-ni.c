@@ -7,6 +7,7 @@
  */
 #include <linux/ctype.h>
 #include <linux/export.h>
+#include <linux/kmod.h>
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/random.h>
@@ -173,6 +174,19 @@ static struct lnet_lnd *lnet_find_lnd(u32 type)
 	return NULL;
 }
 
+/* The module providing the LND of @type, loaded on demand by "net add". */
+static const char *lnet_lnd_modname(u32 type)
+{
+	switch (type) {
+	case LNET_LND_SOCK:
+		return "ksocklnd";
+	case LNET_LND_O2IB:
+		return "ko2iblnd";
+	default:
+		return NULL;
+	}
+}
+
 static struct lnet_net *lnet_find_net(u32 net_id)
 {
 	struct lnet_net *net;
@@ -285,6 +299,17 @@ static int lnet_ni_start(u32 net_id, const char *ifname,
 	int rc;
 
 	lnd = lnet_find_lnd(lnet_net_type(net_id));
+	if (!lnd && lnet_lnd_modname(lnet_net_type(net_id))) {
+		/* Its init registers it, which takes ln_api_mutex. */
+		mutex_unlock(&the_lnet.ln_api_mutex);
+		request_module("%s", lnet_lnd_modname(lnet_net_type(net_id)));
+		mutex_lock(&the_lnet.ln_api_mutex);
+		if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+			NL_SET_ERR_MSG(extack, "LNet stopped meanwhile");
+			return -ENETDOWN;
+		}
+		lnd = lnet_find_lnd(lnet_net_type(net_id));
+	}
 	if (!lnd) {
 		NL_SET_ERR_MSG(extack, "no LND of this network type is loaded");
 		return -EPROTONOSUPPORT;
@@ -341,6 +366,15 @@ static int lnet_ni_start(u32 net_id, const char *ifname,
 		module_put(lnd->lnd_owner);
 		goto free_net;
 	}
+	if (lnd->lnd_accept) {
+		rc = lnet_acceptor_start(ni);
+		if (rc) {
+			NL_SET_ERR_MSG(extack, "cannot listen on the acceptor port");
+			lnd->lnd_shutdown(ni);
+			module_put(lnd->lnd_owner);
+			goto free_net;
+		}
+	}
 	lnd->lnd_refcount++;
 	lnet_lock();
 	if (newnet)
@@ -375,6 +409,8 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	ni->ni_up = false;
 	lnet_unlock();
 
+	if (lnd->lnd_accept)
+		lnet_acceptor_stop(ni);
 	lnd->lnd_shutdown(ni);
 
 	lnet_lock();
@@ -410,14 +446,20 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 static void lnet_stop_all_nis(void)
 {
 	struct lnet_net *net, *ntmp;
-	struct lnet_ni *ni, *tmp;
+	struct lnet_ni *ni;
+	bool last;
 
 	list_for_each_entry_safe_reverse(net, ntmp, &the_lnet.ln_nets,
 					 net_list) {
 		if (net->net_lnd == &lnet_lolnd)
 			continue;
-		list_for_each_entry_safe(ni, tmp, &net->net_nis, ni_list)
+		/* Stopping a net's last NI frees the net. */
+		do {
+			ni = list_first_entry(&net->net_nis, struct lnet_ni,
+					      ni_list);
+			last = list_is_singular(&net->net_nis);
 			lnet_ni_stop(ni);
+		} while (!last);
 	}
 	if (the_lnet.ln_loni) {
 		/* Loopback delivers everything it has queued first. */
@@ -534,7 +576,9 @@ int lnet_configure(bool all, struct netlink_ext_ack *extack)
 		rc = lnet_start_networks(extack);
 		if (!rc)
 			rc = lnet_ping_target_update();
-		if (rc && started)
+		/* Loading an LND drops ln_api_mutex: LNet may be down. */
+		if (rc && started &&
+		    the_lnet.ln_state == LNET_STATE_RUNNING)
 			lnet_shutdown_locked();
 	}
 	mutex_unlock(&the_lnet.ln_api_mutex);

@@ -4,7 +4,8 @@
  * the order of Lustre's debugfs stats file; writing resets them), "drops"
  * (received messages dropped, per reason) and "nis" (one line per NI:
  * nid, status, max/current/min tx credits, send/recv/drop counts, then
- * send/recv/drop payload bytes).
+ * send/recv/drop payload bytes) and "acceptor" (connections accepted
+ * and refused, by reason, as "name value" lines).
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -94,6 +95,13 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_nis);
 
+static int lnet_acceptor_stats_show(struct seq_file *m, void *v)
+{
+	lnet_acceptor_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_acceptor_stats);
+
 void lnet_debugfs_init(void)
 {
 	lnet_debugfs_root = debugfs_create_dir("lnet", NULL);
@@ -103,6 +111,8 @@ void lnet_debugfs_init(void)
 			    &lnet_drops_fops);
 	debugfs_create_file("nis", 0400, lnet_debugfs_root, NULL,
 			    &lnet_nis_fops);
+	debugfs_create_file("acceptor", 0400, lnet_debugfs_root, NULL,
+			    &lnet_acceptor_stats_fops);
 }
 
 void lnet_debugfs_fini(void)

@@ -294,6 +294,7 @@ void lnet_md_iter(const struct lnet_libmd *md, unsigned int dir,
 	iov_iter_advance(it, offset);
 	iov_iter_truncate(it, len);
 }
+EXPORT_SYMBOL(lnet_md_iter);
 
 /**
  * lnet_md_copy_to_iter() - copy part of an MD into an iterator

@@ -8,6 +8,8 @@
 
 #include <lnet/lib-types.h>
 
+struct seq_file;
+
 static inline void lnet_lock(void)
 {
 	spin_lock_bh(&the_lnet.ln_lock);
@@ -89,6 +91,20 @@ void lnet_ping_set_discovery(bool on);
 /* params.c: global parameters. */
 bool lnet_discovery_enabled(void);
 int lnet_max_interfaces(void);
+
+/* acceptor.c: the TCP listener of LNDs that have lnd_accept (spec 3). */
+int lnet_acceptor_init(void);
+void lnet_acceptor_fini(void);
+int lnet_acceptor_start(struct lnet_ni *ni);
+void lnet_acceptor_stop(struct lnet_ni *ni);
+void lnet_acceptor_show(struct seq_file *m);
+int lnet_acceptor_port(void);
+int lnet_acceptor_timeout(void);
+int lnet_connect(struct socket **sockp, const struct lnet_nid *peer_nid,
+		 __be32 local_ip, __be32 peer_ip, int port, int timeout);
+int lnet_sock_read(struct socket *sock, void *buf, size_t len, int timeout);
+int lnet_sock_write(struct socket *sock, const void *buf, size_t len,
+		    int timeout);
 
 /* debugfs.c */
 void lnet_debugfs_init(void);

@@ -29,6 +29,8 @@
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
+struct socket;
+
 #include <lnet/api.h>
 #include <lnet/ctl.h>
 #include <lnet/hdr.h>
@@ -71,6 +73,10 @@ struct lnet_credits {
  * @lnd_eager_recv: called before matching for a message that cannot be
  *	matched yet, so the LND can release its receive buffer; may be NULL
  * @lnd_query: report when @nid was last heard from; may be NULL
+ * @lnd_accept: take over @sock, a TCP connection the acceptor accepted
+ *	for @ni (the connection request already read).  The LND owns @sock
+ *	from then on, even when it fails.  NULL for LNDs that do not use
+ *	the acceptor; an NI whose LND has it makes the acceptor listen
  */
 struct lnet_lnd {
 	struct list_head	lnd_list;
@@ -89,6 +95,7 @@ struct lnet_lnd {
 			      struct lnet_msg *msg, void **new_privatep);
 	void (*lnd_query)(struct lnet_ni *ni, const struct lnet_nid *nid,
 			  time64_t *when);
+	int (*lnd_accept)(struct lnet_ni *ni, struct socket *sock);
 };
 
 /* Why the core dropped a received message (beyond header checks). */

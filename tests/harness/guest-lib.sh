@@ -16,7 +16,7 @@ fail() {
 }
 
 # Our modules in dependency order, as built for the running kernel.
-LNET_MODULES="lnet/lnet.ko"
+LNET_MODULES="lnet/lnet.ko lnd/sock/ksocklnd.ko"
 
 lnet_load() {
 	local m

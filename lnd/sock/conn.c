@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Peers and connections: which connections a peer gets (spec 4.2), the
+ * admission rules for a new one (race, duplicate, incarnation and version,
+ * spec 4.6), starting it (socket options and callbacks), closing it and
+ * tearing it down.
+ *
+ * A connection lives in its peer's list from admission to close.  Close
+ * only marks it and queues the teardown, which runs on the connd
+ * workqueue: it takes the socket callbacks back, waits for the rx and tx
+ * work, fails what was queued or being received, and frees it.  So the
+ * rx and tx work never race with the free, and close can be called from
+ * anywhere, the rx and tx work included.
+ */
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "socklnd.h"
+
+/**
+ * ksock_peer_find_locked() - the peer with NID @nid
+ * @net: our NI
+ * @nid: its NID
+ *
+ * Return: the peer, or NULL.
+ */
+struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
+					  const struct lnet_nid *nid)
+{
+	struct ksock_peer *peer;
+
+	list_for_each_entry(peer, &net->ksn_peers, ksp_list)
+		if (lnet_nid_equal(&peer->ksp_nid, nid))
+			return peer;
+	return NULL;
+}
+
+/**
+ * ksock_peer_get_locked() - find or create the peer with NID @nid
+ * @net: our NI, not shutting down
+ * @nid: its NID; its address is the peer's IPv4 address
+ * @pid: its PID
+ *
+ * Return: the peer, or NULL without memory or when @net is stopping.
+ */
+struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
+					 const struct lnet_nid *nid, u32 pid)
+{
+	struct ksock_peer *peer = ksock_peer_find_locked(net, nid);
+
+	if (peer || net->ksn_shutdown)
+		return peer;
+	peer = kzalloc(sizeof(*peer), GFP_ATOMIC);
+	if (!peer)
+		return NULL;
+	peer->ksp_net = net;
+	peer->ksp_nid = *nid;
+	peer->ksp_pid = pid;
+	peer->ksp_ip = nid->nid_addr[0];
+	INIT_LIST_HEAD(&peer->ksp_conns);
+	INIT_LIST_HEAD(&peer->ksp_txq);
+	peer->ksp_backoff_ms = ksock_tun.min_reconnectms;
+	peer->ksp_reconnect_at = jiffies;
+	peer->ksp_last_alive = jiffies;
+	peer->ksp_last_keepalive = jiffies;
+	INIT_DELAYED_WORK(&peer->ksp_connect_work, ksock_connect_work);
+	list_add_tail(&peer->ksp_list, &net->ksn_peers);
+	return peer;
+}
+
+/**
+ * ksock_conns_wanted() - how many connections of @type a peer gets
+ * @net: our NI
+ * @type: from our side
+ *
+ * Return: 1 CONTROL and conns_per_peer of each bulk type with typed
+ * connections; one ANY without.
+ */
+unsigned int ksock_conns_wanted(const struct ksock_net *net, u32 type)
+{
+	if (!ksock_tun.typed_conns)
+		return type == KSOCK_CONN_ANY;
+	switch (type) {
+	case KSOCK_CONN_CONTROL:
+		return 1;
+	case KSOCK_CONN_BULK_IN:
+	case KSOCK_CONN_BULK_OUT:
+		return net->ksn_conns_per_peer;
+	default:
+		return 0;
+	}
+}
+
+static unsigned int ksock_peer_nconns_locked(const struct ksock_peer *peer,
+					     u32 type)
+{
+	const struct ksock_conn *conn;
+	unsigned int n = 0;
+
+	list_for_each_entry(conn, &peer->ksp_conns, ksc_list)
+		n += conn->ksc_type == type;
+	return n;
+}
+
+/**
+ * ksock_conn_admit_locked() - may a connection join @peer? (spec 4.6)
+ * @peer: the peer
+ * @hello: the peer's HELLO
+ * @type: the connection's type from our side
+ * @passive: we accepted it (else we opened it)
+ *
+ * A changed incarnation or version means the peer restarted: its old
+ * connections are closed.  Passive side: refused then, and refused when
+ * the peer's NID is lower than ours while we are connecting to it (the
+ * higher NID's connection wins the race), or as a duplicate.
+ *
+ * Return: 0 to accept, -EALREADY to refuse (a NONE reply), -ESHUTDOWN.
+ */
+int ksock_conn_admit_locked(struct ksock_peer *peer,
+			    const struct ksock_hello *hello, u32 type,
+			    bool passive)
+{
+	struct ksock_net *net = peer->ksp_net;
+	bool stale;
+
+	if (net->ksn_shutdown)
+		return -ESHUTDOWN;
+	stale = peer->ksp_version &&
+		(peer->ksp_incarnation != hello->src_incarnation ||
+		 peer->ksp_version != hello->version);
+	if (stale) {
+		ksock_peer_close_conns_locked(peer, -ECONNRESET);
+		peer->ksp_version = 0;
+		if (passive)
+			return -EALREADY;
+	}
+	if (passive && peer->ksp_connecting &&
+	    memcmp(&peer->ksp_nid, &net->ksn_ni->ni_nid,
+		   sizeof(struct lnet_nid)) < 0)
+		return -EALREADY;
+	if (ksock_peer_nconns_locked(peer, type) >=
+	    max(ksock_conns_wanted(net, type), 1U))
+		return -EALREADY;
+	return 0;
+}
+
+/**
+ * ksock_conn_alloc() - a connection for a socket that finished its HELLO
+ * @sock: the socket; owned by the connection from now on
+ * @type: its type from our side
+ * @version: protocol version
+ * @flip: the peer's byte order is not ours
+ *
+ * Return: the connection, or NULL without memory.
+ */
+struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
+				    u32 version, bool flip)
+{
+	struct ksock_conn *conn = kzalloc(sizeof(*conn), GFP_KERNEL);
+
+	if (!conn)
+		return NULL;
+	conn->ksc_sock = sock;
+	conn->ksc_type = type;
+	conn->ksc_version = version;
+	conn->ksc_flip = flip;
+	INIT_LIST_HEAD(&conn->ksc_list);
+	INIT_LIST_HEAD(&conn->ksc_txq);
+	INIT_WORK(&conn->ksc_tx_work, ksock_tx_work);
+	INIT_WORK(&conn->ksc_rx_work, ksock_rx_work);
+	ksock_rx_reset(conn);
+	conn->ksc_rx_last = jiffies;
+	conn->ksc_tx_last = jiffies;
+	return conn;
+}
+
+/* Free a connection that never started (no callbacks, not listed). */
+void ksock_conn_free(struct ksock_conn *conn)
+{
+	sock_release(conn->ksc_sock);
+	kfree(conn);
+}
+
+/**
+ * ksock_sock_setup() - socket options Lustre uses (spec 4.6, end)
+ * @sock: a connected socket
+ */
+void ksock_sock_setup(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+
+	if (!ksock_tun.nagle)
+		tcp_sock_set_nodelay(sk);
+	sock_no_linger(sk);
+	if (ksock_tun.keepalive_idle > 0 && ksock_tun.keepalive_count > 0 &&
+	    ksock_tun.keepalive_intvl > 0) {
+		sock_set_keepalive(sk);
+		tcp_sock_set_keepidle(sk, ksock_tun.keepalive_idle);
+		tcp_sock_set_keepintvl(sk, ksock_tun.keepalive_intvl);
+		tcp_sock_set_keepcnt(sk, ksock_tun.keepalive_count);
+	}
+	if (ksock_tun.tx_buffer_size > 0) {
+		lock_sock(sk);
+		sk->sk_sndbuf = ksock_tun.tx_buffer_size;
+		sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+		release_sock(sk);
+	}
+	if (ksock_tun.rx_buffer_size > 0)
+		sock_set_rcvbuf(sk, ksock_tun.rx_buffer_size);
+	if (ksock_tun.tos >= 0 && ksock_tun.tos <= 255)
+		ip_sock_set_tos(sk, ksock_tun.tos);
+}
+
+static void ksock_data_ready(struct sock *sk)
+{
+	struct ksock_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn)
+		queue_work(ksock_sched_wq, &conn->ksc_rx_work);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ksock_write_space(struct sock *sk)
+{
+	struct ksock_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		queue_work(ksock_sched_wq, &conn->ksc_tx_work);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Closed or reset by the peer: the rx work reads the end and closes. */
+static void ksock_state_change(struct sock *sk)
+{
+	struct ksock_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn)
+		queue_work(ksock_sched_wq, &conn->ksc_rx_work);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ksock_callbacks_set(struct ksock_conn *conn)
+{
+	struct sock *sk = conn->ksc_sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = conn;
+	conn->ksc_saved_data_ready = sk->sk_data_ready;
+	conn->ksc_saved_write_space = sk->sk_write_space;
+	conn->ksc_saved_state_change = sk->sk_state_change;
+	sk->sk_data_ready = ksock_data_ready;
+	sk->sk_write_space = ksock_write_space;
+	sk->sk_state_change = ksock_state_change;
+	conn->ksc_callbacks = true;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ksock_callbacks_reset(struct ksock_conn *conn)
+{
+	struct sock *sk = conn->ksc_sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = conn->ksc_saved_data_ready;
+	sk->sk_write_space = conn->ksc_saved_write_space;
+	sk->sk_state_change = conn->ksc_saved_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/**
+ * ksock_conn_start() - a connection admitted to @peer begins
+ * @peer: its peer
+ * @conn: the connection, already in @peer's list (and so reachable by
+ *	senders, who queue but do not start sending until it is ready)
+ *
+ * Installs the callbacks, moves what waited for a connection onto the
+ * peer's connections and starts receiving and sending.
+ */
+void ksock_conn_start(struct ksock_peer *peer, struct ksock_conn *conn)
+{
+	struct ksock_net *net = peer->ksp_net;
+
+	ksock_sock_setup(conn->ksc_sock);
+	ksock_callbacks_set(conn);
+	atomic64_inc(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
+	ksock_stat_inc(KSOCK_STAT_CONNS_CREATED);
+
+	spin_lock_bh(&net->ksn_lock);
+	conn->ksc_ready = true;
+	peer->ksp_backoff_ms = ksock_tun.min_reconnectms;
+	peer->ksp_last_alive = jiffies;
+	if (!conn->ksc_closing)
+		ksock_peer_send_queued_locked(peer);
+	spin_unlock_bh(&net->ksn_lock);
+	queue_work(ksock_sched_wq, &conn->ksc_rx_work);
+	queue_work(ksock_sched_wq, &conn->ksc_tx_work);
+}
+
+static void ksock_conn_teardown(struct work_struct *work)
+{
+	struct ksock_conn *conn = container_of(work, struct ksock_conn,
+					       ksc_teardown);
+	struct ksock_peer *peer = conn->ksc_peer;
+	struct ksock_net *net = peer->ksp_net;
+	struct lnet_msg *rx_msg;
+	LIST_HEAD(txs);
+
+	if (conn->ksc_callbacks)
+		ksock_callbacks_reset(conn);
+	kernel_sock_shutdown(conn->ksc_sock, SHUT_RDWR);
+	cancel_work_sync(&conn->ksc_rx_work);
+	cancel_work_sync(&conn->ksc_tx_work);
+
+	spin_lock_bh(&net->ksn_lock);
+	list_splice_init(&conn->ksc_txq, &txs);
+	rx_msg = conn->ksc_rx_msg;
+	conn->ksc_rx_msg = NULL;
+	/* Messages still waiting for a connection get a new one. */
+	if (!list_empty(&peer->ksp_txq))
+		ksock_peer_connect_locked(peer);
+	spin_unlock_bh(&net->ksn_lock);
+
+	if (rx_msg)
+		lnet_finalize(rx_msg, conn->ksc_error);
+	ksock_txlist_done(&txs, conn->ksc_error);
+	if (conn->ksc_callbacks)
+		atomic64_dec(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
+	ksock_stat_inc(KSOCK_STAT_CONNS_CLOSED);
+	sock_release(conn->ksc_sock);
+	kfree(conn);
+}
+
+/**
+ * ksock_conn_close_locked() - close a connection
+ * @conn: a connection in its peer's list
+ * @error: status for the messages it carried: -ETIMEDOUT for a network
+ *	timeout, -ECONNRESET for the peer, -ENETDOWN/-ESHUTDOWN for us
+ *
+ * Idempotent.  The teardown runs later, on the connd workqueue.
+ */
+void ksock_conn_close_locked(struct ksock_conn *conn, int error)
+{
+	if (conn->ksc_closing)
+		return;
+	conn->ksc_closing = true;
+	conn->ksc_error = error;
+	list_del_init(&conn->ksc_list);
+	INIT_WORK(&conn->ksc_teardown, ksock_conn_teardown);
+	queue_work(ksock_connd_wq, &conn->ksc_teardown);
+}
+
+/**
+ * ksock_conn_close() - close a connection, taking the NI's lock
+ * @conn: the connection
+ * @error: as for ksock_conn_close_locked()
+ */
+void ksock_conn_close(struct ksock_conn *conn, int error)
+{
+	struct ksock_net *net = conn->ksc_peer->ksp_net;
+
+	spin_lock_bh(&net->ksn_lock);
+	ksock_conn_close_locked(conn, error);
+	spin_unlock_bh(&net->ksn_lock);
+}
+
+/**
+ * ksock_peer_close_conns_locked() - close every connection of @peer
+ * @peer: the peer
+ * @error: as for ksock_conn_close_locked()
+ */
+void ksock_peer_close_conns_locked(struct ksock_peer *peer, int error)
+{
+	struct ksock_conn *conn, *tmp;
+
+	list_for_each_entry_safe(conn, tmp, &peer->ksp_conns, ksc_list)
+		ksock_conn_close_locked(conn, error);
+}
+
+/**
+ * ksock_net_close_all() - close every connection of the NI
+ * @net: the NI, shutting down
+ */
+void ksock_net_close_all(struct ksock_net *net)
+{
+	struct ksock_peer *peer;
+
+	spin_lock_bh(&net->ksn_lock);
+	list_for_each_entry(peer, &net->ksn_peers, ksp_list)
+		ksock_peer_close_conns_locked(peer, -ESHUTDOWN);
+	spin_unlock_bh(&net->ksn_lock);
+}

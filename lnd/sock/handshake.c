@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connection set-up (spec 4.6, 4.7): the HELLO exchange, passive (a
+ * socket the acceptor hands us) and active (the connect work of a peer
+ * that lacks connections).  Both block on the socket with timeouts, on
+ * the connd workqueue, never on the data path.
+ *
+ * While a socket is in a handshake it is in the NI's handshake list, so
+ * that stopping the NI can shut it down and end any wait at once.
+ */
+#include <linux/in.h>
+#include <linux/slab.h>
+
+#include "socklnd.h"
+
+#define KSOCK_USERSPACE_PID_FLAG	0x80000000U	/* LNET_PID_USERFLAG */
+
+struct ksock_hs {
+	struct list_head	hs_list;
+	struct socket		*hs_sock;
+	bool			hs_listed;
+};
+
+static int ksock_hs_register(struct ksock_net *net, struct ksock_hs *hs,
+			     struct socket *sock)
+{
+	int rc = 0;
+
+	hs->hs_sock = sock;
+	mutex_lock(&net->ksn_hs_mutex);
+	spin_lock_bh(&net->ksn_lock);
+	if (net->ksn_shutdown)
+		rc = -ESHUTDOWN;
+	spin_unlock_bh(&net->ksn_lock);
+	if (!rc)
+		list_add_tail(&hs->hs_list, &net->ksn_handshakes);
+	hs->hs_listed = !rc;
+	mutex_unlock(&net->ksn_hs_mutex);
+	return rc;
+}
+
+/* Before a connection owns the socket, or it is released. */
+static void ksock_hs_unregister(struct ksock_net *net, struct ksock_hs *hs)
+{
+	if (!hs->hs_listed)
+		return;
+	mutex_lock(&net->ksn_hs_mutex);
+	list_del(&hs->hs_list);
+	hs->hs_listed = false;
+	mutex_unlock(&net->ksn_hs_mutex);
+}
+
+/**
+ * ksock_handshakes_abort() - end every handshake's wait on its socket
+ * @net: the NI, marked as shutting down
+ */
+void ksock_handshakes_abort(struct ksock_net *net)
+{
+	struct ksock_hs *hs;
+
+	mutex_lock(&net->ksn_hs_mutex);
+	list_for_each_entry(hs, &net->ksn_handshakes, hs_list)
+		kernel_sock_shutdown(hs->hs_sock, SHUT_RDWR);
+	mutex_unlock(&net->ksn_hs_mutex);
+}
+
+/* Read a whole HELLO; errors are counted. */
+static int ksock_hello_recv(struct socket *sock, struct ksock_hello *h,
+			    bool *flip, int timeout)
+{
+	u8 buf[KSOCK_HELLO_MAX_SIZE];
+	int version, n, rc;
+
+	rc = lnet_sock_read(sock, buf, KSOCK_HELLO_PEEK_SIZE, timeout);
+	if (rc)
+		goto read_error;
+	version = ksock_hello_peek(buf, flip);
+	if (version == -EPROTO) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_MAGIC);
+		return -EPROTO;
+	}
+	if (version < 0) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_VERSION);
+		return version;
+	}
+	rc = lnet_sock_read(sock, buf + KSOCK_HELLO_PEEK_SIZE,
+			    ksock_hello_size(version) - KSOCK_HELLO_PEEK_SIZE,
+			    timeout);
+	if (rc)
+		goto read_error;
+	n = ksock_hello_decode(h, buf, version, *flip);
+	if (n == -EPROTO) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_VERSION);
+		return -EPROTO;
+	}
+	if (n < 0)
+		goto bad_nips;
+	if (n) {
+		rc = lnet_sock_read(sock, buf, 4 * n, timeout);
+		if (rc)
+			goto read_error;
+		if (ksock_hello_decode_ips(h, buf, *flip))
+			goto bad_nips;
+	}
+	return 0;
+
+bad_nips:
+	ksock_stat_inc(KSOCK_STAT_HELLO_BAD_NIPS);
+	return -EPROTO;
+read_error:
+	if (rc == -ETIMEDOUT)
+		ksock_stat_inc(KSOCK_STAT_HELLO_TIMEOUT);
+	return rc;
+}
+
+static int ksock_hello_send(struct ksock_net *net, struct socket *sock,
+			    u32 version, const struct lnet_nid *peer_nid,
+			    u32 peer_pid, u64 peer_incarnation, u32 ctype,
+			    int timeout)
+{
+	struct ksock_hello h = {
+		.version	= version,
+		.src_nid	= net->ksn_ni->ni_nid,
+		.dst_nid	= *peer_nid,
+		.src_pid	= LNET_PID_LUSTRE,
+		.dst_pid	= peer_pid,
+		.src_incarnation = net->ksn_incarnation,
+		.dst_incarnation = peer_incarnation,
+		.ctype		= ctype,
+	};
+	u8 buf[KSOCK_HELLO_MAX_SIZE];
+	size_t len = ksock_hello_encode(&h, buf);
+
+	return lnet_sock_write(sock, buf, len, timeout);
+}
+
+struct ksock_acceptee {
+	struct work_struct	ka_work;
+	struct ksock_hs		ka_hs;
+	struct ksock_net	*ka_net;
+};
+
+/* Who the peer is: its HELLO, or its address for a userspace process. */
+static int ksock_passive_peer_id(struct ksock_net *net, struct socket *sock,
+				 const struct ksock_hello *h,
+				 struct lnet_nid *nid, u32 *pid,
+				 bool *userspace)
+{
+	struct sockaddr_in sin;
+	u32 our_net = lnet_nid_net(&net->ksn_ni->ni_nid);
+
+	if (kernel_getpeername(sock, (struct sockaddr *)&sin) < 0)
+		return -ENOTCONN;
+	*userspace = ntohs(sin.sin_port) > 1023;
+	if (*userspace) {
+		/* Spec 3.4 step 6: ignore its NID and PID. */
+		lnet_nid4_to_nid(lnet_mknid4(our_net, ntohl(sin.sin_addr.s_addr)),
+				 nid);
+		*pid = ntohs(sin.sin_port) | KSOCK_USERSPACE_PID_FLAG;
+		return 0;
+	}
+	if (lnet_nid_is_any(&h->src_nid) ||
+	    lnet_nid_net(&h->src_nid) != our_net ||
+	    !lnet_nid_is_nid4(&h->src_nid)) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_NID);
+		return -EPROTO;
+	}
+	*nid = h->src_nid;
+	*pid = h->src_pid;
+	return 0;
+}
+
+/* Spec 4.6, passive side; returns the socket if no connection took it. */
+static struct socket *ksock_passive(struct ksock_net *net,
+				    struct ksock_hs *hs)
+{
+	struct socket *sock = hs->hs_sock;
+	int timeout = lnet_acceptor_timeout();
+	struct ksock_conn *conn;
+	struct ksock_peer *peer;
+	struct ksock_hello h;
+	struct lnet_nid nid;
+	bool flip, userspace;
+	u32 type, pid;
+	int rc;
+
+	rc = ksock_hello_recv(sock, &h, &flip, timeout);
+	if (rc == -EPROTONOSUPPORT) {
+		/* Tell it the version we speak (spec 4.7). */
+		ksock_hello_send(net, sock, KSOCK_PROTO_V3, &LNET_ANY_NID, 0, 0,
+				 KSOCK_CONN_NONE, timeout);
+		return sock;
+	}
+	if (rc)
+		return sock;
+	rc = ksock_passive_peer_id(net, sock, &h, &nid, &pid, &userspace);
+	if (rc)
+		return sock;
+	type = ksock_ctype_invert(h.ctype);
+	if (type == KSOCK_CONN_NONE) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_CTYPE);
+		return sock;
+	}
+
+	spin_lock_bh(&net->ksn_lock);
+	peer = ksock_peer_get_locked(net, &nid, pid);
+	rc = peer ? ksock_conn_admit_locked(peer, &h, type, true) : -ENOMEM;
+	spin_unlock_bh(&net->ksn_lock);
+	if (rc == -EALREADY) {
+		ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
+		ksock_hello_send(net, sock, h.version, &nid, h.src_pid,
+				 h.src_incarnation, KSOCK_CONN_NONE, timeout);
+	}
+	if (rc)
+		return sock;
+	rc = ksock_hello_send(net, sock, h.version, &nid, h.src_pid,
+			      h.src_incarnation, type, timeout);
+	if (rc)
+		return sock;
+	conn = ksock_conn_alloc(sock, type, h.version, flip);
+	if (!conn)
+		return sock;
+	conn->ksc_userspace = userspace;
+	ksock_hs_unregister(net, hs);
+
+	/* Things may have changed while the reply was sent. */
+	spin_lock_bh(&net->ksn_lock);
+	rc = ksock_conn_admit_locked(peer, &h, type, true);
+	if (!rc) {
+		if (!peer->ksp_version) {
+			peer->ksp_version = h.version;
+			peer->ksp_incarnation = h.src_incarnation;
+		}
+		conn->ksc_peer = peer;
+		list_add_tail(&conn->ksc_list, &peer->ksp_conns);
+	}
+	spin_unlock_bh(&net->ksn_lock);
+	if (rc) {
+		ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
+		kfree(conn);
+		return sock;
+	}
+	ksock_conn_start(peer, conn);
+	return NULL;
+}
+
+static void ksock_acceptee_work(struct work_struct *work)
+{
+	struct ksock_acceptee *ka = container_of(work, struct ksock_acceptee,
+						 ka_work);
+	struct socket *sock;
+
+	sock = ksock_passive(ka->ka_net, &ka->ka_hs);
+	ksock_hs_unregister(ka->ka_net, &ka->ka_hs);
+	if (sock)
+		sock_release(sock);
+	kfree(ka);
+}
+
+/**
+ * ksock_accept() - lnd_accept: the acceptor hands over a connection
+ * @ni: the NI it asked for
+ * @sock: the socket, connection request read; ours from now on
+ *
+ * Context: Process context (the acceptor's work).
+ * Return: 0, or -errno (the socket is released either way).
+ */
+int ksock_accept(struct lnet_ni *ni, struct socket *sock)
+{
+	struct ksock_net *net = ni->ni_data;
+	struct ksock_acceptee *ka;
+	int rc;
+
+	ka = kzalloc(sizeof(*ka), GFP_KERNEL);
+	if (!ka) {
+		sock_release(sock);
+		return -ENOMEM;
+	}
+	ka->ka_net = net;
+	INIT_WORK(&ka->ka_work, ksock_acceptee_work);
+	rc = ksock_hs_register(net, &ka->ka_hs, sock);
+	if (rc) {
+		sock_release(sock);
+		kfree(ka);
+		return rc;
+	}
+	queue_work(ksock_connd_wq, &ka->ka_work);
+	return 0;
+}
+
+/* The HELLO reply, checked against what we asked (spec 4.6 active 4-6). */
+static int ksock_reply_check(struct ksock_peer *peer,
+			     const struct ksock_hello *reply, u32 version,
+			     u32 type)
+{
+	if (lnet_nid_is_any(&reply->src_nid) ||
+	    !lnet_nid_equal(&reply->src_nid, &peer->ksp_nid) ||
+	    reply->src_pid != peer->ksp_pid) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_NID);
+		return -EPROTO;
+	}
+	if (reply->ctype == KSOCK_CONN_NONE)
+		return reply->version == version ? -EALREADY : -EAGAIN;
+	if (reply->version != version) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_VERSION);
+		return -EPROTO;
+	}
+	if (ksock_ctype_invert(reply->ctype) != type) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_CTYPE);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Open one connection of @type to @peer. */
+static int ksock_connect_one(struct ksock_peer *peer, u32 type)
+{
+	struct ksock_net *net = peer->ksp_net;
+	int timeout = ksock_timeout();
+	struct ksock_hello reply;
+	struct ksock_conn *conn;
+	struct socket *sock;
+	struct ksock_hs hs;
+	u32 version;
+	bool flip;
+	int tries, rc;
+
+	version = READ_ONCE(peer->ksp_version);
+	if (!version)
+		version = ksock_tun.typed_conns ? KSOCK_PROTO_V3 :
+						  KSOCK_PROTO_V2;
+	for (tries = 0; tries < 2; tries++) {
+		rc = lnet_connect(&sock, &peer->ksp_nid, net->ksn_ip,
+				  peer->ksp_ip, lnet_acceptor_port(), timeout);
+		if (rc)
+			return rc;
+		rc = ksock_hs_register(net, &hs, sock);
+		if (!rc)
+			rc = ksock_hello_send(net, sock, version,
+					      &peer->ksp_nid, 0, 0, type,
+					      timeout);
+		if (!rc)
+			rc = ksock_hello_recv(sock, &reply, &flip, timeout);
+		if (!rc)
+			rc = ksock_reply_check(peer, &reply, version, type);
+		ksock_hs_unregister(net, &hs);
+		if (!rc)
+			break;
+		sock_release(sock);
+		if (rc != -EAGAIN)
+			return rc;
+		/* The peer speaks another version: use it (spec 4.7). */
+		if (reply.version < KSOCK_PROTO_V2)
+			return -EPROTO;
+		version = reply.version;
+	}
+	if (rc)
+		return rc;
+
+	conn = ksock_conn_alloc(sock, type, version, flip);
+	if (!conn) {
+		sock_release(sock);
+		return -ENOMEM;
+	}
+	spin_lock_bh(&net->ksn_lock);
+	rc = ksock_conn_admit_locked(peer, &reply, type, false);
+	if (!rc) {
+		if (!peer->ksp_version) {
+			peer->ksp_version = version;
+			peer->ksp_incarnation = reply.src_incarnation;
+		}
+		conn->ksc_peer = peer;
+		list_add_tail(&conn->ksc_list, &peer->ksp_conns);
+	}
+	spin_unlock_bh(&net->ksn_lock);
+	if (rc) {
+		ksock_conn_free(conn);
+		return rc;
+	}
+	ksock_conn_start(peer, conn);
+	return 0;
+}
+
+/* The first type @peer lacks a connection of, or NONE. */
+static u32 ksock_missing_type_locked(struct ksock_peer *peer)
+{
+	static const u32 order[] = { KSOCK_CONN_ANY, KSOCK_CONN_CONTROL,
+				     KSOCK_CONN_BULK_OUT, KSOCK_CONN_BULK_IN };
+	struct ksock_net *net = peer->ksp_net;
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		struct ksock_conn *conn;
+
+		n = 0;
+		list_for_each_entry(conn, &peer->ksp_conns, ksc_list)
+			n += conn->ksc_type == order[i];
+		if (n < ksock_conns_wanted(net, order[i]))
+			return order[i];
+	}
+	return KSOCK_CONN_NONE;
+}
+
+/* Map a connect failure to the status its messages get. */
+static int ksock_connect_status(int rc)
+{
+	switch (rc) {
+	case -ETIMEDOUT:
+	case -ENETUNREACH:
+	case -ENETDOWN:
+		return rc;
+	default:
+		return -EHOSTUNREACH;
+	}
+}
+
+/**
+ * ksock_connect_work() - open the connections a peer lacks
+ * @work: the peer's ksp_connect_work
+ *
+ * On failure the messages waiting for a connection fail and the next
+ * attempt waits for the back-off (min_reconnectms doubling up to
+ * max_reconnectms); after a lost race it waits min_reconnectms and
+ * keeps them.
+ */
+void ksock_connect_work(struct work_struct *work)
+{
+	struct ksock_peer *peer = container_of(to_delayed_work(work),
+					       struct ksock_peer,
+					       ksp_connect_work);
+	struct ksock_net *net = peer->ksp_net;
+	LIST_HEAD(failed);
+	int rc = 0;
+	u32 type;
+
+	spin_lock_bh(&net->ksn_lock);
+	if (net->ksn_shutdown) {
+		spin_unlock_bh(&net->ksn_lock);
+		return;
+	}
+	peer->ksp_connecting = true;
+	for (;;) {
+		type = ksock_missing_type_locked(peer);
+		if (type == KSOCK_CONN_NONE || net->ksn_shutdown)
+			break;
+		spin_unlock_bh(&net->ksn_lock);
+		rc = ksock_connect_one(peer, type);
+		spin_lock_bh(&net->ksn_lock);
+		if (rc)
+			break;
+	}
+	peer->ksp_connecting = false;
+	if (rc == -EALREADY) {
+		peer->ksp_reconnect_at = jiffies +
+			msecs_to_jiffies(ksock_tun.min_reconnectms);
+		if (!list_empty(&peer->ksp_txq))
+			ksock_peer_connect_locked(peer);
+	} else if (rc && rc != -ESHUTDOWN) {
+		ksock_stat_inc(KSOCK_STAT_CONNECT_FAILED);
+		pr_debug("ksocklnd: connecting to %pI4: %d\n", &peer->ksp_ip,
+			 rc);
+		peer->ksp_reconnect_at = jiffies +
+			msecs_to_jiffies(peer->ksp_backoff_ms);
+		peer->ksp_backoff_ms = min(peer->ksp_backoff_ms * 2,
+					   (unsigned int)ksock_tun.max_reconnectms);
+		if (list_empty(&peer->ksp_conns))
+			list_splice_init(&peer->ksp_txq, &failed);
+	}
+	spin_unlock_bh(&net->ksn_lock);
+	ksock_txlist_done(&failed, ksock_connect_status(rc));
+}

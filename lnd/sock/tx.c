@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sending: lnd_send puts a message on the best connection of its peer,
+ * or on the peer's queue (and connects) when it has none.  Each
+ * connection's tx work writes its queue in order with non-blocking
+ * sends; when the socket is full it stops until write_space requeues it.
+ * Payload pages go to TCP by reference (sendpage), not copied; kvec
+ * payloads are copied by sendmsg.  A message is finalized once all of it
+ * is in the socket, as Lustre does when it requests no zero-copy ACK.
+ *
+ * Where a message goes (spec 4.11): below min_bulk bytes on CONTROL,
+ * else on BULK_OUT, each falling back to the other; NOOPs on BULK_IN
+ * (the "ACK" connection); everything on ANY for V1/V2 peers.
+ */
+#include <linux/highmem.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include "socklnd.h"
+
+static struct ksock_tx *ksock_tx_alloc(void)
+{
+	struct ksock_tx *tx = kzalloc(sizeof(*tx), GFP_ATOMIC | __GFP_NOWARN);
+
+	if (tx)
+		tx->tx_deadline = jiffies + ksock_timeout() * HZ;
+	return tx;
+}
+
+/**
+ * ksock_tx_done() - a send finished: finalize its message, free it
+ * @tx: the send, on no list
+ * @status: 0 or the error its message gets
+ */
+void ksock_tx_done(struct ksock_tx *tx, int status)
+{
+	if (status)
+		ksock_stat_inc(KSOCK_STAT_TX_ERRORS);
+	if (tx->tx_msg)
+		lnet_finalize(tx->tx_msg, status);
+	kfree(tx);
+}
+
+/**
+ * ksock_txlist_done() - ksock_tx_done() for each send of a list
+ * @txs: the list, emptied
+ * @status: the error
+ */
+void ksock_txlist_done(struct list_head *txs, int status)
+{
+	struct ksock_tx *tx, *tmp;
+
+	list_for_each_entry_safe(tx, tmp, txs, tx_list) {
+		list_del(&tx->tx_list);
+		ksock_tx_done(tx, status);
+	}
+}
+
+/**
+ * ksock_noop_alloc() - a NOOP carrying two cookies (spec 4.9)
+ * @cookie0: first cookie
+ * @cookie1: second cookie
+ *
+ * Return: the send, or NULL without memory.
+ */
+struct ksock_tx *ksock_noop_alloc(u64 cookie0, u64 cookie1)
+{
+	struct ksock_tx *tx = ksock_tx_alloc();
+
+	if (!tx)
+		return NULL;
+	tx->tx_cookie0 = cookie0;
+	tx->tx_cookie1 = cookie1;
+	tx->tx_nob = KSOCK_MSG_HDR_SIZE;
+	return tx;
+}
+
+/* Headers as @conn's version frames them. */
+static int ksock_tx_encode(struct ksock_conn *conn, struct ksock_tx *tx)
+{
+	u8 *lhdr = tx->tx_hdr;
+	int rc;
+
+	if (!tx->tx_msg) {
+		ksock_msg_hdr_encode(tx->tx_hdr, KSOCK_MSG_NOOP,
+				     tx->tx_cookie0, tx->tx_cookie1);
+		tx->tx_hdr_len = KSOCK_MSG_HDR_SIZE;
+		return 0;
+	}
+	tx->tx_hdr_len = 0;
+	if (conn->ksc_version >= KSOCK_PROTO_V2) {
+		ksock_msg_hdr_encode(tx->tx_hdr, KSOCK_MSG_LNET, 0, 0);
+		lhdr += KSOCK_MSG_HDR_SIZE;
+		tx->tx_hdr_len = KSOCK_MSG_HDR_SIZE;
+	}
+	if (conn->ksc_version == KSOCK_PROTO_V4) {
+		lnet_hdr_to_nid16(&tx->tx_msg->msg_hdr, lhdr);
+		tx->tx_hdr_len += LNET_HDR_NID16_SIZE;
+		rc = 0;
+	} else {
+		rc = lnet_hdr_to_nid4(&tx->tx_msg->msg_hdr, lhdr);
+		tx->tx_hdr_len += LNET_HDR_NID4_SIZE;
+	}
+	return rc;
+}
+
+/* May @conn carry @tx?  0: no; 2: preferred; 1: as a fallback. */
+static int ksock_conn_fits(const struct ksock_conn *conn,
+			   const struct ksock_tx *tx)
+{
+	bool bulk = tx->tx_nob >= READ_ONCE(ksock_tun.min_bulk);
+
+	if (conn->ksc_closing)
+		return 0;
+	if (conn->ksc_version <= KSOCK_PROTO_V2)
+		return tx->tx_msg ? 2 : conn->ksc_version == KSOCK_PROTO_V2;
+	switch (conn->ksc_type) {
+	case KSOCK_CONN_CONTROL:
+		return tx->tx_msg ? (bulk ? 1 : 2) : 1;
+	case KSOCK_CONN_BULK_OUT:
+		return tx->tx_msg ? (bulk ? 2 : 1) : 1;
+	case KSOCK_CONN_BULK_IN:
+		return tx->tx_msg ? 0 : 2;
+	default:
+		return 0;	/* never send on a V3/V4 ANY connection */
+	}
+}
+
+/* The best connection for @tx: preferred type, then least queued. */
+static struct ksock_conn *ksock_conn_for_tx_locked(struct ksock_peer *peer,
+						   const struct ksock_tx *tx)
+{
+	struct ksock_conn *conn, *best = NULL;
+	int fit, best_fit = 0;
+
+	list_for_each_entry(conn, &peer->ksp_conns, ksc_list) {
+		fit = ksock_conn_fits(conn, tx);
+		if (!fit)
+			continue;
+		if (fit > best_fit ||
+		    (fit == best_fit && conn->ksc_tx_bytes < best->ksc_tx_bytes)) {
+			best = conn;
+			best_fit = fit;
+		}
+	}
+	return best;
+}
+
+/**
+ * ksock_tx_queue_locked() - queue @tx on @conn and start sending
+ * @conn: a connection that fits @tx
+ * @tx: the send
+ *
+ * Return: none; a header that cannot be encoded fails @tx later, in the
+ * tx work, as an error.
+ */
+void ksock_tx_queue_locked(struct ksock_conn *conn, struct ksock_tx *tx)
+{
+	if (list_empty(&conn->ksc_txq))
+		conn->ksc_tx_last = jiffies;
+	if (ksock_tx_encode(conn, tx))
+		tx->tx_hdr_len = 0;	/* the tx work fails it */
+	/* NOOPs (ZC ACKs) go first: the peer keeps buffers until then. */
+	if (!tx->tx_msg && !list_empty(&conn->ksc_txq)) {
+		struct ksock_tx *head = list_first_entry(&conn->ksc_txq,
+							 struct ksock_tx,
+							 tx_list);
+
+		/* The head may be partly sent: never cut into it. */
+		list_add(&tx->tx_list, &head->tx_list);
+	} else {
+		list_add_tail(&tx->tx_list, &conn->ksc_txq);
+	}
+	conn->ksc_tx_bytes += tx->tx_nob;
+	if (conn->ksc_ready)
+		queue_work(ksock_sched_wq, &conn->ksc_tx_work);
+}
+
+/**
+ * ksock_peer_connect_locked() - make sure a connection attempt is coming
+ * @peer: a peer with messages waiting
+ *
+ * Not before the back-off allows; nothing when one runs already.
+ */
+void ksock_peer_connect_locked(struct ksock_peer *peer)
+{
+	long delay = (long)(peer->ksp_reconnect_at - jiffies);
+
+	if (peer->ksp_connecting || peer->ksp_net->ksn_shutdown)
+		return;
+	queue_delayed_work(ksock_connd_wq, &peer->ksp_connect_work,
+			   max(delay, 0L));
+}
+
+/**
+ * ksock_peer_send_queued_locked() - move waiting sends to connections
+ * @peer: a peer that just got a connection
+ */
+void ksock_peer_send_queued_locked(struct ksock_peer *peer)
+{
+	struct ksock_tx *tx, *tmp;
+	struct ksock_conn *conn;
+
+	list_for_each_entry_safe(tx, tmp, &peer->ksp_txq, tx_list) {
+		conn = ksock_conn_for_tx_locked(peer, tx);
+		if (!conn)
+			continue;
+		list_del(&tx->tx_list);
+		ksock_tx_queue_locked(conn, tx);
+	}
+}
+
+/* Queue @tx for @peer: on a connection, or waiting for one. */
+static void ksock_peer_queue_locked(struct ksock_peer *peer,
+				    struct ksock_tx *tx)
+{
+	struct ksock_conn *conn = ksock_conn_for_tx_locked(peer, tx);
+
+	if (conn) {
+		ksock_tx_queue_locked(conn, tx);
+		return;
+	}
+	list_add_tail(&tx->tx_list, &peer->ksp_txq);
+	ksock_peer_connect_locked(peer);
+}
+
+/**
+ * ksock_send_noop() - send a NOOP to @peer if it has a connection for it
+ * @peer: the peer
+ * @cookie0: first cookie
+ * @cookie1: second cookie
+ */
+void ksock_send_noop(struct ksock_peer *peer, u64 cookie0, u64 cookie1)
+{
+	struct ksock_net *net = peer->ksp_net;
+	struct ksock_tx *tx = ksock_noop_alloc(cookie0, cookie1);
+	struct ksock_conn *conn;
+
+	if (!tx)
+		return;
+	spin_lock_bh(&net->ksn_lock);
+	conn = ksock_conn_for_tx_locked(peer, tx);
+	if (conn)
+		ksock_tx_queue_locked(conn, tx);
+	spin_unlock_bh(&net->ksn_lock);
+	if (!conn)
+		kfree(tx);
+}
+
+/**
+ * ksock_send() - lnd_send: send an LNet message
+ * @ni: the NI
+ * @private: unused (no routing)
+ * @msg: the message, credits taken
+ *
+ * Context: Any context but hard IRQ.
+ * Return: 0 (the message is finalized later), or -errno.
+ */
+int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
+{
+	struct ksock_net *net = ni->ni_data;
+	struct lnet_nid *nid = &msg->msg_txpeer->lpni_nid;
+	struct ksock_peer *peer;
+	struct ksock_tx *tx;
+	int rc = 0;
+
+	if (!lnet_nid_is_nid4(nid))
+		return -EHOSTUNREACH;	/* IPv4 only for now */
+	tx = ksock_tx_alloc();
+	if (!tx)
+		return -ENOMEM;
+	tx->tx_msg = msg;
+	tx->tx_nob = KSOCK_MSG_HDR_SIZE + LNET_HDR_NID4_SIZE + msg->msg_len;
+	if (msg->msg_len)
+		lnet_md_iter(msg->msg_md, ITER_SOURCE, msg->msg_offset,
+			     msg->msg_len, &tx->tx_payload);
+	else
+		iov_iter_kvec(&tx->tx_payload, ITER_SOURCE, NULL, 0, 0);
+
+	spin_lock_bh(&net->ksn_lock);
+	peer = ksock_peer_get_locked(net, nid, LNET_PID_LUSTRE);
+	if (peer)
+		ksock_peer_queue_locked(peer, tx);
+	else
+		rc = net->ksn_shutdown ? -ESHUTDOWN : -ENOMEM;
+	spin_unlock_bh(&net->ksn_lock);
+	if (rc)
+		kfree(tx);
+	return rc;
+}
+
+/* Send one page of a bvec payload by reference, or a kvec by copy. */
+static int ksock_send_payload(struct socket *sock, struct iov_iter *it)
+{
+	int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+	size_t count = iov_iter_count(it);
+
+	if (iov_iter_is_bvec(it)) {
+		const struct bio_vec *bv = it->bvec;
+		size_t off = bv->bv_offset + it->iov_offset;
+		struct page *page = nth_page(bv->bv_page, off >> PAGE_SHIFT);
+		size_t len;
+
+		off &= ~PAGE_MASK;
+		len = min3(count, (size_t)bv->bv_len - it->iov_offset,
+			   PAGE_SIZE - off);
+		if (len < count)
+			flags |= MSG_MORE | MSG_SENDPAGE_NOTLAST;
+		if (sendpage_ok(page))
+			return kernel_sendpage(sock, page, off, len, flags);
+		return sock_no_sendpage(sock, page, off, len, flags);
+	}
+	{
+		struct msghdr mh = { .msg_flags = flags };
+
+		mh.msg_iter = *it;
+		return sock_sendmsg(sock, &mh);
+	}
+}
+
+/* Send what the socket takes of @tx: 0 when all of it went, -EAGAIN. */
+static int ksock_tx_send(struct ksock_conn *conn, struct ksock_tx *tx)
+{
+	struct socket *sock = conn->ksc_sock;
+	int rc;
+
+	if (!tx->tx_hdr_len)
+		return -EPROTO;		/* could not be encoded */
+	while (tx->tx_hdr_sent < tx->tx_hdr_len) {
+		struct kvec iov = {
+			.iov_base = tx->tx_hdr + tx->tx_hdr_sent,
+			.iov_len = tx->tx_hdr_len - tx->tx_hdr_sent,
+		};
+		struct msghdr mh = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+
+		if (iov_iter_count(&tx->tx_payload))
+			mh.msg_flags |= MSG_MORE;
+		rc = kernel_sendmsg(sock, &mh, &iov, 1, iov.iov_len);
+		if (rc <= 0)
+			return rc ? rc : -EAGAIN;
+		tx->tx_hdr_sent += rc;
+		conn->ksc_tx_last = jiffies;
+	}
+	while (iov_iter_count(&tx->tx_payload)) {
+		rc = ksock_send_payload(sock, &tx->tx_payload);
+		if (rc <= 0)
+			return rc ? rc : -EAGAIN;
+		iov_iter_advance(&tx->tx_payload, rc);
+		conn->ksc_tx_last = jiffies;
+	}
+	return 0;
+}
+
+/**
+ * ksock_tx_work() - send a connection's queue, in order
+ * @work: the connection's ksc_tx_work
+ */
+void ksock_tx_work(struct work_struct *work)
+{
+	struct ksock_conn *conn = container_of(work, struct ksock_conn,
+					       ksc_tx_work);
+	struct ksock_net *net = conn->ksc_peer->ksp_net;
+	struct ksock_tx *tx;
+	int budget = 64;
+	int rc;
+
+	while (budget--) {
+		spin_lock_bh(&net->ksn_lock);
+		tx = conn->ksc_closing || !conn->ksc_ready ? NULL :
+		     list_first_entry_or_null(&conn->ksc_txq, struct ksock_tx,
+					      tx_list);
+		spin_unlock_bh(&net->ksn_lock);
+		if (!tx)
+			return;
+		rc = ksock_tx_send(conn, tx);
+		if (rc == -EAGAIN)
+			return;		/* write_space requeues us */
+		if (rc) {
+			ksock_conn_close(conn, rc == -EPROTO ? -EPROTO :
+					 -ECONNRESET);
+			return;
+		}
+		spin_lock_bh(&net->ksn_lock);
+		list_del(&tx->tx_list);
+		conn->ksc_tx_bytes -= tx->tx_nob;
+		spin_unlock_bh(&net->ksn_lock);
+		ksock_tx_done(tx, 0);
+	}
+	queue_work(ksock_sched_wq, &conn->ksc_tx_work);
+}

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The acceptor (wire spec 3): LNet's TCP listener on accept_port (988)
+ * for LNDs that connect over TCP (socklnd), and the connecting side's
+ * half, lnet_connect().
+ *
+ * One listener per local address, shared by the NIs on it and dropped
+ * with the last one.  The listening socket's data_ready callback queues
+ * accept work (no thread blocks in accept()); every accepted socket gets
+ * its own work item to read the connection request with accept_timeout,
+ * so a client that sends nothing delays nobody else.  The request names
+ * the NI it wants; that NI's LND takes the socket over with lnd_accept().
+ * Every refusal is counted by reason: /sys/kernel/debug/lnet/acceptor.
+ */
+#include <linux/in.h>
+#include <linux/inet.h>
+#include <linux/moduleparam.h>
+#include <linux/net.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include <lnet/lib-lnet.h>
+
+#define LNET_PROTO_ACCEPTOR_MAGIC	0xacce7100U
+#define LNET_PROTO_MAGIC		0x45726963U	/* "Eric" */
+#define LNET_PROTO_TCP_MAGIC		0xeebc0dedU	/* pre-acceptor */
+#define LNET_ACCEPTOR_VERSION		1		/* nid4 target */
+#define LNET_ACCEPTOR_VERSION_16	2		/* large-NID target */
+#define LNET_ACCEPTOR_MIN_RESERVED_PORT	512
+#define LNET_ACCEPTOR_MAX_RESERVED_PORT	1023
+
+static char *accept = "secure";
+module_param(accept, charp, 0444);
+MODULE_PARM_DESC(accept, "accept connections: secure (privileged source port only), all, none");
+
+static int accept_port = 988;
+module_param(accept_port, int, 0444);
+MODULE_PARM_DESC(accept_port, "TCP port of the acceptor");
+
+static int accept_backlog = 127;
+module_param(accept_backlog, int, 0444);
+MODULE_PARM_DESC(accept_backlog, "listen() backlog of the acceptor");
+
+static int accept_timeout = 5;
+module_param(accept_timeout, int, 0644);
+MODULE_PARM_DESC(accept_timeout, "seconds to wait for a connection request");
+
+/* Why a connection was refused, or that it was accepted. */
+enum lnet_acceptor_counter {
+	LNET_ACR_ACCEPTED,	/* handed to an LND */
+	LNET_ACR_BAD_PORT,	/* source port > 1023 with accept=secure */
+	LNET_ACR_BAD_MAGIC,	/* not an acceptor magic */
+	LNET_ACR_LNET_MAGIC,	/* a unified-protocol peer: told "old" */
+	LNET_ACR_BAD_VERSION,	/* unknown connreq version */
+	LNET_ACR_BAD_NID,	/* no NI with that NID accepts TCP */
+	LNET_ACR_TIMEOUT,	/* request incomplete in accept_timeout */
+	LNET_ACR_ERROR,		/* socket error or no memory */
+	LNET_ACR_COUNT
+};
+
+static const char * const lnet_acr_names[] = {
+	[LNET_ACR_ACCEPTED]	= "accepted",
+	[LNET_ACR_BAD_PORT]	= "bad_port",
+	[LNET_ACR_BAD_MAGIC]	= "bad_magic",
+	[LNET_ACR_LNET_MAGIC]	= "lnet_magic",
+	[LNET_ACR_BAD_VERSION]	= "bad_version",
+	[LNET_ACR_BAD_NID]	= "bad_nid",
+	[LNET_ACR_TIMEOUT]	= "timeout",
+	[LNET_ACR_ERROR]	= "error",
+};
+
+static_assert(ARRAY_SIZE(lnet_acr_names) == LNET_ACR_COUNT);
+
+static atomic_t lnet_acr_counters[LNET_ACR_COUNT];
+
+/* A listening socket on one local address. */
+struct lnet_listener {
+	struct list_head	ll_list;
+	__be32			ll_addr;
+	int			ll_users;	/* NIs on this address */
+	struct socket		*ll_sock;
+	struct work_struct	ll_accept_work;
+	void (*ll_saved_data_ready)(struct sock *sk);
+};
+
+/* An accepted socket whose connection request is being read. */
+struct lnet_acceptee {
+	struct work_struct	la_work;
+	struct socket		*la_sock;
+};
+
+static LIST_HEAD(lnet_listeners);	/* under ln_api_mutex */
+static struct workqueue_struct *lnet_acceptor_wq;
+
+static void lnet_acr_count(enum lnet_acceptor_counter c)
+{
+	atomic_inc(&lnet_acr_counters[c]);
+}
+
+/* Socket timeouts in seconds for blocking reads and writes. */
+static void lnet_sock_set_timeout(struct socket *sock, int timeout)
+{
+	long t = timeout > 0 ? timeout * HZ : MAX_SCHEDULE_TIMEOUT;
+
+	lock_sock(sock->sk);
+	sock->sk->sk_rcvtimeo = t;
+	sock->sk->sk_sndtimeo = t;
+	release_sock(sock->sk);
+}
+
+/**
+ * lnet_sock_read() - read exactly @len bytes from a blocking socket
+ * @sock: the socket
+ * @buf: where to
+ * @len: how many
+ * @timeout: seconds; the whole read must complete within it
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, -ETIMEDOUT, -ECONNRESET at end of stream, or another -errno.
+ */
+int lnet_sock_read(struct socket *sock, void *buf, size_t len, int timeout)
+{
+	unsigned long deadline = jiffies + timeout * HZ;
+
+	while (len) {
+		struct kvec iov = { .iov_base = buf, .iov_len = len };
+		struct msghdr msg = { .msg_flags = 0 };
+		long left = (long)(deadline - jiffies);
+		int rc;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		lnet_sock_set_timeout(sock, DIV_ROUND_UP(left, HZ));
+		rc = kernel_recvmsg(sock, &msg, &iov, 1, len, 0);
+		if (rc == -EAGAIN)
+			return -ETIMEDOUT;
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			return -ECONNRESET;
+		buf += rc;
+		len -= rc;
+	}
+	return 0;
+}
+EXPORT_SYMBOL(lnet_sock_read);
+
+/**
+ * lnet_sock_write() - write all of @buf to a blocking socket
+ * @sock: the socket
+ * @buf: what
+ * @len: how many bytes
+ * @timeout: seconds
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, -ETIMEDOUT or another -errno.
+ */
+int lnet_sock_write(struct socket *sock, const void *buf, size_t len,
+		    int timeout)
+{
+	lnet_sock_set_timeout(sock, timeout);
+	while (len) {
+		struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
+		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+		int rc;
+
+		rc = kernel_sendmsg(sock, &msg, &iov, 1, len);
+		if (rc == -EAGAIN)
+			return -ETIMEDOUT;
+		if (rc < 0)
+			return rc;
+		buf += rc;
+		len -= rc;
+	}
+	return 0;
+}
+EXPORT_SYMBOL(lnet_sock_write);
+
+/**
+ * lnet_acceptor_port() - the TCP port peers' acceptors listen on
+ *
+ * Return: the accept_port module parameter.
+ */
+int lnet_acceptor_port(void)
+{
+	return accept_port;
+}
+EXPORT_SYMBOL(lnet_acceptor_port);
+
+/**
+ * lnet_acceptor_timeout() - seconds allowed for connection set-up reads
+ *
+ * Return: the accept_timeout module parameter (at least 1).
+ */
+int lnet_acceptor_timeout(void)
+{
+	return max(READ_ONCE(accept_timeout), 1);
+}
+EXPORT_SYMBOL(lnet_acceptor_timeout);
+
+/* Bind @sock to @ip and a free privileged port, then connect (spec 3.3). */
+static int lnet_sock_connect(struct socket **sockp, __be32 local_ip,
+			     __be32 peer_ip, int port, int timeout)
+{
+	struct sockaddr_in peer = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = peer_ip,
+		.sin_port = htons(port),
+	};
+	int lport, rc = -EADDRINUSE;
+
+	for (lport = LNET_ACCEPTOR_MAX_RESERVED_PORT;
+	     lport >= LNET_ACCEPTOR_MIN_RESERVED_PORT; lport--) {
+		struct sockaddr_in local = {
+			.sin_family = AF_INET,
+			.sin_addr.s_addr = local_ip,
+			.sin_port = htons(lport),
+		};
+		struct socket *sock;
+
+		rc = sock_create_kern(&init_net, AF_INET, SOCK_STREAM,
+				      IPPROTO_TCP, &sock);
+		if (rc)
+			return rc;
+		sock_set_reuseaddr(sock->sk);
+		lnet_sock_set_timeout(sock, timeout);
+		rc = kernel_bind(sock, (struct sockaddr *)&local,
+				 sizeof(local));
+		if (!rc)
+			rc = kernel_connect(sock, (struct sockaddr *)&peer,
+					    sizeof(peer), 0);
+		if (!rc) {
+			*sockp = sock;
+			return 0;
+		}
+		sock_release(sock);
+		if (rc == -EINPROGRESS || rc == -EAGAIN)
+			return -ETIMEDOUT;	/* sk_sndtimeo passed */
+		if (rc != -EADDRINUSE && rc != -EADDRNOTAVAIL)
+			return rc;
+	}
+	return rc;
+}
+
+/**
+ * lnet_connect() - open a TCP connection to a peer's acceptor
+ * @sockp: the connected socket on success
+ * @peer_nid: the NID of the peer NI wanted (sent in the request)
+ * @local_ip: local address to bind, or 0
+ * @peer_ip: the peer's address
+ * @port: the peer's acceptor port
+ * @timeout: seconds for the connection and the request
+ *
+ * Binds a privileged source port (1023 down to 512), connects and sends
+ * the connection request, version 1 for a nid4 target and version 2
+ * otherwise (wire spec 3.2, 3.3).  The LND's handshake follows at once.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, -EADDRINUSE when no privileged port is free, -ETIMEDOUT, or
+ * the connect error (-ECONNREFUSED, -EHOSTUNREACH, ...).
+ */
+int lnet_connect(struct socket **sockp, const struct lnet_nid *peer_nid,
+		 __be32 local_ip, __be32 peer_ip, int port, int timeout)
+{
+	u8 req[8 + sizeof(struct lnet_nid)];
+	u32 word;
+	size_t len;
+	int rc;
+
+	/* The request is in the sender's byte order (SBO). */
+	word = LNET_PROTO_ACCEPTOR_MAGIC;
+	memcpy(req, &word, 4);
+	if (lnet_nid_is_nid4(peer_nid)) {
+		u64 nid4 = lnet_nid_to_nid4(peer_nid);
+
+		word = LNET_ACCEPTOR_VERSION;
+		memcpy(req + 8, &nid4, 8);
+		len = 16;
+	} else {
+		word = LNET_ACCEPTOR_VERSION_16;
+		memcpy(req + 8, peer_nid, sizeof(*peer_nid));
+		len = sizeof(req);
+	}
+	memcpy(req + 4, &word, 4);
+
+	rc = lnet_sock_connect(sockp, local_ip, peer_ip, port, timeout);
+	if (rc)
+		return rc;
+	rc = lnet_sock_write(*sockp, req, len, timeout);
+	if (rc) {
+		sock_release(*sockp);
+		*sockp = NULL;
+	}
+	return rc;
+}
+EXPORT_SYMBOL(lnet_connect);
+
+/* Tell a peer this acceptor is old or does not know its version. */
+static void lnet_acceptor_reply_old(struct socket *sock)
+{
+	u32 reply[4] = { LNET_PROTO_ACCEPTOR_MAGIC, LNET_ACCEPTOR_VERSION,
+			 0, 0 };	/* nid 0 */
+
+	lnet_sock_write(sock, reply, sizeof(reply), lnet_acceptor_timeout());
+}
+
+/* The NI whose NID is exactly @nid, if its LND accepts; referenced. */
+static struct lnet_ni *lnet_acceptor_ni_get(const struct lnet_nid *nid)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	lnet_lock();
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list) {
+		if (!net->net_lnd->lnd_accept)
+			continue;
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			if (ni->ni_up && lnet_nid_equal(&ni->ni_nid, nid)) {
+				ni->ni_refcount++;
+				lnet_unlock();
+				return ni;
+			}
+		}
+	}
+	lnet_unlock();
+	return NULL;
+}
+
+/* Read and check a connection request (spec 3.4); hand the socket on. */
+static enum lnet_acceptor_counter lnet_acceptor_handle(struct socket *sock)
+{
+	int timeout = lnet_acceptor_timeout();
+	struct sockaddr_in peer;
+	struct lnet_nid nid;
+	struct lnet_ni *ni;
+	u32 magic, version;
+	bool flip;
+	u64 nid4;
+	int rc;
+
+	rc = kernel_getpeername(sock, (struct sockaddr *)&peer);
+	if (rc < 0)
+		return LNET_ACR_ERROR;
+	if (ntohs(peer.sin_port) > LNET_ACCEPTOR_MAX_RESERVED_PORT &&
+	    strcmp(accept, "all"))
+		return LNET_ACR_BAD_PORT;
+
+	rc = lnet_sock_read(sock, &magic, sizeof(magic), timeout);
+	if (rc)
+		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
+	if (magic == LNET_PROTO_MAGIC || magic == swab32(LNET_PROTO_MAGIC)) {
+		lnet_acceptor_reply_old(sock);
+		return LNET_ACR_LNET_MAGIC;
+	}
+	if (magic != LNET_PROTO_ACCEPTOR_MAGIC &&
+	    magic != swab32(LNET_PROTO_ACCEPTOR_MAGIC))
+		return LNET_ACR_BAD_MAGIC;
+	flip = magic != LNET_PROTO_ACCEPTOR_MAGIC;
+
+	rc = lnet_sock_read(sock, &version, sizeof(version), timeout);
+	if (rc)
+		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
+	if (flip)
+		version = swab32(version);
+	if (version == LNET_ACCEPTOR_VERSION) {
+		rc = lnet_sock_read(sock, &nid4, sizeof(nid4), timeout);
+		if (flip)
+			nid4 = swab64(nid4);
+		lnet_nid4_to_nid(nid4, &nid);
+	} else if (version == LNET_ACCEPTOR_VERSION_16) {
+		rc = lnet_sock_read(sock, &nid, sizeof(nid), timeout);
+	} else {
+		lnet_acceptor_reply_old(sock);
+		return LNET_ACR_BAD_VERSION;
+	}
+	if (rc)
+		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
+
+	ni = lnet_acceptor_ni_get(&nid);
+	if (!ni)
+		return LNET_ACR_BAD_NID;
+	/* The LND owns the socket now, whatever it returns. */
+	ni->ni_net->net_lnd->lnd_accept(ni, sock);
+	lnet_lock();
+	lnet_ni_put_locked(ni);
+	lnet_unlock();
+	return LNET_ACR_ACCEPTED;
+}
+
+static void lnet_acceptee_work(struct work_struct *work)
+{
+	struct lnet_acceptee *la = container_of(work, struct lnet_acceptee,
+						la_work);
+	enum lnet_acceptor_counter c;
+
+	c = lnet_acceptor_handle(la->la_sock);
+	lnet_acr_count(c);
+	if (c != LNET_ACR_ACCEPTED) {
+		pr_debug("LNet: acceptor refused a connection: %s\n",
+			 lnet_acr_names[c]);
+		sock_release(la->la_sock);
+	}
+	kfree(la);
+}
+
+static void lnet_listener_accept_work(struct work_struct *work)
+{
+	struct lnet_listener *ll = container_of(work, struct lnet_listener,
+						ll_accept_work);
+	struct socket *sock;
+	struct lnet_acceptee *la;
+
+	while (!kernel_accept(ll->ll_sock, &sock, O_NONBLOCK)) {
+		struct sock *sk = sock->sk;
+
+		/* A child inherits the listener's callbacks: take them back. */
+		write_lock_bh(&sk->sk_callback_lock);
+		sk->sk_user_data = NULL;
+		sk->sk_data_ready = ll->ll_saved_data_ready;
+		write_unlock_bh(&sk->sk_callback_lock);
+
+		la = kmalloc(sizeof(*la), GFP_KERNEL);
+		if (!la) {
+			lnet_acr_count(LNET_ACR_ERROR);
+			sock_release(sock);
+			continue;
+		}
+		la->la_sock = sock;
+		INIT_WORK(&la->la_work, lnet_acceptee_work);
+		queue_work(lnet_acceptor_wq, &la->la_work);
+	}
+}
+
+static void lnet_listener_data_ready(struct sock *sk)
+{
+	struct lnet_listener *ll;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	ll = sk->sk_user_data;
+	if (ll)
+		queue_work(lnet_acceptor_wq, &ll->ll_accept_work);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static int lnet_listener_open(struct lnet_listener *ll)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = ll->ll_addr,
+		.sin_port = htons(accept_port),
+	};
+	struct sock *sk;
+	int rc;
+
+	rc = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			      &ll->ll_sock);
+	if (rc)
+		return rc;
+	sk = ll->ll_sock->sk;
+	sock_set_reuseaddr(sk);
+	rc = kernel_bind(ll->ll_sock, (struct sockaddr *)&addr, sizeof(addr));
+	if (!rc)
+		rc = kernel_listen(ll->ll_sock, accept_backlog);
+	if (rc) {
+		pr_err("LNet: cannot listen on %pI4:%d: %d\n", &ll->ll_addr,
+		       accept_port, rc);
+		sock_release(ll->ll_sock);
+		return rc;
+	}
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = ll;
+	ll->ll_saved_data_ready = sk->sk_data_ready;
+	sk->sk_data_ready = lnet_listener_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	/* Connections that arrived before the callback was set. */
+	queue_work(lnet_acceptor_wq, &ll->ll_accept_work);
+	return 0;
+}
+
+static void lnet_listener_close(struct lnet_listener *ll)
+{
+	struct sock *sk = ll->ll_sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = ll->ll_saved_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	cancel_work_sync(&ll->ll_accept_work);
+	sock_release(ll->ll_sock);
+}
+
+static __be32 lnet_ni_ipv4(const struct lnet_ni *ni)
+{
+	return htonl(lnet_nid4_addr(lnet_nid_to_nid4(&ni->ni_nid)));
+}
+
+/**
+ * lnet_acceptor_start() - listen for @ni, whose LND has lnd_accept
+ * @ni: an NI just started; its NID's address is the one listened on
+ *
+ * Context: Process context, ln_api_mutex held.
+ * Return: 0 (also with accept=none: nothing listens), or -errno.
+ */
+int lnet_acceptor_start(struct lnet_ni *ni)
+{
+	__be32 addr = lnet_ni_ipv4(ni);
+	struct lnet_listener *ll;
+	int rc;
+
+	if (!strcmp(accept, "none"))
+		return 0;
+	if (!lnet_nid_is_nid4(&ni->ni_nid))
+		return -EPROTONOSUPPORT;	/* IPv6 NIs: not yet */
+	list_for_each_entry(ll, &lnet_listeners, ll_list) {
+		if (ll->ll_addr == addr) {
+			ll->ll_users++;
+			return 0;
+		}
+	}
+	ll = kzalloc(sizeof(*ll), GFP_KERNEL);
+	if (!ll)
+		return -ENOMEM;
+	ll->ll_addr = addr;
+	ll->ll_users = 1;
+	INIT_WORK(&ll->ll_accept_work, lnet_listener_accept_work);
+	rc = lnet_listener_open(ll);
+	if (rc) {
+		kfree(ll);
+		return rc;
+	}
+	list_add_tail(&ll->ll_list, &lnet_listeners);
+	return 0;
+}
+
+/**
+ * lnet_acceptor_stop() - @ni no longer needs its listener
+ * @ni: an NI lnet_acceptor_start() succeeded for, already marked down
+ *
+ * Context: Process context, ln_api_mutex held.
+ */
+void lnet_acceptor_stop(struct lnet_ni *ni)
+{
+	__be32 addr = lnet_ni_ipv4(ni);
+	struct lnet_listener *ll;
+
+	list_for_each_entry(ll, &lnet_listeners, ll_list) {
+		if (ll->ll_addr != addr)
+			continue;
+		if (!--ll->ll_users) {
+			list_del(&ll->ll_list);
+			lnet_listener_close(ll);
+			kfree(ll);
+		}
+		break;
+	}
+	/*
+	 * @ni is down, so no new request finds it; one that found it before
+	 * may be in lnd_accept(): let it finish before the LND shuts down.
+	 */
+	flush_workqueue(lnet_acceptor_wq);
+}
+
+void lnet_acceptor_show(struct seq_file *m)
+{
+	int i;
+
+	for (i = 0; i < LNET_ACR_COUNT; i++)
+		seq_printf(m, "%s %d\n", lnet_acr_names[i],
+			   atomic_read(&lnet_acr_counters[i]));
+}
+
+int lnet_acceptor_init(void)
+{
+	if (strcmp(accept, "secure") && strcmp(accept, "all") &&
+	    strcmp(accept, "none")) {
+		pr_err("LNet: accept=%s: want secure, all or none\n", accept);
+		return -EINVAL;
+	}
+	lnet_acceptor_wq = alloc_workqueue("lnet_acceptor", WQ_UNBOUND, 0);
+	return lnet_acceptor_wq ? 0 : -ENOMEM;
+}
+
+void lnet_acceptor_fini(void)
+{
+	destroy_workqueue(lnet_acceptor_wq);
+}
