@@ -132,8 +132,9 @@ static void ctl_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.tunables.peer_credits, 0);
 	KUNIT_EXPECT_EQ(test, lnet_ni_info_get(1, &info), -ENOENT);
 
-	KUNIT_EXPECT_EQ(test, lnet_net_add(tcp, "", NULL, NULL),
-			-EPROTONOSUPPORT);
+	/* No LND, none to load: gni. */
+	KUNIT_EXPECT_EQ(test, lnet_net_add(lnet_mknet(LNET_LND_GNI, 0), "",
+					   NULL, NULL), -EPROTONOSUPPORT);
 	KUNIT_EXPECT_EQ(test, lnet_net_add(lnet_nid_net(&lo), "", NULL, NULL),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, lnet_net_del(lnet_nid_net(&lo), NULL, NULL),

@@ -199,14 +199,14 @@ grep -q '^      retry_count: 1$' "$T/import.show" ||
 "$LNETCTL" export --backup >"$T/before"
 cat >"$T/bad.yaml" <<'YAML'
 net:
--     net type: tcp
+-     net type: gni
       local NI(s):
       -     interfaces:
                   0: eth0
 global:
       retry_count: 2
 YAML
-must_fail "import of a tcp net (no LND)" "errno: -93" \
+must_fail "import of a gni net (no LND)" "errno: -93" \
 	"$LNETCTL" import "$T/bad.yaml"
 "$LNETCTL" export --backup | expect_yaml "export after refused import" \
 	"$T/before"
@@ -249,8 +249,14 @@ must_fail "del lo" "lo" "$LNETCTL" net del --net lo
 must_fail "del missing --net" "--net" "$LNETCTL" net del
 must_fail "del of an absent net (kernel)" "cannot delete" \
 	"$LNETCTL" net del --net tcp5
-must_fail "tcp without ksocklnd (kernel)" "errno: -93" \
-	"$LNETCTL" net add --net tcp --if eth0
+must_fail "gni, no such LND (kernel)" "errno: -93" \
+	"$LNETCTL" net add --net gni --if eth0
+# tcp: ksocklnd is loaded, so it works; the NID is eth0's address.
+"$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9"
+my_ip=IP_${LNET_NODE}_net0
+"$LNETCTL" net show | grep -q "nid: ${!my_ip}@tcp9\$" ||
+	fail "net show: no tcp9 NI: $("$LNETCTL" net show)"
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9"
 must_fail "bad NID, bad net" "invalid NID '1.2.3.4@foo'" \
 	"$LNETCTL" ping 1.2.3.4@foo
 must_fail "bad NID, bad address" "invalid NID '300.1.1.1@tcp'" \
@@ -308,7 +314,7 @@ if [ "${LNET_DEBUG_KERNEL:-0}" != 1 ] && command -v valgrind >/dev/null; then
 	vg export --backup "$T/vg.yaml" || fail "valgrind: export --backup"
 	vg import --del "$T/vg.yaml" || fail "valgrind: import --del"
 	vg import "$T/vg.yaml" || fail "valgrind: import"
-	vg net add --net tcp --if eth0 && fail "valgrind: tcp net added"
+	vg net add --net gni --if eth0 && fail "valgrind: gni net added"
 	log "valgrind: no memory errors or leaks in lnetctl"
 fi
 

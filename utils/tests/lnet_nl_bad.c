@@ -177,7 +177,7 @@ static void bad_requests(void)
 	expect_reject("net add: net lo", net_add("lo", ""), EINVAL, true);
 	expect_reject("net add: net tcp70000", net_add("tcp70000", "eth0"),
 		      EINVAL, true);
-	expect_reject("net add: no LND for tcp", net_add("tcp", "eth0"),
+	expect_reject("net add: no LND for gni", net_add("gni", "eth0"),
 		      EPROTONOSUPPORT, true);
 	msg = lnl_msg(LNET_CMD_NET_DEL, false);
 	nla_put_string(msg, LNET_A_NET, "lo");
