@@ -7,6 +7,7 @@
 #   make KDIR=<dir>       modules against another kernel build directory
 #   make check            the whole test suite (what CI runs)
 #   make demo             two VMs running LNet
+#   make bench            socket LND benchmark against iperf3 (not a test)
 #   make kunit [SUITE=s]  KUnit suites in a VM (FLAVOUR=lean|debug)
 #   make vmtest T=<name>  one VM test (FLAVOUR=lean|debug)
 #   make shell            a shell in a VM with the modules (FLAVOUR=...)
@@ -52,6 +53,10 @@ check:
 
 demo:
 	scripts/demo.sh
+
+.PHONY: bench
+bench:
+	scripts/bench.py
 
 kunit:
 	tests/run.py --flavour $(FLAVOUR) kunit $(if $(SUITE),--suite $(SUITE))

@@ -25,6 +25,9 @@ struct lnet the_lnet = {
 	.ln_mds		= XARRAY_INIT(the_lnet.ln_mds, XA_FLAGS_ALLOC1),
 	.ln_peers	= LIST_HEAD_INIT(the_lnet.ln_peers),
 	.ln_msgs_wq	= __WAIT_QUEUE_HEAD_INITIALIZER(the_lnet.ln_msgs_wq),
+	.ln_rsp_list	= LIST_HEAD_INIT(the_lnet.ln_rsp_list),
+	.ln_rsp_work	= __DELAYED_WORK_INITIALIZER(the_lnet.ln_rsp_work,
+						     lnet_rsp_expire_work, 0),
 };
 
 /* For LNDs' and KUnit suites' use of the internal (lib-lnet.h) API. */
@@ -546,6 +549,7 @@ static void lnet_shutdown_locked(void)
 	lnet_unlock();
 	lnet_ping_target_fini();
 	lnet_stop_all_nis();
+	lnet_rsp_expire_all();
 	lnet_peers_free();
 	lnet_lock();
 	the_lnet.ln_state = LNET_STATE_DOWN;

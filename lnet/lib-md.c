@@ -62,6 +62,7 @@ static struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 	md->md_threshold = umd->threshold;
 	md->md_length = total;
 	md->md_unlink = unlink == LNET_UNLINK;
+	INIT_LIST_HEAD(&md->md_rsp_list);
 	md->md_niov = niov;
 	if (niov)
 		memcpy(md->md_kiov, umd->start, niov * sizeof(md->md_kiov[0]));
@@ -201,6 +202,7 @@ void lnet_md_unlink_locked(struct lnet_libmd *md)
 {
 	if (!md->md_zombie) {
 		md->md_zombie = true;
+		lnet_rsp_untrack_locked(md);
 		xa_erase_bh(&the_lnet.ln_mds, md->md_handle);
 		if (md->md_me) {
 			list_del(&md->md_me->me_list);
@@ -227,7 +229,6 @@ void lnet_md_unlink_locked(struct lnet_libmd *md)
 int lnet_md_unlink(struct lnet_handle_md handle)
 {
 	struct lnet_libmd *md;
-	struct lnet_event ev;
 
 	lnet_lock();
 	md = xa_load(&the_lnet.ln_mds, handle.cookie);
@@ -235,20 +236,35 @@ int lnet_md_unlink(struct lnet_handle_md handle)
 		lnet_unlock();
 		return -ENOENT;
 	}
+	lnet_md_unlink_event_locked(md, 0);
+	lnet_unlock();
+	return 0;
+}
+EXPORT_SYMBOL(lnet_md_unlink);
+
+/**
+ * lnet_md_unlink_event_locked() - unlink an MD, telling its user
+ * @md: a live MD
+ * @status: status of the %LNET_EVENT_UNLINK event an idle MD gets
+ *
+ * As lnet_md_unlink(), for an MD already looked up.
+ */
+void lnet_md_unlink_event_locked(struct lnet_libmd *md, int status)
+{
+	struct lnet_event ev;
+
 	if (!md->md_refcount && md->md_handler) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = LNET_EVENT_UNLINK;
+		ev.status = status;
 		ev.unlinked = true;
-		ev.md_handle = handle;
+		ev.md_handle.cookie = md->md_handle;
 		ev.md_start = md->md_start;
 		ev.md_user_ptr = md->md_user_ptr;
 		md->md_handler(&ev);
 	}
 	lnet_md_unlink_locked(md);
-	lnet_unlock();
-	return 0;
 }
-EXPORT_SYMBOL(lnet_md_unlink);
 
 /**
  * lnet_md_lookup_locked() - find the MD a wire handle names

@@ -148,6 +148,9 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 		return rc;
 	}
 	lnet_msg_attach_md(msg, md, 0, msg->msg_len);
+	if (!is_put ||
+	    !lnet_wire_handle_is_none(&msg->msg_hdr.msg.put.ack_wmd))
+		lnet_rsp_track_locked(md, is_put);
 	wh.wh_object_cookie = md->md_handle;
 	if (is_put) {
 		msg->msg_hdr.msg.put.match_bits = match_bits;
@@ -359,6 +362,7 @@ static int lnet_parse_reply(struct lnet_msg *msg)
 	mlength = min(rlength, md->md_length);
 	if (mlength < rlength && !(md->md_options & LNET_MD_TRUNCATE))
 		return LNET_DROP_TOO_LONG;
+	lnet_rsp_untrack_locked(md);
 	lnet_msg_attach_md(msg, md, 0, mlength);
 	lnet_recv_event(msg, LNET_EVENT_REPLY, 0, 0, rlength);
 	return 0;
@@ -372,6 +376,7 @@ static int lnet_parse_ack(struct lnet_msg *msg)
 	md = lnet_md_lookup_locked(&ack->dst_wmd);
 	if (!md || lnet_md_exhausted(md) || md->md_me)
 		return LNET_DROP_BAD_WMD;
+	lnet_rsp_untrack_locked(md);
 	lnet_msg_attach_md(msg, md, 0, 0);
 	lnet_recv_event(msg, LNET_EVENT_ACK, 0, ack->match_bits, ack->mlength);
 	msg->msg_ev.mlength = ack->mlength;

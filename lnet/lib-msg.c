@@ -103,7 +103,7 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 		/* The user must learn of the unlink even without an event. */
 		if (!ev->type)
 			ev->type = LNET_EVENT_UNLINK;
-		ev->status = status;
+		ev->status = md->md_aborted && !status ? -ETIMEDOUT : status;
 		ev->unlinked = unlinked;
 		ev->md_handle.cookie = md->md_handle;
 		ev->md_start = md->md_start;

@@ -527,7 +527,9 @@ static int lnet_genl_put_stats(struct sk_buff *msg,
 	    nla_put_u64_64bit(msg, LNET_STATS_A_ROUTE_LENGTH, c->route_length,
 			      LNET_STATS_A_PAD) ||
 	    nla_put_u64_64bit(msg, LNET_STATS_A_DROP_LENGTH, c->drop_length,
-			      LNET_STATS_A_PAD))
+			      LNET_STATS_A_PAD) ||
+	    nla_put_u32(msg, LNET_STATS_A_RESPONSE_TIMEOUTS,
+			c->response_timeouts))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;

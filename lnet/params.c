@@ -74,6 +74,16 @@ int lnet_max_interfaces(void)
 	return READ_ONCE(lnet_values[LNET_G_MAX_INTERFACES]);
 }
 
+unsigned int lnet_transaction_timeout(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_TRANSACTION_TIMEOUT]);
+}
+
+unsigned int lnet_response_tracking(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_RESPONSE_TRACKING]);
+}
+
 /* lnd_timeout = max((transaction_timeout - 1) / (retry_count + 1), 1) */
 static void lnet_update_lnd_timeout(void)
 {

@@ -12,18 +12,32 @@
  *	serve | unserve
  *
  * The target side ("serve", automatic for a run when not serving) posts
- * on LNET_TEST_PORTAL one sink MD per concurrency slot for PUTs, and one
- * source MD for GETs; both are page arrays (LNET_MD_KIOV) while the
- * initiator uses plain buffers, so both MD forms are exercised.  Every
- * payload is a pattern derived from a seed and the byte offset: the target
- * checks each PUT as it lands (seed = hdr_data), the initiator checks
- * each GET reply, and ACK/REPLY lengths are checked too.
+ * on LNET_TEST_PORTAL one sink MD per concurrency slot for bulk PUTs, one
+ * sink of a page per slot for small PUTs (at most a page, more than
+ * LNET_TEST_BULK_CONC in flight) and one source MD for GETs; all are page
+ * arrays (LNET_MD_KIOV) while the initiator uses plain buffers, so both MD
+ * forms are exercised.  Every payload is a pattern derived from a seed and
+ * the byte offset: the target checks each PUT as it lands (seed =
+ * hdr_data), the initiator checks each GET reply, and ACK/REPLY lengths
+ * are checked too.
+ *
+ * Seeds grow with every operation started, so they also give the order:
+ * the initiator counts answers that arrive after one to a later operation
+ * (reordered=), the target PUTs that land after a later one from the same
+ * initiator; /sys/kernel/debug/lnet_test/target shows the target's counts
+ * since "serve".  status= is the first error status an event reported,
+ * timeouts= the operations that lnet_test gave up waiting for (after the
+ * op_timeout module parameter, in seconds) rather than LNet failing them.
+ * The check module parameter (default on) turns the patterns off, on both
+ * nodes, for benchmarks, which should measure LNet rather than the
+ * pattern code: the data is then not verified.
  */
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -32,13 +46,26 @@
 #include <lnet/ctl.h>
 
 #define LNET_TEST_PORTAL	60
-#define LNET_TEST_MAX_CONC	8
+#define LNET_TEST_BULK_CONC	8	/* in flight above a page */
+#define LNET_TEST_MAX_CONC	1024	/* in flight up to a page */
 #define LNET_TEST_PAGES		(LNET_MTU / PAGE_SIZE)
+#define LNET_TEST_SMALL_MDS	(LNET_TEST_MAX_CONC / LNET_TEST_PAGES)
 #define LNET_TEST_PUT_BITS	0x1000000000ULL		/* + slot */
 #define LNET_TEST_GET_BITS	0x2000000000ULL
+#define LNET_TEST_SMALL_BITS	0x3000000000ULL		/* + slot / pages */
 #define LNET_TEST_GET_SEED	0x5eedU
-#define LNET_TEST_TIMEOUT	(30 * HZ)
-#define LNET_TEST_RESULT_SIZE	384
+#define LNET_TEST_RESULT_SIZE	448
+#define LNET_TEST_SOURCES	8	/* initiators whose order is tracked */
+
+static unsigned int op_timeout = 30;
+module_param(op_timeout, uint, 0644);
+MODULE_PARM_DESC(op_timeout,
+		 "Seconds to wait for an operation before giving up on it");
+
+static bool check = true;
+module_param(check, bool, 0644);
+MODULE_PARM_DESC(check,
+		 "Write and verify payload patterns (off for benchmarks: data is then not checked)");
 
 /* Byte @off of the pattern for @seed. */
 static u8 lnet_test_byte(u32 seed, u32 off)
@@ -104,13 +131,32 @@ static bool lnet_test_pages(struct bio_vec *bv, u32 len, u32 seed, u32 off,
 	return ok;
 }
 
-/* The target side: PUT sinks, one per slot, and the GET source. */
+/* The last seed that landed from one initiator. */
+struct lnet_test_source {
+	struct lnet_nid		nid;
+	u64			seed;
+	bool			used;
+};
+
+/*
+ * The target side: MD index i < LNET_TEST_BULK_CONC is the bulk PUT sink
+ * of slot i, LNET_TEST_TGT_GET the GET source, both in @kiov; then come
+ * the small PUT sinks, a page per slot (an MD has at most LNET_MAX_IOV
+ * pages, hence several), in @small.
+ */
+#define LNET_TEST_TGT_GET	LNET_TEST_BULK_CONC
+#define LNET_TEST_TGT_SMALL	(LNET_TEST_BULK_CONC + 1)
+#define LNET_TEST_TGT_MDS	(LNET_TEST_TGT_SMALL + LNET_TEST_SMALL_MDS)
 struct lnet_test_target {
-	struct bio_vec		kiov[LNET_TEST_MAX_CONC + 1][LNET_TEST_PAGES];
-	struct lnet_handle_md	mdh[LNET_TEST_MAX_CONC + 1];
+	struct bio_vec		kiov[LNET_TEST_BULK_CONC + 1][LNET_TEST_PAGES];
+	struct bio_vec		small[LNET_TEST_SMALL_MDS][LNET_TEST_PAGES];
+	struct lnet_handle_md	mdh[LNET_TEST_TGT_MDS];
 	atomic_t		live;		/* MDs not yet unlinked */
 	atomic_t		puts;		/* PUTs landed */
 	atomic_t		bad;		/* ... with wrong data/length */
+	spinlock_t		order_lock;	/* @sources, @reordered */
+	struct lnet_test_source	sources[LNET_TEST_SOURCES];
+	unsigned int		reordered;	/* PUTs landed out of order */
 	wait_queue_head_t	wq;
 };
 
@@ -137,7 +183,12 @@ struct lnet_test_run {
 	bool			put;
 	struct lnet_processid	target;
 	u32			size;
-	struct lnet_test_slot	slots[LNET_TEST_MAX_CONC];
+	u32			conc;
+	/* under @lock */
+	u32			last_answered;	/* highest seed answered */
+	unsigned int		reordered;
+	int			status;		/* first event error */
+	struct lnet_test_slot	slots[];
 };
 
 static DEFINE_MUTEX(lnet_test_mutex);	/* one command at a time */
@@ -146,16 +197,62 @@ static struct dentry *lnet_test_dir;
 static char lnet_test_result[LNET_TEST_RESULT_SIZE] = "none\n";
 static u32 lnet_test_seq;
 
+/* Count a PUT from @ev->initiator landing after a later one. */
+static void lnet_test_target_order(struct lnet_test_target *t,
+				   struct lnet_event *ev)
+{
+	struct lnet_test_source *src, *free = NULL;
+	unsigned int i;
+
+	spin_lock(&t->order_lock);
+	for (i = 0; i < LNET_TEST_SOURCES; i++) {
+		src = &t->sources[i];
+		if (!src->used) {
+			free = free ?: src;
+			continue;
+		}
+		if (!memcmp(&src->nid, &ev->initiator.nid, sizeof(src->nid))) {
+			if (ev->hdr_data < src->seed)
+				t->reordered++;
+			else
+				src->seed = ev->hdr_data;
+			goto out;
+		}
+	}
+	if (free) {
+		free->used = true;
+		free->nid = ev->initiator.nid;
+		free->seed = ev->hdr_data;
+	}
+out:
+	spin_unlock(&t->order_lock);
+}
+
 static void lnet_test_target_event(struct lnet_event *ev)
 {
 	struct lnet_test_target *t = lnet_test_tgt;
 	struct bio_vec *kiov = ev->md_user_ptr;
+	u32 off = ev->offset;
+	bool ok;
 
 	if (ev->type == LNET_EVENT_PUT) {
 		atomic_inc(&t->puts);
-		if (ev->status || ev->mlength != ev->rlength || ev->offset ||
-		    !lnet_test_pages(kiov, ev->mlength, ev->hdr_data, 0, false))
+		/* Small PUTs land at their slot's page of the small sink. */
+		if ((void *)kiov >= (void *)t->small &&
+		    (void *)kiov < (void *)(t->small + LNET_TEST_SMALL_MDS)) {
+			ok = !(off % PAGE_SIZE) && ev->mlength <= PAGE_SIZE;
+			kiov += off / PAGE_SIZE;
+			off = 0;
+		} else {
+			ok = true;
+		}
+		if (!ok || ev->status || ev->mlength != ev->rlength || off ||
+		    (READ_ONCE(check) &&
+		     !lnet_test_pages(kiov, ev->mlength, ev->hdr_data, 0,
+				      false)))
 			atomic_inc(&t->bad);
+		if (!ev->status)
+			lnet_test_target_order(t, ev);
 	}
 	if (ev->unlinked && atomic_dec_and_test(&t->live))
 		wake_up(&t->wq);
@@ -165,11 +262,68 @@ static void lnet_test_target_free(struct lnet_test_target *t)
 {
 	unsigned int i, j;
 
-	for (i = 0; i <= LNET_TEST_MAX_CONC; i++)
+	for (i = 0; i <= LNET_TEST_BULK_CONC; i++)
 		for (j = 0; j < LNET_TEST_PAGES; j++)
 			if (t->kiov[i][j].bv_page)
 				__free_page(t->kiov[i][j].bv_page);
-	kfree(t);
+	for (i = 0; i < LNET_TEST_SMALL_MDS; i++)
+		for (j = 0; j < LNET_TEST_PAGES; j++)
+			if (t->small[i][j].bv_page)
+				__free_page(t->small[i][j].bv_page);
+	kvfree(t);
+}
+
+/* The MD of target index @i: bulk sink, GET source or small sink. */
+static struct lnet_md lnet_test_target_md(struct lnet_test_target *t,
+					  unsigned int i)
+{
+	struct bio_vec *kiov = i >= LNET_TEST_TGT_SMALL ?
+			       t->small[i - LNET_TEST_TGT_SMALL] : t->kiov[i];
+	unsigned int opt = LNET_MD_KIOV | LNET_MD_MANAGE_REMOTE;
+
+	if (i == LNET_TEST_TGT_GET)
+		opt |= LNET_MD_OP_GET | LNET_MD_TRUNCATE;
+	else
+		opt |= LNET_MD_OP_PUT;
+	return (struct lnet_md) {
+		.start = kiov,
+		.length = LNET_TEST_PAGES,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = opt,
+		.user_ptr = kiov,
+		.handler = lnet_test_target_event,
+	};
+}
+
+static u64 lnet_test_target_bits(unsigned int i)
+{
+	if (i == LNET_TEST_TGT_GET)
+		return LNET_TEST_GET_BITS;
+	if (i >= LNET_TEST_TGT_SMALL)
+		return LNET_TEST_SMALL_BITS + i - LNET_TEST_TGT_SMALL;
+	return LNET_TEST_PUT_BITS + i;
+}
+
+static int lnet_test_target_pages(struct lnet_test_target *t)
+{
+	unsigned int i, j;
+	struct page *p;
+
+	for (i = 0; i <= LNET_TEST_BULK_CONC; i++)
+		for (j = 0; j < LNET_TEST_PAGES; j++) {
+			p = alloc_page(GFP_KERNEL);
+			if (!p)
+				return -ENOMEM;
+			bvec_set_page(&t->kiov[i][j], p, PAGE_SIZE, 0);
+		}
+	for (i = 0; i < LNET_TEST_SMALL_MDS; i++)
+		for (j = 0; j < LNET_TEST_PAGES; j++) {
+			p = alloc_page(GFP_KERNEL);
+			if (!p)
+				return -ENOMEM;
+			bvec_set_page(&t->small[i][j], p, PAGE_SIZE, 0);
+		}
+	return 0;
 }
 
 static void lnet_test_unserve(void)
@@ -179,7 +333,7 @@ static void lnet_test_unserve(void)
 
 	if (!t)
 		return;
-	for (i = 0; i <= LNET_TEST_MAX_CONC; i++)
+	for (i = 0; i < LNET_TEST_TGT_MDS; i++)
 		lnet_md_unlink(t->mdh[i]);
 	/* A busy MD goes when its last operation ends. */
 	wait_event(t->wq, !atomic_read(&t->live));
@@ -192,9 +346,9 @@ static int lnet_test_serve(void)
 {
 	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
 	struct lnet_test_target *t;
-	unsigned int i, j;
 	struct lnet_md md;
 	struct lnet_me *me;
+	unsigned int i;
 	int rc;
 
 	if (lnet_test_tgt)
@@ -202,45 +356,32 @@ static int lnet_test_serve(void)
 	rc = lnet_ni_init();
 	if (rc)
 		return rc;
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kvzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t) {
 		lnet_ni_fini();
 		return -ENOMEM;
 	}
 	init_waitqueue_head(&t->wq);
-	for (i = 0; i <= LNET_TEST_MAX_CONC; i++)
-		for (j = 0; j < LNET_TEST_PAGES; j++) {
-			struct page *p = alloc_page(GFP_KERNEL);
-
-			if (!p)
-				goto nomem;
-			bvec_set_page(&t->kiov[i][j], p, PAGE_SIZE, 0);
-		}
-	lnet_test_pages(t->kiov[LNET_TEST_MAX_CONC], LNET_MTU,
+	spin_lock_init(&t->order_lock);
+	rc = lnet_test_target_pages(t);
+	if (rc) {
+		lnet_test_target_free(t);
+		lnet_ni_fini();
+		return rc;
+	}
+	lnet_test_pages(t->kiov[LNET_TEST_TGT_GET], LNET_MTU,
 			LNET_TEST_GET_SEED, 0, true);
 	lnet_test_tgt = t;
 
-	for (i = 0; i <= LNET_TEST_MAX_CONC; i++) {
-		bool get = i == LNET_TEST_MAX_CONC;
-
+	for (i = 0; i < LNET_TEST_TGT_MDS; i++) {
 		me = lnet_me_attach(LNET_TEST_PORTAL, &any,
-				    get ? LNET_TEST_GET_BITS :
-					  LNET_TEST_PUT_BITS + i,
-				    0, LNET_INS_AFTER);
+				    lnet_test_target_bits(i), 0,
+				    LNET_INS_AFTER);
 		if (IS_ERR(me)) {
 			rc = PTR_ERR(me);
 			break;
 		}
-		md = (struct lnet_md) {
-			.start = t->kiov[i],
-			.length = LNET_TEST_PAGES,
-			.threshold = LNET_MD_THRESH_INF,
-			.options = LNET_MD_KIOV | LNET_MD_MANAGE_REMOTE |
-				   (get ? LNET_MD_OP_GET | LNET_MD_TRUNCATE :
-					  LNET_MD_OP_PUT),
-			.user_ptr = t->kiov[i],
-			.handler = lnet_test_target_event,
-		};
+		md = lnet_test_target_md(t, i);
 		rc = lnet_md_attach(me, &md, LNET_RETAIN, &t->mdh[i]);
 		if (rc)
 			break;
@@ -254,10 +395,6 @@ static int lnet_test_serve(void)
 		lnet_ni_fini();
 	}
 	return rc;
-nomem:
-	lnet_test_target_free(t);
-	lnet_ni_fini();
-	return -ENOMEM;
 }
 
 static void lnet_test_event(struct lnet_event *ev)
@@ -268,11 +405,17 @@ static void lnet_test_event(struct lnet_event *ev)
 	spin_lock(&run->lock);
 	if (ev->status && !s->status)
 		s->status = ev->status;
+	if (ev->status && !run->status)
+		run->status = ev->status;
 	if (ev->type == LNET_EVENT_SEND && ev->status)
 		s->failed = true;
 	if (ev->type == LNET_EVENT_ACK || ev->type == LNET_EVENT_REPLY) {
 		s->answered = true;
 		s->mlength = ev->mlength;
+		if (s->seed < run->last_answered)
+			run->reordered++;
+		else
+			run->last_answered = s->seed;
 	}
 	if (ev->unlinked)
 		s->unlinked = true;
@@ -299,7 +442,8 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	s->mlength = 0;
 	s->seed = ++lnet_test_seq;
 	if (run->put) {
-		lnet_test_pattern(s->buf, run->size, s->seed, 0, true);
+		if (READ_ONCE(check))
+			lnet_test_pattern(s->buf, run->size, s->seed, 0, true);
 	} else {
 		memset(s->buf, 0, run->size);
 		s->offset = (s->seed * 512) % (LNET_MTU - run->size + 1);
@@ -307,7 +451,12 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	rc = lnet_md_bind(&md, LNET_UNLINK, &s->mdh);
 	if (rc)
 		return rc;
-	if (run->put)
+	if (run->put && run->conc > LNET_TEST_BULK_CONC)
+		rc = lnet_put(NULL, s->mdh, LNET_ACK_REQ, &run->target,
+			      LNET_TEST_PORTAL,
+			      LNET_TEST_SMALL_BITS + s->idx / LNET_TEST_PAGES,
+			      (s->idx % LNET_TEST_PAGES) * PAGE_SIZE, s->seed);
+	else if (run->put)
 		rc = lnet_put(NULL, s->mdh, LNET_ACK_REQ, &run->target,
 			      LNET_TEST_PORTAL, LNET_TEST_PUT_BITS + s->idx, 0,
 			      s->seed);
@@ -322,18 +471,24 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	return 0;
 }
 
-/* Wait for slot @s to finish; true if it moved the right data. */
+/*
+ * Wait for slot @s to finish; true if it moved the right data.  *@timedout
+ * is set when LNet had not ended the operation after op_timeout.
+ */
 static bool lnet_test_finish(struct lnet_test_run *run,
-			     struct lnet_test_slot *s)
+			     struct lnet_test_slot *s, bool *timedout)
 {
 	bool done, ok;
+	long left;
 
 	s->busy = false;
-	done = wait_event_timeout(run->wq, READ_ONCE(s->unlinked) ||
-				  READ_ONCE(s->failed), LNET_TEST_TIMEOUT);
+	left = wait_event_timeout(run->wq, READ_ONCE(s->unlinked) ||
+				  READ_ONCE(s->failed),
+				  READ_ONCE(op_timeout) * HZ);
 	spin_lock_bh(&run->lock);
-	done = done && s->unlinked;
+	done = left && s->unlinked;
 	spin_unlock_bh(&run->lock);
+	*timedout = !left;
 	if (!done) {
 		/* Failed or timed out: the MD is still there. */
 		lnet_md_unlink(s->mdh);
@@ -341,7 +496,7 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 		return false;
 	}
 	ok = !s->status && s->answered && s->mlength == run->size;
-	if (ok && !run->put)
+	if (ok && !run->put && READ_ONCE(check))
 		ok = lnet_test_pattern(s->buf, run->size, LNET_TEST_GET_SEED,
 				       s->offset, false);
 	return ok;
@@ -350,22 +505,25 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			     u32 count, u32 conc)
 {
-	char nidstr[LNET_NIDSTR_SIZE];
 	unsigned int i, started = 0, done = 0, errors = 0, bad0 = 0;
+	unsigned int timeouts = 0;
+	char nidstr[LNET_NIDSTR_SIZE];
 	struct lnet_test_run *run;
-	bool served = false;
+	bool served = false, timedout;
 	u64 t0, elapsed;
 	int rc = 0;
 
-	if (size > LNET_MTU || !conc || conc > LNET_TEST_MAX_CONC)
+	if (size > LNET_MTU || !conc || conc > LNET_TEST_MAX_CONC ||
+	    (conc > LNET_TEST_BULK_CONC && size > PAGE_SIZE))
 		return -EINVAL;
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = kvzalloc(struct_size(run, slots, conc), GFP_KERNEL);
 	if (!run)
 		return -ENOMEM;
 	spin_lock_init(&run->lock);
 	init_waitqueue_head(&run->wq);
 	run->put = put;
 	run->size = size;
+	run->conc = conc;
 	run->target.nid = *nid;
 	run->target.pid = LNET_PID_LUSTRE;
 	for (i = 0; i < conc; i++) {
@@ -391,8 +549,9 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 		struct lnet_test_slot *s = &run->slots[i];
 
 		if (s->busy) {
-			if (!lnet_test_finish(run, s))
+			if (!lnet_test_finish(run, s, &timedout))
 				errors++;
+			timeouts += timedout;
 			done++;
 		}
 		if (started < count && !rc) {
@@ -410,9 +569,10 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 
 	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
 	snprintf(lnet_test_result, sizeof(lnet_test_result),
-		 "op=%s nid=%s size=%u concurrency=%u done=%u errors=%u bytes=%llu elapsed_ns=%llu rc=%d\n",
+		 "op=%s nid=%s size=%u concurrency=%u done=%u errors=%u bytes=%llu elapsed_ns=%llu rc=%d status=%d timeouts=%u reordered=%u\n",
 		 put ? "put" : "get", nidstr, size, conc, done, errors,
-		 (u64)size * (done - errors), elapsed, rc);
+		 (u64)size * (done - errors), elapsed, rc, run->status,
+		 timeouts, run->reordered);
 	if (!rc && errors)
 		rc = -EIO;
 	if (served)
@@ -420,7 +580,7 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 out:
 	for (i = 0; i < conc; i++)
 		kvfree(run->slots[i].buf);
-	kfree(run);
+	kvfree(run);
 	return rc;
 }
 
@@ -523,11 +683,34 @@ static const struct file_operations lnet_test_run_fops = {
 	.llseek	= default_llseek,
 };
 
+/* The target side's counts since "serve". */
+static int lnet_test_target_show(struct seq_file *m, void *v)
+{
+	struct lnet_test_target *t;
+
+	mutex_lock(&lnet_test_mutex);
+	t = lnet_test_tgt;
+	if (t) {
+		spin_lock_bh(&t->order_lock);
+		seq_printf(m, "serving=1 puts=%d bad=%d reordered=%u\n",
+			   atomic_read(&t->puts), atomic_read(&t->bad),
+			   t->reordered);
+		spin_unlock_bh(&t->order_lock);
+	} else {
+		seq_puts(m, "serving=0 puts=0 bad=0 reordered=0\n");
+	}
+	mutex_unlock(&lnet_test_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_test_target);
+
 static int __init lnet_test_init(void)
 {
 	lnet_test_dir = debugfs_create_dir("lnet_test", NULL);
 	debugfs_create_file("run", 0600, lnet_test_dir, NULL,
 			    &lnet_test_run_fops);
+	debugfs_create_file("target", 0400, lnet_test_dir, NULL,
+			    &lnet_test_target_fops);
 	return 0;
 }
 

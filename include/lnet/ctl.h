@@ -67,6 +67,7 @@ struct lnet_counters_common {
 	u64	recv_length;
 	u64	route_length;
 	u64	drop_length;
+	u32	response_timeouts;	/* ACK or REPLY given up on */
 };
 
 /**

@@ -46,6 +46,13 @@ void lnet_md_iter(const struct lnet_libmd *md, unsigned int dir,
 int lnet_md_copy_to_iter(const struct lnet_libmd *md, unsigned int offset,
 			 unsigned int len, struct iov_iter *to);
 void lnet_md_cleanup(void);
+void lnet_md_unlink_event_locked(struct lnet_libmd *md, int status);
+
+/* rsp-tracker.c: ACK/REPLY deadlines (lnet_transaction_timeout). */
+void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put);
+void lnet_rsp_untrack_locked(struct lnet_libmd *md);
+void lnet_rsp_expire_work(struct work_struct *work);
+void lnet_rsp_expire_all(void);
 
 /* lib-ptl.c: portals and matching (wire spec section 8). */
 void lnet_portals_init(void);
@@ -91,6 +98,8 @@ void lnet_ping_set_discovery(bool on);
 /* params.c: global parameters. */
 bool lnet_discovery_enabled(void);
 int lnet_max_interfaces(void);
+unsigned int lnet_transaction_timeout(void);
+unsigned int lnet_response_tracking(void);
 
 /* acceptor.c: the TCP listener of LNDs that have lnd_accept (spec 3). */
 int lnet_acceptor_init(void);

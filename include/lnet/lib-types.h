@@ -27,6 +27,7 @@
 #include <linux/types.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 struct socket;
@@ -222,6 +223,10 @@ struct lnet_peer {
  * @md_length: total bytes
  * @md_offset: local offset for the next operation (!MANAGE_REMOTE)
  * @md_unlink: unlink when exhausted
+ * @md_aborted: unlinked because its response did not come in time; events
+ *	of operations still running on it report -ETIMEDOUT
+ * @md_rsp_list: in the_lnet.ln_rsp_list while a response is awaited
+ * @md_rsp_deadline: when that response is late (jiffies)
  * @md_zombie: unlinked, freed when @md_refcount drops to 0
  * @md_niov: entries in @md_kiov; 0 for the kvec form
  * @md_iov: kvec form: the one buffer
@@ -240,6 +245,9 @@ struct lnet_libmd {
 	unsigned int		md_offset;
 	bool			md_unlink;
 	bool			md_zombie;
+	bool			md_aborted;
+	struct list_head	md_rsp_list;
+	unsigned long		md_rsp_deadline;
 	unsigned int		md_niov;
 	struct kvec		md_iov;
 	struct bio_vec		md_kiov[];
@@ -413,6 +421,8 @@ struct lnet {
 	struct lnet_ping_info	*ln_ping_info;
 	unsigned int		ln_ping_size;
 	u32			ln_ping_seq;
+	struct list_head	ln_rsp_list;	/* MDs awaiting ACK/REPLY */
+	struct delayed_work	ln_rsp_work;	/* expires them */
 };
 
 extern struct lnet the_lnet;

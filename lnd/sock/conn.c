@@ -356,6 +356,13 @@ void ksock_conn_close_locked(struct ksock_conn *conn, int error)
 	conn->ksc_closing = true;
 	conn->ksc_error = error;
 	list_del_init(&conn->ksc_list);
+	/*
+	 * No connection left: the next one renegotiates the version and
+	 * brings the incarnation, as in Lustre (a peer that restarted after
+	 * all its connections closed is not refused as stale).
+	 */
+	if (list_empty(&conn->ksc_peer->ksp_conns))
+		conn->ksc_peer->ksp_version = 0;
 	INIT_WORK(&conn->ksc_teardown, ksock_conn_teardown);
 	queue_work(ksock_connd_wq, &conn->ksc_teardown);
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The demo: two VMs on one link load LNet and exchange traffic."""
+"""The demo: two VMs on one link run LNet over TCP (ksocklnd)."""
 
 import vm
 from cases import VmTest

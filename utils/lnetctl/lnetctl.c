@@ -1029,6 +1029,8 @@ static int stats_cb(struct nlattr **tb, struct nlattr *head, int len,
 		{ "recv_length", LNET_STATS_A_RECV_LENGTH, true },
 		{ "route_length", LNET_STATS_A_ROUTE_LENGTH, true },
 		{ "drop_length", LNET_STATS_A_DROP_LENGTH, true },
+		{ "response_timeout_count", LNET_STATS_A_RESPONSE_TIMEOUTS,
+		  false },
 	};
 	struct nlattr *st[LNET_STATS_A_MAX + 1];
 	struct yout *y = arg;

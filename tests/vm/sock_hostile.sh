@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# b plays every attack of utils/tests/sock_hostile.c against its own
+# acceptor (port 988 on its eth0 address, from a privileged port, claiming
+# to be 192.0.2.250@tcp once past the connection request).  Each attack
+# must be answered as the protocol says (the client checks the replies
+# and the close) and bump its counter; no connection may be left over.
+# a, a real peer with connections to b, checks that b still serves it.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+# attack NAME FILE COUNTER: play NAME, then COUNTER in FILE must grow.
+attack() {
+	local name=$1 file=$2 ctr=$3 before now i
+	before=$(counter "$file" "$ctr")
+	[ -n "$before" ] || fail "no counter $ctr in $file"
+	"$HOSTILE" -t 30 "$IP" "$NID" "$name" ||
+		{ diag; fail "attack $name: the node did not answer as it should"; }
+	# Attacks that end with our close are seen by the node a bit later.
+	for ((i = 0; i < 100; i++)); do
+		now=$(counter "$file" "$ctr")
+		[ "$now" -gt "$before" ] && break
+		sleep 0.1
+	done
+	[ "$now" -gt "$before" ] || { diag; fail "attack $name: $ctr stayed $now"; }
+	# The node closed the hostile connection (its close may trail ours):
+	# a next attack from the same NID and incarnation would otherwise be
+	# refused as a duplicate.
+	for ((i = 0; i < 100; i++)); do
+		[ "$(counter "$KSTATS" conns_active)" = "$active" ] && break
+		sleep 0.1
+	done
+	[ "$(counter "$KSTATS" conns_active)" = "$active" ] ||
+		{ diag; fail "attack $name: $(counter "$KSTATS" conns_active) connections, want $active"; }
+	log "attack $name: $ctr $before -> $now"
+}
+
+sock_load
+echo serve > "$RUN" || fail "serve"
+barrier up
+if [ "$LNET_NODE" = a ]; then
+	ping_ok "$(nid_of b)" 5
+	lt_ok put "$(nid_of b)" 4096 10 4
+	barrier connected
+	barrier attacked 600
+	ping_ok "$(nid_of b)" 3
+	lt_ok put "$(nid_of b)" 1048576 4 4
+	lt_ok get "$(nid_of b)" 1048576 4 4
+else
+	IP=$IP_b_net0
+	NID=$(nid_of b)
+	barrier connected
+	active=$(counter "$KSTATS" conns_active)
+	log "connections before the attacks: $active"
+
+	attack unpriv_port "$ACR" bad_port
+	attack acc_bad_magic "$ACR" bad_magic
+	attack acc_tcp_magic "$ACR" bad_magic
+	attack acc_lnet_magic "$ACR" lnet_magic
+	attack acc_bad_version "$ACR" bad_version
+	attack acc_bad_nid "$ACR" bad_nid
+	attack acc_garbage "$ACR" bad_magic
+	attack acc_timeout "$ACR" timeout
+	attack hello_bad_magic "$KSTATS" hello_bad_magic
+	attack hello_bad_version "$KSTATS" hello_bad_version
+	attack hello_bad_nips "$KSTATS" hello_bad_nips
+	attack hello_bad_ctype "$KSTATS" hello_bad_ctype
+	attack hello_bad_nid "$KSTATS" hello_bad_nid
+	attack hello_trunc "$KSTATS" hello_timeout
+	# EOF in the HELLO has no counter of its own: the connection is only
+	# seen accepted, and must not stay (checked below).
+	attack hello_trunc_close "$ACR" accepted
+	attack msg_bad_type "$KSTATS" rx_bad_type
+	attack msg_bad_hdr "$KSTATS" rx_bad_hdr
+	attack msg_too_long "$KSTATS" rx_too_long
+	attack msg_trunc_hdr "$KSTATS" rx_truncated
+	attack msg_trunc_payload "$KSTATS" rx_truncated
+	attack msg_zc_bad_cookie "$KSTATS" rx_zc_bad_cookie
+	attack keepalive "$KSTATS" noop_rx
+
+	# Every hostile connection is gone again.
+	for ((i = 0; i < 100; i++)); do
+		[ "$(counter "$KSTATS" conns_active)" = "$active" ] && break
+		sleep 0.1
+	done
+	[ "$(counter "$KSTATS" conns_active)" = "$active" ] ||
+		{ diag; fail "connections left: $(counter "$KSTATS" conns_active), want $active"; }
+	if ss -tn state established "( sport = :988 or dport = :988 )" |
+		grep -q "$IP:988 *$IP:"; then
+		ss -tn; fail "a hostile connection is still established"
+	fi
+	log "acceptor: $(tr '\n' ' ' < "$ACR")"
+	log "ksocklnd: $(tr '\n' ' ' < "$KSTATS")"
+	barrier attacked
+	# b still reaches a by itself, too.
+	ping_ok "$(nid_of a)" 3
+fi
+barrier done
+sock_unload
+log "sock hostile OK"

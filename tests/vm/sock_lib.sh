@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the ksocklnd tests (tests/vm/sock_*.sh).  Source it after
+# guest-lib.sh:
+#	. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+LNETCTL=$LNET_TOP/build/utils/lnetctl
+HOSTILE=$LNET_TOP/build/utils/sock_hostile
+RUN=/sys/kernel/debug/lnet_test/run
+TARGET=/sys/kernel/debug/lnet_test/target
+KSTATS=/sys/kernel/debug/ksocklnd/stats
+ACR=/sys/kernel/debug/lnet/acceptor
+# Seconds one lnet_test command may take before the test calls it hung.
+CMD_LIMIT=${CMD_LIMIT:-120}
+[ "$LNET_DEBUG_KERNEL" = 1 ] && CMD_LIMIT=$((CMD_LIMIT * 4))
+
+# sock_load [KSOCKLND_PARAM=VALUE...]: load lnet, ksocklnd (with the
+# given parameters) and lnet_test, and bring up a tcp NI on eth0.
+sock_load() {
+	local m
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	for m in $LNET_MODULES; do
+		if [ "$(basename "$m")" = ksocklnd.ko ]; then
+			insmod "$LNET_MODDIR/$m" "$@" || fail "insmod $m $*"
+		else
+			insmod "$LNET_MODDIR/$m" || fail "insmod $m"
+		fi
+	done
+	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
+	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+	"$LNETCTL" net add --net tcp --if eth0 || fail "lnetctl net add tcp"
+}
+
+# sock_unload: the reverse of sock_load; rmmod fails on a leaked reference.
+sock_unload() {
+	echo unserve > "$RUN" || fail "unserve"
+	rmmod lnet_test || fail "rmmod lnet_test"
+	"$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
+	lnet_unload
+}
+
+# nid_of NODE: NODE's tcp NID.
+nid_of() {
+	local ip_var=IP_${1}_net0
+	echo "${!ip_var}@tcp"
+}
+
+# peers: the other nodes.
+peers() {
+	local n
+	for n in $LNET_NODES; do
+		[ "$n" != "$LNET_NODE" ] && echo "$n"
+	done
+	return 0
+}
+
+# diag: what a failing test wants to see.
+diag() {
+	{
+		echo "== ksocklnd"; cat "$KSTATS"
+		echo "== acceptor"; cat "$ACR"
+		echo "== nis"; cat /sys/kernel/debug/lnet/nis
+		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
+		echo "== target"; cat "$TARGET"
+		ss -tan
+	} 2>&1 | sed "s/^/[$LNET_NODE] /"
+}
+
+# lt_start CMD...: start one lnet_test command in the background.
+lt_start() {
+	LT_CMD="$*"
+	( echo "$*" > "$RUN" ) 2>/dev/null &
+	LT_PID=$!
+}
+
+# lt_wait: wait for it, at most CMD_LIMIT seconds (a hang dumps the
+# blocked tasks and fails).  The result line is in $RESULT, the write's
+# exit status in $LT_RC.
+lt_wait() {
+	local i
+	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
+		kill -0 "$LT_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$LT_PID" 2>/dev/null; then
+		diag
+		echo w > /proc/sysrq-trigger
+		dmesg | tail -80
+		fail "lnet_test '$LT_CMD' still running after ${CMD_LIMIT}s"
+	fi
+	LT_RC=0
+	wait "$LT_PID" || LT_RC=$?
+	RESULT=$(cat "$RUN")
+	log "$LT_CMD -> $RESULT"
+}
+
+# lt CMD...: run one lnet_test command (lt_start + lt_wait).
+lt() {
+	lt_start "$@"
+	lt_wait
+}
+
+# lt_ok CMD...: as lt, and every operation must have succeeded.
+lt_ok() {
+	lt "$@"
+	[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] ||
+		{ diag; fail "'$*' failed: $RESULT"; }
+}
+
+# field KEY [LINE]: the value of KEY= in LINE (default $RESULT).
+field() {
+	echo "${2:-$RESULT}" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# counter FILE NAME: a "name value" counter.
+counter() {
+	awk -v n="$2" '$1 == n { print $2 }' "$1"
+}
+
+# ping_ok NID [TRIES]: lnetctl ping NID, retrying (a peer that just came
+# back may need a reconnect first).
+ping_ok() {
+	local i tries=${2:-1}
+	for ((i = 1; i <= tries; i++)); do
+		"$LNETCTL" ping "$1" > /dev/null 2>&1 && {
+			log "lnetctl ping $1: OK (try $i)"
+			return 0
+		}
+		sleep 2
+	done
+	"$LNETCTL" ping "$1" || true
+	diag
+	fail "lnetctl ping $1 failed $tries times"
+}

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sock_hostile: a hostile client for the LNet acceptor and ksocklnd.
+ *
+ *	sock_hostile [-t SECONDS] [-S SRC_NID] IP NID ATTACK
+ *
+ * Connects to IP port 988 from a privileged source port (as a kernel peer
+ * does), plays ATTACK against the node whose NID is NID and checks that
+ * the node answers as the wire protocol says: it closes the connection,
+ * after the reply the protocol asks for where there is one.  SRC_NID is
+ * the NID claimed in valid HELLOs (default 192.0.2.250@tcp, no real node).
+ * Byte layouts follow the LNet wire protocol: the acceptor connection
+ * request (16 bytes), the socklnd V3 HELLO (56 bytes + 4 x nips), the
+ * ksock message header (24 bytes) and the nid4 LNet header (72 bytes),
+ * every integer little-endian.
+ *
+ * Exit status: 0 the node behaved, 1 it did not (the reason is printed),
+ * 2 usage or local error.  "sock_hostile -l" lists the attacks.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/types.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef __u8 u8;
+typedef __u32 u32;
+typedef __u64 u64;
+
+#define ACCEPT_PORT		988
+#define ACCEPTOR_MAGIC		0xACCE7100U
+#define PROTO_MAGIC		0x45726963U	/* LNET_PROTO_MAGIC */
+#define PROTO_TCP_MAGIC		0xEEBC0DEDU	/* socklnd V1 */
+#define KSOCK_V3		3
+#define CTYPE_NONE		0xFFFFFFFFU
+#define CTYPE_CONTROL		1
+#define HELLO_SIZE		56
+#define CONNREQ_SIZE		16
+#define KSOCK_MSG_HDR_SIZE	24
+#define KSOCK_MSG_NOOP		0xC0
+#define KSOCK_MSG_LNET		0xC1
+#define LNET_HDR_SIZE		72
+#define LNET_MSG_PUT		1
+#define LNET_MTU		1048576U
+#define LNET_PID_LUSTRE		12345
+#define NID_ANY			0xFFFFFFFFFFFFFFFFULL
+#define SOCKLND			2
+
+static unsigned int wait_secs = 30;
+
+static void put32(u8 *b, u32 v)
+{
+	for (int i = 0; i < 4; i++)
+		b[i] = v >> (8 * i);
+}
+
+static void put64(u8 *b, u64 v)
+{
+	for (int i = 0; i < 8; i++)
+		b[i] = v >> (8 * i);
+}
+
+static u32 get32(const u8 *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (u32)b[3] << 24;
+}
+
+static u64 get64(const u8 *b)
+{
+	return get32(b) | (u64)get32(b + 4) << 32;
+}
+
+/* "a.b.c.d@tcp[N]" to a nid4; 0 if it is not one. */
+static u64 parse_nid(const char *s)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *at = strchr(s, '@');
+	unsigned long num = 0;
+	struct in_addr in;
+	char *end;
+
+	if (!at || at - s >= (long)sizeof(addr) || strncmp(at + 1, "tcp", 3))
+		return 0;
+	memcpy(addr, s, at - s);
+	addr[at - s] = '\0';
+	if (inet_pton(AF_INET, addr, &in) != 1)
+		return 0;
+	if (at[4]) {
+		num = strtoul(at + 4, &end, 10);
+		if (*end || num > 0xffff)
+			return 0;
+	}
+	return (u64)(SOCKLND << 16 | num) << 32 | ntohl(in.s_addr);
+}
+
+static int fail(const char *why)
+{
+	printf("FAIL: %s\n", why);
+	return 1;
+}
+
+/* Connect to @ip:988 from a privileged port (1023 down to 512), or from
+ * an ephemeral one with @unpriv.
+ */
+static int connect_node(const char *ip, bool unpriv)
+{
+	struct sockaddr_in local = { .sin_family = AF_INET };
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_port = htons(ACCEPT_PORT),
+	};
+	struct timeval tv = { .tv_sec = 10 };
+	int port = unpriv ? 0 : 1023;
+	int fd;
+
+	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1) {
+		fprintf(stderr, "bad address %s\n", ip);
+		return -1;
+	}
+	for (; unpriv || port >= 512; port--) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0) {
+			perror("socket");
+			return -1;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		local.sin_port = htons(port);
+		if (bind(fd, (struct sockaddr *)&local, sizeof(local)) == 0 &&
+		    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return fd;
+		if (unpriv || (errno != EADDRINUSE && errno != EADDRNOTAVAIL)) {
+			perror("bind/connect");
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	fprintf(stderr, "no free privileged port\n");
+	return -1;
+}
+
+static int send_all(int fd, const void *buf, size_t len)
+{
+	const u8 *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Read exactly @len bytes within wait_secs; returns @len, 0 on EOF or
+ * reset before all came, -1 on timeout.
+ */
+static ssize_t recv_all(int fd, void *buf, size_t len)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	time_t end = time(NULL) + wait_secs;
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		int left = end - time(NULL);
+
+		if (left <= 0 || poll(&pfd, 1, left * 1000) == 0)
+			return -1;
+		n = recv(fd, (u8 *)buf + got, len - got, 0);
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return 0;
+		if (n > 0)
+			got += n;
+	}
+	return got;
+}
+
+/* The node must close the connection (EOF or reset) within wait_secs,
+ * sending nothing more; -1 on timeout, 1 if it sent data, 0 if closed.
+ */
+static int expect_close(int fd)
+{
+	u8 c;
+	ssize_t n = recv_all(fd, &c, 1);
+
+	if (n < 0) {
+		printf("FAIL: connection still open after %us\n", wait_secs);
+		return 1;
+	}
+	if (n > 0) {
+		printf("FAIL: unexpected byte 0x%02x instead of a close\n", c);
+		return 1;
+	}
+	return 0;
+}
+
+static void connreq(u8 *b, u32 magic, u32 version,
+		    u64 nid)
+{
+	put32(b, magic);
+	put32(b + 4, version);
+	put64(b + 8, nid);
+}
+
+/* A V3 HELLO from @src to @dst. */
+static void hello(u8 *b, u64 src, u64 dst, u32 ctype,
+		  u32 nips)
+{
+	memset(b, 0, HELLO_SIZE);
+	put32(b, PROTO_MAGIC);
+	put32(b + 4, KSOCK_V3);
+	put64(b + 8, src);
+	put64(b + 16, dst);
+	put32(b + 24, LNET_PID_LUSTRE);
+	put32(b + 28, 0);
+	put64(b + 32, 0x1badcafe0000ULL + (u64)time(NULL));
+	put32(b + 48, ctype);
+	put32(b + 52, nips);
+}
+
+/* The node's answer to a bad connreq: {ACCEPTOR_MAGIC, 1, nid 0}. */
+static int expect_old_connreq(int fd)
+{
+	u8 b[CONNREQ_SIZE];
+
+	if (recv_all(fd, b, sizeof(b)) != sizeof(b))
+		return fail("no 16-byte connreq reply");
+	if (get32(b) != ACCEPTOR_MAGIC || get32(b + 4) != 1 || get64(b + 8))
+		return fail("connreq reply is not {0xacce7100, 1, 0}");
+	return expect_close(fd);
+}
+
+/*
+ * Read the node's V3 HELLO reply; its ctype must be @ctype and, unless
+ * the reply is a refusal, its source NID @nid.
+ */
+static int expect_hello(int fd, u64 nid, u32 ctype)
+{
+	u8 b[HELLO_SIZE], ips[64];
+	u32 nips;
+
+	if (recv_all(fd, b, sizeof(b)) != sizeof(b))
+		return fail("no HELLO reply");
+	if (get32(b) != PROTO_MAGIC || get32(b + 4) != KSOCK_V3)
+		return fail("HELLO reply: not a V3 HELLO");
+	if (get32(b + 48) != ctype) {
+		printf("FAIL: HELLO reply ctype 0x%x, want 0x%x\n",
+		       get32(b + 48), ctype);
+		return 1;
+	}
+	if (ctype != CTYPE_NONE && get64(b + 8) != nid)
+		return fail("HELLO reply: source NID is not the node's");
+	nips = get32(b + 52);
+	if (nips > 16)
+		return fail("HELLO reply: nips above 16");
+	if (nips && recv_all(fd, ips, 4 * nips) != 4 * nips)
+		return fail("HELLO reply: IP list missing");
+	return 0;
+}
+
+/* A ksock message header, LE. */
+static void ksock_hdr(u8 *b, u32 type, u64 c0, u64 c1)
+{
+	memset(b, 0, KSOCK_MSG_HDR_SIZE);
+	put32(b, type);
+	put64(b + 8, c0);
+	put64(b + 16, c1);
+}
+
+/* A ksock LNET message header + nid4 LNet PUT header to @dst. */
+static void lnet_put(u8 *b, u64 dst, u64 src, u32 type,
+		     u32 len)
+{
+	u8 *h = b + KSOCK_MSG_HDR_SIZE;
+
+	ksock_hdr(b, KSOCK_MSG_LNET, 0, 0);
+	memset(h, 0, LNET_HDR_SIZE);
+	put64(h, dst);
+	put64(h + 8, src);
+	put32(h + 16, LNET_PID_LUSTRE);
+	put32(h + 20, LNET_PID_LUSTRE);
+	put32(h + 24, type);
+	put32(h + 28, len);
+	/* PUT: no ACK wanted, match bits, hdr_data, portal 63, offset 0 */
+	memset(h + 32, 0xff, 16);
+	put64(h + 48, 0x4057113ULL);
+	put32(h + 64, 63);
+}
+
+enum stage { CONNECTED, CONNREQ_SENT, HELLO_DONE };
+
+struct attack {
+	const char *name;
+	enum stage stage;	/* what is done before the attack */
+	const char *what;
+};
+
+static const struct attack attacks[] = {
+	{ "unpriv_port", CONNECTED, "valid connreq from port > 1023" },
+	{ "acc_bad_magic", CONNECTED, "connreq magic 0xdeadbeef" },
+	{ "acc_tcp_magic", CONNECTED, "pre-acceptor socklnd magic" },
+	{ "acc_lnet_magic", CONNECTED, "LNET_PROTO_MAGIC: old-peer reply" },
+	{ "acc_bad_version", CONNECTED, "connreq version 3" },
+	{ "acc_bad_nid", CONNECTED, "connreq for a NID not the node's" },
+	{ "acc_garbage", CONNECTED, "64 bytes of garbage" },
+	{ "acc_timeout", CONNECTED, "2 bytes of connreq, then silence" },
+	{ "hello_bad_magic", CONNREQ_SENT, "HELLO magic 0x12345678" },
+	{ "hello_bad_version", CONNREQ_SENT, "HELLO version 9" },
+	{ "hello_bad_nips", CONNREQ_SENT, "HELLO with nips 1000" },
+	{ "hello_bad_ctype", CONNREQ_SENT, "HELLO ctype 7" },
+	{ "hello_bad_nid", CONNREQ_SENT, "HELLO from LNET_NID_ANY" },
+	{ "hello_trunc", CONNREQ_SENT, "30 bytes of HELLO, then silence" },
+	{ "hello_trunc_close", CONNREQ_SENT, "30 bytes of HELLO, then close" },
+	{ "msg_bad_type", HELLO_DONE, "ksock message type 0xc7" },
+	{ "msg_bad_hdr", HELLO_DONE, "LNet header of type 9" },
+	{ "msg_too_long", HELLO_DONE, "PUT of 2 MiB (above LNET_MTU)" },
+	{ "msg_trunc_hdr", HELLO_DONE, "half an LNet header, then close" },
+	{ "msg_trunc_payload", HELLO_DONE, "PUT of 4 KiB, 100 B sent, close" },
+	{ "msg_zc_bad_cookie", HELLO_DONE, "NOOP acking unknown cookie" },
+	{ "keepalive", HELLO_DONE, "valid keepalive NOOP, then close" },
+};
+
+static int run_attack(const struct attack *a, int fd, u64 nid,
+		      u64 src)
+{
+	u8 b[KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE + 128];
+	const char *n = a->name;
+	size_t len = 0;
+
+	memset(b, 0, sizeof(b));
+	if (!strcmp(n, "unpriv_port")) {
+		connreq(b, ACCEPTOR_MAGIC, 1, nid);
+		hello(b + CONNREQ_SIZE, src, nid, CTYPE_CONTROL, 0);
+		len = CONNREQ_SIZE + HELLO_SIZE;
+	} else if (!strcmp(n, "acc_bad_magic")) {
+		connreq(b, 0xDEADBEEFU, 1, nid);
+		len = CONNREQ_SIZE;
+	} else if (!strcmp(n, "acc_tcp_magic")) {
+		connreq(b, PROTO_TCP_MAGIC, 1, nid);
+		len = CONNREQ_SIZE;
+	} else if (!strcmp(n, "acc_lnet_magic")) {
+		put32(b, PROTO_MAGIC);
+		put32(b + 4, KSOCK_V3);
+		if (send_all(fd, b, 8))
+			return fail("send");
+		return expect_old_connreq(fd);
+	} else if (!strcmp(n, "acc_bad_version")) {
+		connreq(b, ACCEPTOR_MAGIC, 3, nid);
+		if (send_all(fd, b, CONNREQ_SIZE))
+			return fail("send");
+		return expect_old_connreq(fd);
+	} else if (!strcmp(n, "acc_bad_nid")) {
+		/* Same net, another address: no NI of the node has it. */
+		connreq(b, ACCEPTOR_MAGIC, 1, nid ^ 0x80);
+		hello(b + CONNREQ_SIZE, src, nid ^ 0x80, CTYPE_CONTROL, 0);
+		len = CONNREQ_SIZE + HELLO_SIZE;
+	} else if (!strcmp(n, "acc_garbage")) {
+		for (len = 0; len < 64; len++)
+			b[len] = len * 37 + 11;
+		len = 64;
+	} else if (!strcmp(n, "acc_timeout")) {
+		connreq(b, ACCEPTOR_MAGIC, 1, nid);
+		len = 2;
+	} else if (!strcmp(n, "hello_bad_magic")) {
+		hello(b, src, nid, CTYPE_CONTROL, 0);
+		put32(b, 0x12345678);
+		len = HELLO_SIZE;
+	} else if (!strcmp(n, "hello_bad_version")) {
+		hello(b, src, nid, CTYPE_CONTROL, 0);
+		put32(b + 4, 9);
+		if (send_all(fd, b, HELLO_SIZE))
+			return fail("send");
+		/* "Use V3": a V3 HELLO with ctype NONE, then close. */
+		return expect_hello(fd, nid, CTYPE_NONE) ?: expect_close(fd);
+	} else if (!strcmp(n, "hello_bad_nips")) {
+		hello(b, src, nid, CTYPE_CONTROL, 1000);
+		len = HELLO_SIZE;
+	} else if (!strcmp(n, "hello_bad_ctype")) {
+		hello(b, src, nid, 7, 0);
+		len = HELLO_SIZE;
+	} else if (!strcmp(n, "hello_bad_nid")) {
+		hello(b, NID_ANY, nid, CTYPE_CONTROL, 0);
+		len = HELLO_SIZE;
+	} else if (!strcmp(n, "hello_trunc") ||
+		   !strcmp(n, "hello_trunc_close")) {
+		hello(b, src, nid, CTYPE_CONTROL, 0);
+		len = 30;
+	} else if (!strcmp(n, "msg_bad_type")) {
+		ksock_hdr(b, 0xC7, 0, 0);
+		len = KSOCK_MSG_HDR_SIZE;
+	} else if (!strcmp(n, "msg_bad_hdr")) {
+		lnet_put(b, nid, src, 9, 0);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE;
+	} else if (!strcmp(n, "msg_too_long")) {
+		lnet_put(b, nid, src, LNET_MSG_PUT, 2 * LNET_MTU);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE + 64;
+	} else if (!strcmp(n, "msg_trunc_hdr")) {
+		lnet_put(b, nid, src, LNET_MSG_PUT, 4096);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE / 2;
+	} else if (!strcmp(n, "msg_trunc_payload")) {
+		lnet_put(b, nid, src, LNET_MSG_PUT, 4096);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE + 100;
+	} else if (!strcmp(n, "msg_zc_bad_cookie")) {
+		ksock_hdr(b, KSOCK_MSG_NOOP, 0, 0x5eed1234ULL);
+		len = KSOCK_MSG_HDR_SIZE;
+	} else if (!strcmp(n, "keepalive")) {
+		ksock_hdr(b, KSOCK_MSG_NOOP, 0, 1);
+		len = KSOCK_MSG_HDR_SIZE;
+	}
+	if (send_all(fd, b, len))
+		return fail("send");
+	/* Attacks that end with our close: nothing to see from here. */
+	if (!strcmp(n, "hello_trunc_close") || !strcmp(n, "msg_trunc_hdr") ||
+	    !strcmp(n, "msg_trunc_payload") || !strcmp(n, "keepalive"))
+		return 0;
+	return expect_close(fd);
+}
+
+static int bad_usage(void)
+{
+	fprintf(stderr,
+		"usage: sock_hostile [-t SECONDS] [-S SRC_NID] IP NID ATTACK\n"
+		"       sock_hostile -l\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const struct attack *a = NULL;
+	u64 nid, src = parse_nid("192.0.2.250@tcp");
+	u8 b[CONNREQ_SIZE + HELLO_SIZE];
+	unsigned int i;
+	int opt, fd, rc;
+
+	while ((opt = getopt(argc, argv, "lt:S:")) != -1) {
+		switch (opt) {
+		case 'l':
+			for (i = 0; i < sizeof(attacks) / sizeof(*attacks); i++)
+				printf("%-18s %s\n", attacks[i].name,
+				       attacks[i].what);
+			return 0;
+		case 't':
+			wait_secs = atoi(optarg);
+			break;
+		case 'S':
+			src = parse_nid(optarg);
+			if (!src)
+				return bad_usage();
+			break;
+		default:
+			return bad_usage();
+		}
+	}
+	if (argc - optind != 3)
+		return bad_usage();
+	nid = parse_nid(argv[optind + 1]);
+	for (i = 0; i < sizeof(attacks) / sizeof(*attacks); i++)
+		if (!strcmp(argv[optind + 2], attacks[i].name))
+			a = &attacks[i];
+	if (!nid || !a)
+		return bad_usage();
+
+	fd = connect_node(argv[optind], !strcmp(a->name, "unpriv_port"));
+	if (fd < 0)
+		return 2;
+	if (a->stage >= CONNREQ_SENT) {
+		connreq(b, ACCEPTOR_MAGIC, 1, nid);
+		if (send_all(fd, b, CONNREQ_SIZE))
+			return fail("send connreq");
+	}
+	if (a->stage >= HELLO_DONE) {
+		hello(b, src, nid, CTYPE_CONTROL, 0);
+		if (send_all(fd, b, HELLO_SIZE))
+			return fail("send HELLO");
+		rc = expect_hello(fd, nid, CTYPE_CONTROL);
+		if (rc)
+			return rc;
+	}
+	rc = run_attack(a, fd, nid, src);
+	close(fd);
+	if (!rc)
+		printf("%s: OK\n", a->name);
+	return rc;
+}
