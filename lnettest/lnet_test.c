@@ -482,9 +482,10 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 	long left;
 
 	s->busy = false;
-	left = wait_event_timeout(run->wq, READ_ONCE(s->unlinked) ||
-				  READ_ONCE(s->failed),
-				  READ_ONCE(op_timeout) * HZ);
+	/* Not a hung task: an operation may rightly take minutes. */
+	left = wait_event_idle_timeout(run->wq, READ_ONCE(s->unlinked) ||
+				       READ_ONCE(s->failed),
+				       READ_ONCE(op_timeout) * HZ);
 	spin_lock_bh(&run->lock);
 	done = left && s->unlinked;
 	spin_unlock_bh(&run->lock);
@@ -492,7 +493,7 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 	if (!done) {
 		/* Failed or timed out: the MD is still there. */
 		lnet_md_unlink(s->mdh);
-		wait_event(run->wq, READ_ONCE(s->unlinked));
+		wait_event_idle(run->wq, READ_ONCE(s->unlinked));
 		return false;
 	}
 	ok = !s->status && s->answered && s->mlength == run->size;

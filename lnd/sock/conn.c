@@ -214,6 +214,10 @@ void ksock_sock_setup(struct socket *sock)
 		ip_sock_set_tos(sk, ksock_tun.tos);
 }
 
+/*
+ * Data arrived, or (as sk_state_change) the peer closed or reset the
+ * connection: either way the rx work reads what there is, the end too.
+ */
 static void ksock_data_ready(struct sock *sk)
 {
 	struct ksock_conn *conn;
@@ -238,18 +242,6 @@ static void ksock_write_space(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* Closed or reset by the peer: the rx work reads the end and closes. */
-static void ksock_state_change(struct sock *sk)
-{
-	struct ksock_conn *conn;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	conn = sk->sk_user_data;
-	if (conn)
-		queue_work(ksock_sched_wq, &conn->ksc_rx_work);
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
 static void ksock_callbacks_set(struct ksock_conn *conn)
 {
 	struct sock *sk = conn->ksc_sock->sk;
@@ -261,7 +253,7 @@ static void ksock_callbacks_set(struct ksock_conn *conn)
 	conn->ksc_saved_state_change = sk->sk_state_change;
 	sk->sk_data_ready = ksock_data_ready;
 	sk->sk_write_space = ksock_write_space;
-	sk->sk_state_change = ksock_state_change;
+	sk->sk_state_change = ksock_data_ready;
 	conn->ksc_callbacks = true;
 	write_unlock_bh(&sk->sk_callback_lock);
 }

@@ -124,11 +124,23 @@ SPLAT = re.compile(
     r"|^unreferenced object 0x")
 
 
+# The guest's "up" line: from here on the node runs the test.
+NODE_UP = re.compile(r"^\[ *\d+\.\d+\] LNET-TEST: \S+ up$")
+
+
 def find_splat(console_text):
-    """Return the first splat in a console log with its context, or ''."""
+    """Return the first splat in a console log with its context, or ''.
+
+    Splats before the node is up are not ours: none of the project's
+    modules is loaded yet.  (The debug kernel under TCG once reported a
+    KASAN wild access in an interrupt during early CPU identification.)
+    They are skipped, unless the node never came up.
+    """
     lines = console_text.splitlines()
+    start = next((i for i, line in enumerate(lines) if NODE_UP.search(line)),
+                 0)
     for i, line in enumerate(lines):
-        if SPLAT.search(line):
+        if i >= start and SPLAT.search(line):
             return "\n".join(lines[max(0, i - 2):i + 45])
     return ""
 
