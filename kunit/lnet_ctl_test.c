@@ -130,6 +130,7 @@ static void ctl_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, info.ifname, "");
 	KUNIT_EXPECT_EQ(test, info.tunables.credits, 0);
 	KUNIT_EXPECT_EQ(test, info.tunables.peer_credits, 0);
+	KUNIT_EXPECT_EQ(test, info.tunables.conns_per_peer, 0);
 	KUNIT_EXPECT_EQ(test, lnet_ni_info_get(1, &info), -ENOENT);
 
 	/* No LND, none to load: gni. */

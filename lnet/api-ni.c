@@ -283,6 +283,8 @@ static int lnet_ni_tunables(struct lnet_ni_tunables *out,
 			out->peer_buffer_credits = tun->peer_buffer_credits;
 		if (tun->credits >= 0)
 			out->credits = tun->credits;
+		if (tun->conns_per_peer >= 0)
+			out->conns_per_peer = tun->conns_per_peer;
 	}
 	if (out->credits && out->peer_credits > out->credits) {
 		NL_SET_ERR_MSG(extack, "peer_credits exceeds credits");

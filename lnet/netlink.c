@@ -139,12 +139,19 @@ static const struct nla_policy lnet_tunables_policy[LNET_TUN_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &lnet_credits_range),
 };
 
-static const struct nla_policy lnet_net_add_policy[LNET_A_TUNABLES + 1] = {
+static const struct nla_policy
+lnet_lnd_tunables_policy[LNET_LND_TUN_A_MAX + 1] = {
+	[LNET_LND_TUN_A_CONNS_PER_PEER] =
+		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_CONNS_PER_PEER_MAX),
+};
+
+static const struct nla_policy lnet_net_add_policy[LNET_A_LND_TUNABLES + 1] = {
 	[LNET_A_NET]		= { .type = NLA_NUL_STRING,
 				    .len = LNET_GENL_NET_LEN - 1 },
 	[LNET_A_IFNAME]		= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
 	[LNET_A_TUNABLES]	= NLA_POLICY_NESTED(lnet_tunables_policy),
+	[LNET_A_LND_TUNABLES]	= NLA_POLICY_NESTED(lnet_lnd_tunables_policy),
 };
 
 static const struct nla_policy lnet_net_del_policy[LNET_A_IFNAME + 1] = {
@@ -167,6 +174,7 @@ static s32 lnet_genl_tunable(struct nlattr **tb, int type)
 
 static int lnet_genl_net_add(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *ltb[LNET_LND_TUN_A_MAX + 1] = {};
 	struct nlattr *tb[LNET_TUN_A_MAX + 1] = {};
 	struct nlattr *attr = info->attrs[LNET_A_NET];
 	struct lnet_ni_tunables tun;
@@ -194,11 +202,21 @@ static int lnet_genl_net_add(struct sk_buff *skb, struct genl_info *info)
 		if (rc < 0)
 			return rc;
 	}
+	if (info->attrs[LNET_A_LND_TUNABLES]) {
+		/* already validated against lnet_lnd_tunables_policy */
+		rc = nla_parse_nested(ltb, LNET_LND_TUN_A_MAX,
+				      info->attrs[LNET_A_LND_TUNABLES],
+				      lnet_lnd_tunables_policy, info->extack);
+		if (rc < 0)
+			return rc;
+	}
 	tun.peer_timeout = lnet_genl_tunable(tb, LNET_TUN_A_PEER_TIMEOUT);
 	tun.peer_credits = lnet_genl_tunable(tb, LNET_TUN_A_PEER_CREDITS);
 	tun.peer_buffer_credits =
 		lnet_genl_tunable(tb, LNET_TUN_A_PEER_BUFFER_CREDITS);
 	tun.credits = lnet_genl_tunable(tb, LNET_TUN_A_CREDITS);
+	tun.conns_per_peer =
+		lnet_genl_tunable(ltb, LNET_LND_TUN_A_CONNS_PER_PEER);
 
 	mutex_lock(&lnet_genl_mutex);
 	rc = lnet_net_add(net_id, ifname, &tun, info->extack);
@@ -341,6 +359,16 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 	    nla_put_s32(skb, LNET_TUN_A_CREDITS, ni->tunables.credits))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+
+	/* lo has no LND tunables */
+	if (lnet_net_type(ni->net_id) != LNET_LND_LO) {
+		nest = nla_nest_start(skb, LNET_A_LND_TUNABLES);
+		if (!nest ||
+		    nla_put_s32(skb, LNET_LND_TUN_A_CONNS_PER_PEER,
+				ni->tunables.conns_per_peer))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
 	if (detail < 2)
 		return 0;
 

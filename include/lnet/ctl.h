@@ -19,15 +19,18 @@
 #include <lnet/nid.h>
 
 /*
- * Per-NI tunables common to every LND (lnetctl "tunables:").  On input
- * a negative value means "the LND's default"; on output every field holds
- * the value in force.
+ * Per-NI tunables: those common to every LND (lnetctl "tunables:"), then
+ * those of some LNDs (lnetctl "lnd tunables:").  On input a negative
+ * value means "the LND's default"; on output every field holds the value
+ * in force (conns_per_peer: what the LND chose when it was 0).
  */
 struct lnet_ni_tunables {
 	s32	peer_timeout;		/* seconds */
 	s32	peer_credits;		/* tx credits per peer NI */
 	s32	peer_buffer_credits;	/* router buffer credits per peer NI */
 	s32	credits;		/* tx credits of the NI */
+	/* ksocklnd: bulk connections per direction and peer; 0: auto */
+	s32	conns_per_peer;
 };
 
 /* Message types as counted per NI; indexes follow enum lnet_msg_type. */

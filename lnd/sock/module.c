@@ -106,7 +106,7 @@ MODULE_PARM_DESC(zc_recv, "accepted for compatibility; no effect");
 module_param_named(zc_recv_min_nfrags, ksock_tun.zc_recv_min_nfrags, int, 0644);
 MODULE_PARM_DESC(zc_recv_min_nfrags, "accepted for compatibility; no effect");
 module_param_named(conns_per_peer, ksock_tun.conns_per_peer, int, 0644);
-MODULE_PARM_DESC(conns_per_peer, "bulk connections per direction and peer (0: from link speed)");
+MODULE_PARM_DESC(conns_per_peer, "default bulk connections per direction and peer of NIs (0: from link speed)");
 module_param_named(skip_mr_route_setup, ksock_tun.skip_mr_route_setup, int, 0444);
 MODULE_PARM_DESC(skip_mr_route_setup, "accepted for compatibility (lnetctl's job)");
 module_param_named(tos, ksock_tun.tos, int, 0644);
@@ -178,9 +178,11 @@ static int ksock_ni_address(struct lnet_ni *ni, struct ksock_net *net)
 			dev = NULL;
 	}
 	if (dev) {
-		net->ksn_conns_per_peer = ksock_tun.conns_per_peer > 0 ?
-			ksock_tun.conns_per_peer :
-			ksock_auto_conns_per_peer(dev);
+		/* 0 (or a negative module parameter): from the link speed */
+		if (ni->ni_tunables.conns_per_peer <= 0)
+			ni->ni_tunables.conns_per_peer =
+				ksock_auto_conns_per_peer(dev);
+		net->ksn_conns_per_peer = ni->ni_tunables.conns_per_peer;
 		rc = 0;
 	}
 	rtnl_unlock();
@@ -278,6 +280,7 @@ static int __init ksock_init(void)
 		.peer_credits		= ksock_tun.peer_credits,
 		.peer_buffer_credits	= ksock_tun.peer_buffer_credits,
 		.credits		= ksock_tun.credits,
+		.conns_per_peer		= ksock_tun.conns_per_peer,
 	};
 	ksock_sched_wq = alloc_workqueue("ksocklnd_sched", WQ_HIGHPRI,
 					 max(ksock_tun.nscheds, 0));

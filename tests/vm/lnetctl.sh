@@ -238,6 +238,10 @@ must_fail "peer-timeout negative" "--peer-timeout" \
 	"$LNETCTL" net add --net tcp1 --if eth0 --peer-timeout -1
 must_fail "peer-buffer-credits not a number" "--peer-buffer-credits" \
 	"$LNETCTL" net add --net tcp1 --if eth0 --peer-buffer-credits x
+must_fail "conns-per-peer 128" "--conns-per-peer value '128'.*0\.\.127" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --conns-per-peer 128
+must_fail "conns-per-peer negative" "--conns-per-peer value '-1'" \
+	"$LNETCTL" net add --net tcp1 --if eth0 --conns-per-peer -1
 must_fail "missing --net" "missing mandatory parameter --net" \
 	"$LNETCTL" net add --if eth0
 must_fail "missing --if" "missing mandatory parameter --if" \
@@ -256,7 +260,73 @@ must_fail "gni, no such LND (kernel)" "errno: -93" \
 my_ip=IP_${LNET_NODE}_net0
 "$LNETCTL" net show | grep -q "nid: ${!my_ip}@tcp9\$" ||
 	fail "net show: no tcp9 NI: $("$LNETCTL" net show)"
+"$LNETCTL" net show --net tcp9 | grep -q "lnd tunables" &&
+	fail "net show (detail 0) has lnd tunables"
+# conns_per_peer 0 (ksocklnd's default): shown as chosen from the link speed
+cpp=$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)
+[ -n "$cpp" ] && [ "$cpp" -ge 1 ] ||
+	fail "net show -v: tcp9 conns_per_peer '$cpp', want the automatic one"
 "$LNETCTL" net del --net tcp9 || fail "net del tcp9"
+
+# --- lnd tunables: conns_per_peer ---
+"$LNETCTL" net add --net tcp9 --if eth0 --conns-per-peer 3 ||
+	fail "net add tcp9 --conns-per-peer 3"
+"$LNETCTL" net show --net tcp9 -v >"$T/cpp.show"
+cat "$T/cpp.show"
+cat >"$T/cpp.tail" <<'YAML'
+            tunables:
+                  peer_timeout: 180
+                  peer_credits: 8
+                  peer_buffer_credits: 0
+                  credits: 256
+            lnd tunables:
+                  conns_per_peer: 3
+YAML
+sed -n '/^            tunables:$/,$p' "$T/cpp.show" |
+	expect_yaml "net show -v: lnd tunables of tcp9" "$T/cpp.tail"
+"$LNETCTL" net show --net tcp9 -v 2 | grep -q '^                  conns_per_peer: 3$' ||
+	fail "net show -v 2: no conns_per_peer: 3"
+# export --backup, import --del, import: the same NI back
+"$LNETCTL" export --backup "$T/cpp.yaml" || fail "export --backup (tcp9)"
+cat "$T/cpp.yaml"
+sed -n '/^            lnd tunables:$/,/^global:$/p' "$T/cpp.yaml" |
+	grep -q '^                  conns_per_peer: 3$' ||
+	fail "export --backup: no lnd tunables with conns_per_peer: 3"
+"$LNETCTL" import --del "$T/cpp.yaml" || fail "import --del (tcp9)"
+"$LNETCTL" net show --net tcp9 >/dev/null 2>&1 && fail "import --del left tcp9"
+"$LNETCTL" import "$T/cpp.yaml" || fail "import of conns_per_peer 3"
+"$LNETCTL" export --backup | expect_yaml "export after import of lnd tunables" \
+	"$T/cpp.yaml"
+# an out-of-range conns_per_peer in a file changes nothing
+sed 's/conns_per_peer: 3/conns_per_peer: 128/; s/tcp9/tcp8/' "$T/cpp.yaml" \
+	>"$T/cpp.bad"
+must_fail "import of conns_per_peer 128" "invalid conns_per_peer '128'" \
+	"$LNETCTL" import "$T/cpp.bad"
+sed -i 's/conns_per_peer: 128/conn_per_peer: 2/' "$T/cpp.bad"
+must_fail "import of an unknown lnd tunable" "conn_per_peer" \
+	"$LNETCTL" import "$T/cpp.bad"
+"$LNETCTL" export --backup | expect_yaml "export after refused lnd tunables" \
+	"$T/cpp.yaml"
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (conns_per_peer 3)"
+# Lustre's other socklnd keys are ignored with a warning
+cat >"$T/cpp.lustre" <<'YAML'
+net:
+-     net type: tcp9
+      local NI(s):
+      -     interfaces:
+                  0: eth0
+            lnd tunables:
+                  conns_per_peer: 2
+                  timeout: 50
+                  tos: -1
+YAML
+"$LNETCTL" import "$T/cpp.lustre" 2>"$T/cpp.err" ||
+	{ cat "$T/cpp.err"; fail "import of Lustre's lnd tunables"; }
+grep -q "'lnd tunables: tos' is not supported, ignored" "$T/cpp.err" ||
+	{ cat "$T/cpp.err"; fail "import: no warning for lnd tunables: tos"; }
+[ "$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)" = 2 ] ||
+	fail "import: conns_per_peer 2 not applied"
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (imported)"
 must_fail "bad NID, bad net" "invalid NID '1.2.3.4@foo'" \
 	"$LNETCTL" ping 1.2.3.4@foo
 must_fail "bad NID, bad address" "invalid NID '300.1.1.1@tcp'" \
@@ -314,6 +384,9 @@ if [ "${LNET_DEBUG_KERNEL:-0}" != 1 ] && command -v valgrind >/dev/null; then
 	vg export --backup "$T/vg.yaml" || fail "valgrind: export --backup"
 	vg import --del "$T/vg.yaml" || fail "valgrind: import --del"
 	vg import "$T/vg.yaml" || fail "valgrind: import"
+	vg import "$T/cpp.yaml" || fail "valgrind: import of lnd tunables"
+	vg net show -v || fail "valgrind: net show with lnd tunables"
+	"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (valgrind)"
 	vg net add --net gni --if eth0 && fail "valgrind: gni net added"
 	log "valgrind: no memory errors or leaks in lnetctl"
 fi

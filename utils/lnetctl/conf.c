@@ -119,7 +119,14 @@ static const char * const ni_show_only[] = {
 };
 
 /* Keys import accepts but this LNet cannot apply: said on stderr. */
-static const char * const ni_unsupported[] = { "lnd tunables", "CPT" };
+static const char * const ni_unsupported[] = { "CPT" };
+
+/* Lustre's other "lnd tunables" (socklnd, o2iblnd): said on stderr. */
+static const char * const lnd_tun_unsupported[] = {
+	"timeout", "tos", "peercredits_hiw", "map_on_demand",
+	"concurrent_sends", "fmr_pool_size", "fmr_flush_trigger",
+	"fmr_cache", "ntx",
+};
 
 static bool in_list(const char *s, const char * const *list, unsigned int n)
 {
@@ -129,14 +136,65 @@ static bool in_list(const char *s, const char * const *list, unsigned int n)
 	return false;
 }
 
+/*
+ * The "@what" mapping @v of a local NI: each key one of @defs, its value
+ * checked and stored in @out by attribute; keys in @ignored are skipped
+ * with a warning.
+ */
+static int plan_tunables(yaml_document_t *doc, yaml_node_t *v,
+			 const char *net, const char *what,
+			 const struct tunable_def *defs, unsigned int n_defs,
+			 const char * const *ignored, unsigned int n_ignored,
+			 long long *out)
+{
+	yaml_node_pair_t *p2;
+	const char *key, *val;
+	unsigned int i;
+
+	if (!v || v->type != YAML_MAPPING_NODE) {
+		report_error("add", "net", EINVAL,
+			     "net %s: '%s' is not a mapping", net, what);
+		return -EINVAL;
+	}
+	for (p2 = v->data.mapping.pairs.start;
+	     p2 < v->data.mapping.pairs.top; p2++) {
+		const struct tunable_def *d = NULL;
+
+		key = PAIR_KEY(doc, p2);
+		val = scalar(PAIR_VAL(doc, p2));
+		for (i = 0; key && i < n_defs; i++)
+			if (!strcmp(key, defs[i].key))
+				d = &defs[i];
+		if (!d && key && in_list(key, ignored, n_ignored)) {
+			fprintf(stderr,
+				"lnetctl: net %s: '%s: %s' is not supported, ignored\n",
+				net, what, key);
+			continue;
+		}
+		if (!d) {
+			report_error("add", "net", EINVAL,
+				     "net %s: unknown key '%s' in '%s'", net,
+				     key ? key : "", what);
+			return -EINVAL;
+		}
+		if (!val || parse_long(val, d->min, d->max, &out[d->attr])) {
+			report_error("add", "net", EINVAL,
+				     "net %s: invalid %s '%s': must be an integer in %lld..%lld",
+				     net, d->key, val ? val : "", d->min,
+				     d->max);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 		   struct plan *pl)
 {
 	struct net_add_req *r;
 	yaml_node_pair_t *pair, *p2;
 	const char *key, *val;
-	unsigned int i;
-	int nifs = 0;
+	int nifs = 0, rc;
 
 	if (map->type != YAML_MAPPING_NODE) {
 		report_error("add", "net", EINVAL,
@@ -149,10 +207,7 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 		return -ENOMEM;
 	pl->ni = r;
 	r += pl->n_ni++;
-	r->net = net;
-	r->ifname = NULL;
-	for (i = 0; i <= LNET_TUN_A_MAX; i++)
-		r->tun[i] = -1;
+	net_add_req_init(r, net);
 
 	for (pair = map->data.mapping.pairs.start;
 	     pair < map->data.mapping.pairs.top; pair++) {
@@ -196,37 +251,20 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 			continue;
 		}
 		if (!strcmp(key, "tunables")) {
-			if (!v || v->type != YAML_MAPPING_NODE) {
-				report_error("add", "net", EINVAL,
-					     "net %s: 'tunables' is not a mapping",
-					     net);
-				return -EINVAL;
-			}
-			for (p2 = v->data.mapping.pairs.start;
-	     p2 < v->data.mapping.pairs.top; p2++) {
-				const struct tunable_def *d = NULL;
-
-				key = PAIR_KEY(doc, p2);
-				val = scalar(PAIR_VAL(doc, p2));
-				for (i = 0; key && i < n_tunable_defs; i++)
-					if (!strcmp(key, tunable_defs[i].key))
-						d = &tunable_defs[i];
-				if (!d) {
-					report_error("add", "net", EINVAL,
-						     "net %s: unknown tunable '%s'",
-						     net, key ? key : "");
-					return -EINVAL;
-				}
-				if (!val || parse_long(val, d->min, d->max,
-						       &r->tun[d->attr])) {
-					report_error("add", "net", EINVAL,
-						     "net %s: invalid %s '%s': must be an integer in %lld..%lld",
-						     net, d->key,
-						     val ? val : "", d->min,
-						     d->max);
-					return -EINVAL;
-				}
-			}
+			rc = plan_tunables(doc, v, net, key, tunable_defs,
+					   n_tunable_defs, NULL, 0, r->tun);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (!strcmp(key, "lnd tunables")) {
+			rc = plan_tunables(doc, v, net, key, lnd_tunable_defs,
+					   n_lnd_tunable_defs,
+					   lnd_tun_unsupported,
+					   ARRAY_SIZE(lnd_tun_unsupported),
+					   r->lnd_tun);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
 		report_error("add", "net", EINVAL,

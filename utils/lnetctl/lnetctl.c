@@ -156,6 +156,25 @@ const struct tunable_def tunable_defs[] = {
 
 const unsigned int n_tunable_defs = ARRAY_SIZE(tunable_defs);
 
+const struct tunable_def lnd_tunable_defs[] = {
+	{ "conns_per_peer", "conns-per-peer", LNET_LND_TUN_A_CONNS_PER_PEER,
+	  0, LNET_GENL_CONNS_PER_PEER_MAX },
+};
+
+const unsigned int n_lnd_tunable_defs = ARRAY_SIZE(lnd_tunable_defs);
+
+void net_add_req_init(struct net_add_req *r, const char *net)
+{
+	unsigned int i;
+
+	r->net = net;
+	r->ifname = NULL;
+	for (i = 0; i <= LNET_TUN_A_MAX; i++)
+		r->tun[i] = -1;
+	for (i = 0; i <= LNET_LND_TUN_A_MAX; i++)
+		r->lnd_tun[i] = -1;
+}
+
 /* The parameters of "set" and what the tool knows of their ranges. */
 static const struct param_def {
 	const char *name;
@@ -232,6 +251,7 @@ int do_net_add(const struct net_add_req *r, struct lnl_error *err)
 {
 	struct nl_msg *msg = lnl_msg(LNET_CMD_NET_ADD, false);
 	struct nlattr *nest;
+	bool any_lnd = false;
 	unsigned int i;
 
 	if (!msg)
@@ -249,6 +269,23 @@ int do_net_add(const struct net_add_req *r, struct lnl_error *err)
 			goto too_big;
 	}
 	nla_nest_end(msg, nest);
+	/* LND tunables only when one is given */
+	for (i = 0; i < n_lnd_tunable_defs; i++)
+		if (r->lnd_tun[lnd_tunable_defs[i].attr] >= 0)
+			any_lnd = true;
+	if (any_lnd) {
+		nest = nla_nest_start(msg, LNET_A_LND_TUNABLES);
+		if (!nest)
+			goto too_big;
+		for (i = 0; i < n_lnd_tunable_defs; i++) {
+			int a = lnd_tunable_defs[i].attr;
+
+			if (r->lnd_tun[a] >= 0 &&
+			    nla_put_s32(msg, a, r->lnd_tun[a]))
+				goto too_big;
+		}
+		nla_nest_end(msg, nest);
+	}
 	return lnl_run(msg, NULL, NULL, err);
 too_big:
 	nlmsg_free(msg);
@@ -396,6 +433,17 @@ static int ni_cb(struct nlattr **tb, struct nlattr *head, int len, void *arg)
 			if (nt[i])
 				ni->tun[i] = (int)nla_get_u32(nt[i]);
 	}
+	for (i = 0; i <= LNET_LND_TUN_A_MAX; i++)
+		ni->lnd_tun[i] = -1;
+	if (tb[LNET_A_LND_TUNABLES]) {
+		if (lnl_nest_parse(nt, LNET_LND_TUN_A_MAX,
+				   tb[LNET_A_LND_TUNABLES]))
+			return -EPROTO;
+		for (i = 1; i <= LNET_LND_TUN_A_MAX; i++)
+			if (nt[i])
+				ni->lnd_tun[i] = (int)nla_get_u32(nt[i]);
+		ni->has_lnd_tun = true;
+	}
 	if (tb[LNET_A_NI_STATS]) {
 		if (lnl_nest_parse(nt, LNET_NI_STATS_A_MAX,
 				   tb[LNET_A_NI_STATS]))
@@ -491,6 +539,18 @@ static void emit_ni(struct yout *y, const struct ni_rec *ni, int detail,
 		for (i = 0; i < n_tunable_defs; i++)
 			yout_kv_int(y, tunable_defs[i].key,
 				    ni->tun[tunable_defs[i].attr]);
+		yout_end_map(y);
+	}
+	/* what the kernel sent: nothing for lo */
+	if ((backup || detail >= 1) && ni->has_lnd_tun) {
+		yout_str(y, "lnd tunables");
+		yout_map(y);
+		for (i = 0; i < n_lnd_tunable_defs; i++) {
+			const struct tunable_def *d = &lnd_tunable_defs[i];
+
+			if (ni->lnd_tun[d->attr] >= 0)
+				yout_kv_int(y, d->key, ni->lnd_tun[d->attr]);
+		}
 		yout_end_map(y);
 	}
 	yout_end_map(y);
@@ -607,20 +667,22 @@ static int net_add(int argc, char **argv)
 		{ "peer-credits", required_argument, NULL, 'c' },
 		{ "peer-buffer-credits", required_argument, NULL, 'b' },
 		{ "credits", required_argument, NULL, 'r' },
+		{ "conns-per-peer", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct net_add_req r = { NULL, NULL, { 0 } };
 	char *ifs[16], *iflist = NULL, *tok, *save;
 	const struct tunable_def *d;
+	struct net_add_req r;
 	struct lnl_error err;
 	unsigned int nifs = 0, i;
+	long long *val;
 	int c;
 
-	for (i = 0; i <= LNET_TUN_A_MAX; i++)
-		r.tun[i] = -1;
-	while ((c = getopt_long(argc, argv, "n:i:t:c:b:r:", opts,
+	net_add_req_init(&r, NULL);
+	while ((c = getopt_long(argc, argv, "n:i:t:c:b:r:m:", opts,
 				NULL)) != -1) {
 		d = NULL;
+		val = NULL;
 		switch (c) {
 		case 'n':
 			r.net = optarg;
@@ -640,10 +702,16 @@ static int net_add(int argc, char **argv)
 		case 'r':
 			d = &tunable_defs[3];
 			break;
+		case 'm':
+			d = &lnd_tunable_defs[0];
+			val = &r.lnd_tun[d->attr];
+			break;
 		default:
 			return bad_option("add", "net", argv);
 		}
-		if (d && parse_long(optarg, d->min, d->max, &r.tun[d->attr])) {
+		if (d && !val)
+			val = &r.tun[d->attr];
+		if (d && parse_long(optarg, d->min, d->max, val)) {
 			report_error("add", "net", EINVAL,
 				     "invalid --%s value '%s': must be an integer in %lld..%lld",
 				     d->opt, optarg, d->min, d->max);
@@ -1154,6 +1222,7 @@ static const char usage[] =
 	"  lnet configure [--all] | lnet unconfigure\n"
 	"  net add --net NET --if IF[,IF...] [--peer-timeout S]\n"
 	"          [--peer-credits N] [--peer-buffer-credits N] [--credits N]\n"
+	"          [--conns-per-peer N]\n"
 	"  net del --net NET [--if IF]\n"
 	"  net show [--net NET] [-v [LEVEL]]\n"
 	"  ping NID[,NID...] [--source NID] [--timeout S]\n"

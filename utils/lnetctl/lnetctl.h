@@ -83,19 +83,27 @@ int check_global(const char *name, const char *str, long long *value);
 struct tunable_def {
 	const char *key;	/* YAML key */
 	const char *opt;	/* command-line option */
-	int attr;		/* LNET_TUN_A_* */
+	int attr;		/* LNET_TUN_A_* or LNET_LND_TUN_A_* */
 	long long min, max;
 };
 
+/* "tunables:" (LNET_A_TUNABLES) */
 extern const struct tunable_def tunable_defs[];
 extern const unsigned int n_tunable_defs;
+/* "lnd tunables:" (LNET_A_LND_TUNABLES) */
+extern const struct tunable_def lnd_tunable_defs[];
+extern const unsigned int n_lnd_tunable_defs;
 
 /* One "net add" request; tunables < 0 are left to the LND. */
 struct net_add_req {
 	const char *net;
 	const char *ifname;
 	long long tun[LNET_TUN_A_MAX + 1];
+	long long lnd_tun[LNET_LND_TUN_A_MAX + 1];
 };
+
+/* Every tunable of @r left to the LND. */
+void net_add_req_init(struct net_add_req *r, const char *net);
 
 int do_net_add(const struct net_add_req *r, struct lnl_error *err);
 int do_net_del(const char *net, const char *ifname, struct lnl_error *err);
@@ -108,9 +116,10 @@ struct ni_rec {
 	char nid[LNET_GENL_NID_LEN];
 	char ifname[32];
 	bool up;
-	bool has_stats, has_msgs;
+	bool has_stats, has_msgs, has_lnd_tun;
 	unsigned int stats[LNET_NI_STATS_A_MAX + 1];
 	int tun[LNET_TUN_A_MAX + 1];
+	int lnd_tun[LNET_LND_TUN_A_MAX + 1];
 	unsigned int msgs[3][LNET_MSG_A_MAX + 1];
 };
 

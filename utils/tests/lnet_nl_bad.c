@@ -65,6 +65,16 @@ static struct nl_msg *net_add_tunable(int type, int value)
 	return msg;
 }
 
+static struct nl_msg *net_add_lnd_tunable(int type, int value)
+{
+	struct nl_msg *msg = net_add("tcp1", "eth0");
+	struct nlattr *nest = nla_nest_start(msg, LNET_A_LND_TUNABLES);
+
+	nla_put_s32(msg, type, value);
+	nla_nest_end(msg, nest);
+	return msg;
+}
+
 static struct nl_msg *ping(const char *nid, int timeout_ms)
 {
 	struct nl_msg *msg = lnl_msg(LNET_CMD_PING, false);
@@ -107,6 +117,11 @@ static void bad_requests(void)
 	msg = net_add("tcp1", "eth0");
 	nla_put_u32(msg, LNET_A_TUNABLES, 1);
 	expect_reject("net add: tunables not nested", msg, EINVAL, true);
+	msg = net_add("tcp1", "eth0");
+	nest = nla_nest_start(msg, LNET_A_LND_TUNABLES);
+	nla_put_u8(msg, LNET_LND_TUN_A_CONNS_PER_PEER, 1);
+	nla_nest_end(msg, nest);
+	expect_reject("net add: conns_per_peer as u8", msg, EINVAL, true);
 	msg = lnl_msg(LNET_CMD_GLOBAL_SET, false);
 	nla_put_string(msg, LNET_A_PARAM_NAME, "discovery");
 	nla_put_u8(msg, LNET_A_PARAM_VALUE, 1);
@@ -136,6 +151,16 @@ static void bad_requests(void)
 		      ERANGE, true);
 	expect_reject("net add: unknown tunable",
 		      net_add_tunable(LNET_TUN_A_MAX + 1, 1), EINVAL, true);
+	expect_reject("net add: conns_per_peer 128",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_CONNS_PER_PEER,
+					  LNET_GENL_CONNS_PER_PEER_MAX + 1),
+		      ERANGE, true);
+	expect_reject("net add: conns_per_peer -1",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_CONNS_PER_PEER, -1),
+		      ERANGE, true);
+	expect_reject("net add: unknown LND tunable",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_MAX + 1, 1), EINVAL,
+		      true);
 	msg = lnl_msg(LNET_CMD_NET_GET, true);
 	nla_put_u8(msg, LNET_A_DETAIL, LNET_GENL_DETAIL_MAX + 1);
 	expect_reject("net show: detail too high", msg, ERANGE, true);

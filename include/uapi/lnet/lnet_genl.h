@@ -27,11 +27,14 @@
 #define LNET_GENL_PEER_TIMEOUT_MAX	(24 * 3600)
 #define LNET_GENL_CREDITS_MAX		1048576	/* 1 Mi */
 
+/* Upper bound of the LND tunable conns_per_peer (Lustre's lnetctl's). */
+#define LNET_GENL_CONNS_PER_PEER_MAX	127
+
 enum lnet_genl_cmd {
 	LNET_CMD_UNSPEC,
 	LNET_CMD_CONFIGURE,	/* [ALL] */
 	LNET_CMD_UNCONFIGURE,
-	LNET_CMD_NET_ADD,	/* NET, IFNAME, [TUNABLES] */
+	LNET_CMD_NET_ADD,	/* NET, IFNAME, [TUNABLES], [LND_TUNABLES] */
 	LNET_CMD_NET_DEL,	/* NET, [IFNAME] */
 	LNET_CMD_NET_GET,	/* dump: [NET], [DETAIL]; one message per NI */
 	LNET_CMD_PING,		/* NID, [SOURCE], [TIMEOUT_MS] */
@@ -68,6 +71,7 @@ enum lnet_genl_attr {
 	LNET_A_NI_SENT,		/* nest: LNET_MSG_A_* */
 	LNET_A_NI_RECEIVED,	/* nest: LNET_MSG_A_* */
 	LNET_A_NI_DROPPED,	/* nest: LNET_MSG_A_* */
+	LNET_A_LND_TUNABLES,	/* nest: LNET_LND_TUN_A_* */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -83,6 +87,18 @@ enum lnet_genl_tun_attr {
 
 	__LNET_TUN_A_MAX,
 	LNET_TUN_A_MAX = __LNET_TUN_A_MAX - 1
+};
+
+/*
+ * LNET_A_LND_TUNABLES: tunables of the NI's LND (lnetctl "lnd tunables"),
+ * s32 each; absent means the LND's default.
+ */
+enum lnet_genl_lnd_tun_attr {
+	LNET_LND_TUN_A_UNSPEC,
+	LNET_LND_TUN_A_CONNS_PER_PEER,	/* 0..127; 0: from the link speed */
+
+	__LNET_LND_TUN_A_MAX,
+	LNET_LND_TUN_A_MAX = __LNET_LND_TUN_A_MAX - 1
 };
 
 /* LNET_A_STATS: global counters. */
