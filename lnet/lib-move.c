@@ -414,25 +414,50 @@ static void lnet_get_to_reply(struct lnet_msg *msg)
 	lnet_send_msg(msg);
 }
 
-/**
- * lnet_parse() - an LND received a message header
- * @ni: the NI it arrived on
- * @wire: the header as received: %LNET_HDR_NID4_SIZE or
- *	%LNET_HDR_NID16_SIZE bytes
- * @size: which of the two
- * @private: the LND's context, passed back to its lnd_recv()
- *
- * Checks the header, matches it and calls the LND's lnd_recv() with the
- * message to receive, or with a NULL message when it is dropped.  A drop
- * is counted by reason.
- *
- * Context: Process context or softirq.
- * Return: 0 if LNet took the message (lnd_recv() was or will be called),
- * -EPROTO if the header is malformed or misaddressed: the LND must then
- * discard the payload and should close the connection.
+/*
+ * The GET arrived as an RDMA request (o2iblnd GET_REQ): the LND writes
+ * the reply straight into the initiator's buffer, so the REPLY never goes
+ * through path selection or credits.  Hand it to lnd_recv() with the
+ * data to write.
  */
-int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
-	       void *private)
+static void lnet_get_to_rdma_reply(struct lnet_ni *ni, void *private,
+				   struct lnet_msg *msg)
+{
+	struct lnet_handle_wire wmd = msg->msg_hdr.msg.get.return_wmd;
+	struct lnet_hdr *hdr = &msg->msg_hdr;
+	struct iov_iter it;
+	int rc;
+
+	lnet_lock();
+	ni->ni_stats.recv_count++;
+	ni->ni_stats.received[LNET_MSG_GET]++;
+	the_lnet.ln_counters.recv_count++;
+	ni->ni_refcount++;
+	msg->msg_txni = ni;
+	lnet_unlock();
+
+	msg->msg_send = true;
+	msg->msg_type = LNET_MSG_REPLY;
+	msg->msg_target = msg->msg_initiator;
+	msg->msg_self = ni->ni_nid;
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->type = LNET_MSG_REPLY;
+	hdr->msg.reply.dst_wmd = wmd;
+	hdr->src_nid = ni->ni_nid;
+	hdr->src_pid = LNET_PID_LUSTRE;
+	hdr->dest_nid = msg->msg_target.nid;
+	hdr->dest_pid = msg->msg_target.pid;
+	hdr->payload_length = msg->msg_len;
+	lnet_md_iter(msg->msg_md, ITER_SOURCE, msg->msg_offset, msg->msg_len,
+		     &it);
+	rc = ni->ni_net->net_lnd->lnd_recv(ni, private, msg, &it, msg->msg_len,
+					   msg->msg_len);
+	if (rc < 0)
+		lnet_finalize(msg, rc);
+}
+
+static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
+			     size_t size, void *private, bool rdma_req)
 {
 	enum lnet_hdr_drop_reason why;
 	struct lnet_msg *msg;
@@ -503,6 +528,10 @@ int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 			lnet_msg_free(msg);
 		return 0;
 	}
+	if (msg->msg_reply && rdma_req) {
+		lnet_get_to_rdma_reply(ni, private, msg);
+		return 0;
+	}
 	if (msg->msg_reply) {
 		lnet_ni_recv(ni, private, NULL, 0);
 		lnet_get_to_reply(msg);
@@ -511,4 +540,125 @@ int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 	lnet_ni_recv(ni, private, msg, hdr.payload_length);
 	return 0;
 }
+
+/**
+ * lnet_parse() - an LND received a message header
+ * @ni: the NI it arrived on
+ * @wire: the header as received: %LNET_HDR_NID4_SIZE or
+ *	%LNET_HDR_NID16_SIZE bytes
+ * @size: which of the two
+ * @private: the LND's context, passed back to its lnd_recv()
+ *
+ * Checks the header, matches it and calls the LND's lnd_recv() with the
+ * message to receive, or with a NULL message when it is dropped.  A drop
+ * is counted by reason.
+ *
+ * Context: Process context or softirq.
+ * Return: 0 if LNet took the message (lnd_recv() was or will be called),
+ * -EPROTO if the header is malformed or misaddressed: the LND must then
+ * discard the payload and should close the connection.
+ */
+int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
+	       void *private)
+{
+	return lnet_parse_common(ni, wire, size, private, false);
+}
 EXPORT_SYMBOL(lnet_parse);
+
+/**
+ * lnet_parse_rdma() - an LND received the header of an RDMA request
+ * @ni: the NI it arrived on
+ * @wire: the header, as for lnet_parse()
+ * @size: its size, as for lnet_parse()
+ * @private: the LND's context, passed back to its lnd_recv()
+ *
+ * As lnet_parse(), for a message whose payload the LND moves by RDMA
+ * (o2iblnd PUT_REQ and GET_REQ, wire spec 5.8).  A GET that matches is
+ * not answered with a REPLY message: lnd_recv() gets the REPLY itself
+ * (msg_type %LNET_MSG_REPLY, msg_send set), with @to iterating the data
+ * to write into the initiator's buffer and mlen == rlen its length.  The
+ * LND writes it, tells the initiator, and calls lnet_finalize() on the
+ * REPLY; if lnd_recv() returns an error instead, it has told the
+ * initiator and LNet finalizes the REPLY with that error.  A GET that is
+ * dropped reaches lnd_recv() with a NULL message, as in lnet_parse().
+ *
+ * Context: Process context or softirq.
+ * Return: as lnet_parse().
+ */
+int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,
+		    void *private)
+{
+	return lnet_parse_common(ni, wire, size, private, true);
+}
+EXPORT_SYMBOL(lnet_parse_rdma);
+
+/**
+ * lnet_create_reply_msg() - the REPLY of a GET the LND did by RDMA
+ * @ni: the NI the GET was sent from
+ * @getmsg: the GET, being sent (not finalized yet)
+ *
+ * For an LND whose GET request makes the target write the reply straight
+ * into the GET's MD (o2iblnd GET_REQ): no REPLY header crosses the wire,
+ * so the LND makes the REPLY here, when it sends the GET, sets its length
+ * with lnet_set_reply_msg_len() when the target reports it, and finalizes
+ * it like any received message (which delivers %LNET_EVENT_REPLY).  The
+ * MD is no longer watched by the response tracker: the LND's own timeout
+ * covers the exchange.
+ *
+ * Context: Any; takes the LNet lock.
+ * Return: the REPLY, or NULL if there is no memory or the MD can take no
+ * reply (the LND then fails the GET).
+ */
+struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
+				       struct lnet_msg *getmsg)
+{
+	struct lnet_msg *msg = lnet_msg_alloc(GFP_ATOMIC | __GFP_NOWARN);
+	struct lnet_libmd *md;
+
+	if (!msg)
+		return NULL;
+	lnet_lock();
+	md = getmsg->msg_md;
+	if (!md || lnet_md_exhausted(md)) {
+		lnet_drop_count_locked(ni, LNET_DROP_BAD_WMD, LNET_MSG_REPLY, 0);
+		lnet_unlock();
+		lnet_msg_free(msg);
+		return NULL;
+	}
+	ni->ni_refcount++;
+	msg->msg_rxni = ni;
+	msg->msg_type = LNET_MSG_REPLY;
+	msg->msg_initiator = getmsg->msg_target;
+	msg->msg_hdr.type = LNET_MSG_REPLY;
+	msg->msg_hdr.src_nid = getmsg->msg_target.nid;
+	msg->msg_hdr.src_pid = getmsg->msg_target.pid;
+	msg->msg_hdr.dest_nid = getmsg->msg_hdr.src_nid;
+	msg->msg_hdr.dest_pid = getmsg->msg_hdr.src_pid;
+	lnet_rsp_untrack_locked(md);
+	lnet_msg_attach_md(msg, md, 0, 0);
+	lnet_recv_event(msg, LNET_EVENT_REPLY, 0, 0, 0);
+	lnet_unlock();
+	return msg;
+}
+EXPORT_SYMBOL(lnet_create_reply_msg);
+
+/**
+ * lnet_set_reply_msg_len() - how much an RDMA GET's target wrote
+ * @reply: from lnet_create_reply_msg()
+ * @len: bytes written into the MD (at most its length)
+ *
+ * Context: Any, before @reply is finalized.
+ */
+void lnet_set_reply_msg_len(struct lnet_msg *reply, unsigned int len)
+{
+	lnet_lock();
+	if (reply->msg_md)
+		len = min(len, reply->msg_md->md_length);
+	reply->msg_len = len;
+	reply->msg_rlength = len;
+	reply->msg_hdr.payload_length = len;
+	reply->msg_ev.mlength = len;
+	reply->msg_ev.rlength = len;
+	lnet_unlock();
+}
+EXPORT_SYMBOL(lnet_set_reply_msg_len);

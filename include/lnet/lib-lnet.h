@@ -70,6 +70,11 @@ void lnet_send_msg(struct lnet_msg *msg);
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 	       void *private);
+int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,
+		    void *private);
+struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
+				       struct lnet_msg *getmsg);
+void lnet_set_reply_msg_len(struct lnet_msg *reply, unsigned int len);
 void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 			    enum lnet_msg_type type, unsigned int len);
 
