@@ -176,7 +176,7 @@ static inline struct ib_send_wr *kib_mr_map_chain(struct kib_mr_map *map,
 }
 
 /* Pure helpers (no device), KUnit-tested. */
-int kib_mr_sg_pages(struct scatterlist *sgl, int nents, bool dma,
+int kib_mr_sg_pages(struct scatterlist *sgl, int nents,
 		    unsigned int max_pages);
 int kib_mr_kiov_to_sg(const struct bio_vec *kiov, unsigned int nkiov,
 		      unsigned int offset, unsigned int nob,
