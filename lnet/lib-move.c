@@ -148,8 +148,13 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 		return rc;
 	}
 	lnet_msg_attach_md(msg, md, 0, msg->msg_len);
-	if (!is_put ||
-	    !lnet_wire_handle_is_none(&msg->msg_hdr.msg.put.ack_wmd))
+	/*
+	 * An MD this operation used up is unlinked already: it can take no
+	 * response, and tracking it would leave it on the list once freed.
+	 */
+	if (!md->md_zombie &&
+	    (!is_put ||
+	     !lnet_wire_handle_is_none(&msg->msg_hdr.msg.put.ack_wmd)))
 		lnet_rsp_track_locked(md, is_put);
 	wh.wh_object_cookie = md->md_handle;
 	if (is_put) {

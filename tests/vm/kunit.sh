@@ -1,14 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Load lnet.ko and ko2iblnd.ko, then every KUnit suite module (or those in
+# Load our modules, then every KUnit suite module (or those in
 # LNET_KUNIT_SUITES), and keep the KTAP each one prints.  The kernel log is
 # used rather than debugfs: 6.1's debugfs copy truncates a verbose case.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 
 lnet_load
-# ko2iblnd.ko exports the o2iblnd wire codec its suite tests.
-insmod "$LNET_MODDIR/lnd/o2ib/ko2iblnd.ko" || fail "insmod ko2iblnd.ko"
 mkdir -p "$RESULTS/kunit"
 if [ -n "${LNET_KUNIT_SUITES:-}" ]; then
 	mods=""
@@ -29,5 +27,4 @@ done
 for m in $mods; do
 	rmmod "$(basename "$m" .ko)"
 done
-rmmod ko2iblnd
 lnet_unload

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Peers and connections: a connection's QP, CQ and receive buffers, its
+ * establishment (queued messages move onto it), its closing and
+ * teardown, and the once-a-second reaper (timeouts, keepalive,
+ * reconnects).
+ *
+ * Teardown runs on kib_wq: disconnect, ib_drain_qp() (every posted WR
+ * completes, flushed, so no completion runs afterwards), then fail what
+ * is queued or waiting, free the QP, CQ, buffers and the rdma_cm id.  The
+ * id is destroyed only there, never from its own event handler.
+ */
+#include <linux/slab.h>
+
+#include "o2iblnd.h"
+
+/**
+ * kib_peer_find_locked() - the peer of @nid
+ * @net: our NI
+ * @nid: its nid4
+ *
+ * Return: the peer or NULL.
+ */
+struct kib_peer *kib_peer_find_locked(struct kib_net *net, u64 nid)
+{
+	struct kib_peer *peer;
+
+	list_for_each_entry(peer, &net->kn_peers, ibp_list)
+		if (peer->ibp_nid == nid)
+			return peer;
+	return NULL;
+}
+
+/**
+ * kib_peer_get_locked() - the peer of @nid, created if needed
+ * @net: our NI
+ * @nid: its nid4
+ *
+ * Return: the peer, or NULL without memory or when shutting down.
+ */
+struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid)
+{
+	struct kib_peer *peer = kib_peer_find_locked(net, nid);
+
+	if (peer || net->kn_shutdown)
+		return peer;
+	peer = kzalloc(sizeof(*peer), GFP_ATOMIC | __GFP_NOWARN);
+	if (!peer)
+		return NULL;
+	peer->ibp_net = net;
+	peer->ibp_nid = nid;
+	INIT_LIST_HEAD(&peer->ibp_conns);
+	INIT_LIST_HEAD(&peer->ibp_txq);
+	peer->ibp_version = IBLND_MSG_VERSION;
+	peer->ibp_queue_depth = clamp(net->kn_ni->ni_tunables.peer_credits,
+				      1, IBLND_MAX_QUEUE_DEPTH);
+	peer->ibp_max_frags = IBLND_MAX_RDMA_FRAGS;
+	peer->ibp_backoff_ms = 1000;
+	INIT_DELAYED_WORK(&peer->ibp_connect_work, kib_connect_work);
+	list_add_tail(&peer->ibp_list, &net->kn_peers);
+	return peer;
+}
+
+/**
+ * kib_peer_conn_locked() - the established connection to send on
+ * @peer: the peer
+ *
+ * Return: the connection or NULL.
+ */
+struct kib_conn *kib_peer_conn_locked(struct kib_peer *peer)
+{
+	struct kib_conn *conn;
+
+	list_for_each_entry(conn, &peer->ibp_conns, ibc_list)
+		if (conn->ibc_state == KIB_CONN_ESTABLISHED)
+			return conn;
+	return NULL;
+}
+
+/**
+ * kib_peer_connect_locked() - start an active connection after @delay
+ * @peer: the peer; nothing happens if it has a connection or attempt
+ * @delay: jiffies
+ */
+void kib_peer_connect_locked(struct kib_peer *peer, unsigned long delay)
+{
+	if (peer->ibp_net->kn_shutdown || peer->ibp_connecting ||
+	    !list_empty(&peer->ibp_conns))
+		return;
+	peer->ibp_connecting = true;
+	mod_delayed_work(kib_wq, &peer->ibp_connect_work, delay);
+}
+
+/**
+ * kib_conn_alloc() - a connection without QP yet, on @peer's list
+ * @peer: the peer; the caller holds kn_lock
+ * @active: we connect (else we accept)
+ *
+ * Return: the connection (one reference, the peer list's) or NULL.
+ */
+struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
+{
+	struct kib_conn *conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
+
+	if (!conn)
+		return NULL;
+	conn->ibc_kind = KIB_CTX_CONN;
+	kref_init(&conn->ibc_ref);
+	conn->ibc_peer = peer;
+	conn->ibc_net = peer->ibp_net;
+	conn->ibc_active = active;
+	conn->ibc_state = active ? KIB_CONN_CONNECTING : KIB_CONN_ACCEPTED;
+	conn->ibc_version = peer->ibp_version;
+	conn->ibc_queue_depth = peer->ibp_queue_depth;
+	conn->ibc_max_frags = peer->ibp_max_frags;
+	INIT_LIST_HEAD(&conn->ibc_tx_noops);
+	INIT_LIST_HEAD(&conn->ibc_tx_queue);
+	INIT_LIST_HEAD(&conn->ibc_tx_queue_rsrvd);
+	INIT_LIST_HEAD(&conn->ibc_tx_queue_nocred);
+	INIT_LIST_HEAD(&conn->ibc_active_txs);
+	INIT_LIST_HEAD(&conn->ibc_early_rxs);
+	list_add_tail(&conn->ibc_list, &peer->ibp_conns);
+	atomic_inc(&conn->ibc_net->kn_nconns);
+	return conn;
+}
+
+static void kib_conn_release(struct kref *ref)
+{
+	struct kib_conn *conn = container_of(ref, struct kib_conn, ibc_ref);
+	struct kib_net *net = conn->ibc_net;
+
+	kfree(conn);
+	if (atomic_dec_and_test(&net->kn_nconns))
+		wake_up(&net->kn_waitq);
+}
+
+/**
+ * kib_conn_put() - drop a reference
+ * @conn: the connection
+ */
+void kib_conn_put(struct kib_conn *conn)
+{
+	kref_put(&conn->ibc_ref, kib_conn_release);
+}
+
+static void kib_qp_event(struct ib_event *event, void *context)
+{
+	struct kib_conn *conn = context;
+
+	if (event->event == IB_EVENT_COMM_EST)
+		rdma_notify(conn->ibc_cmid, IB_EVENT_COMM_EST);
+	else
+		pr_debug("ko2iblnd: QP event %d\n", event->event);
+}
+
+/**
+ * kib_conn_setup() - create the QP and CQ and post the receive buffers
+ * @conn: the connection, queue depth known
+ * @cmid: its rdma_cm id, with its device resolved
+ *
+ * Send queue: concurrent_sends messages, each with up to max_frags RDMA
+ * WRITEs or an MR registration before it, within the device's limit (concurrent_sends shrinks
+ * to fit).  Receive queue: 2 x queue depth + 2 (spec 5.1).  One spare
+ * WR each for ib_drain_qp().
+ *
+ * Context: process (rdma_cm handler).
+ * Return: 0 or -errno; what was created is freed by the teardown.
+ */
+int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
+{
+	struct kib_net *net = conn->ibc_net;
+	struct ib_device *dev = net->kn_dev;
+	struct ib_qp_init_attr attr = {};
+	int qd = conn->ibc_queue_depth;
+	int per_tx = 1 + conn->ibc_max_frags + KIB_MR_MAX_WRS;
+	int sends, sq, i, rc;
+
+	if (cmid->device != dev)
+		return -ENODEV;
+	sends = READ_ONCE(kib_tun.concurrent_sends);
+	if (sends <= 0 || sends > qd)
+		sends = qd;
+	sends += KIB_OOB_MSGS;
+	while (sends > 1 && sends * per_tx + 1 > net->kn_max_qp_wr)
+		sends--;
+	if (sends * per_tx + 1 > net->kn_max_qp_wr)
+		return -ENOMEM;
+	conn->ibc_concurrent_sends = sends;
+	sq = sends * per_tx;
+	conn->ibc_nrx = 2 * qd + 2;
+	if (conn->ibc_nrx + 1 > net->kn_max_qp_wr)
+		return -ENOMEM;
+
+	conn->ibc_cq = ib_alloc_cq(dev, conn, sq + conn->ibc_nrx + 2, 0,
+				   IB_POLL_WORKQUEUE);
+	if (IS_ERR(conn->ibc_cq)) {
+		rc = PTR_ERR(conn->ibc_cq);
+		conn->ibc_cq = NULL;
+		return rc;
+	}
+	attr.event_handler = kib_qp_event;
+	attr.qp_context = conn;
+	attr.send_cq = conn->ibc_cq;
+	attr.recv_cq = conn->ibc_cq;
+	attr.cap.max_send_wr = sq + 1;
+	attr.cap.max_recv_wr = conn->ibc_nrx + 1;
+	attr.cap.max_send_sge = net->kn_max_send_sge;
+	attr.cap.max_recv_sge = 1;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	rc = rdma_create_qp(cmid, net->kn_pd, &attr);
+	if (rc)
+		return rc;
+	conn->ibc_qp_created = true;
+
+	conn->ibc_rxs = kcalloc(conn->ibc_nrx, sizeof(*conn->ibc_rxs),
+				GFP_KERNEL);
+	if (!conn->ibc_rxs)
+		return -ENOMEM;
+	for (i = 0; i < conn->ibc_nrx; i++) {
+		struct kib_rx *rx = &conn->ibc_rxs[i];
+
+		rx->rx_conn = conn;
+		rx->rx_cqe.done = kib_rx_done;
+		INIT_LIST_HEAD(&rx->rx_list);
+		rx->rx_msg = kmalloc(IBLND_MSG_SIZE, GFP_KERNEL);
+		if (!rx->rx_msg)
+			return -ENOMEM;
+		rx->rx_dma = ib_dma_map_single(dev, rx->rx_msg, IBLND_MSG_SIZE,
+					       DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, rx->rx_dma)) {
+			kfree(rx->rx_msg);
+			rx->rx_msg = NULL;
+			return -ENOMEM;
+		}
+		rc = kib_post_rx(rx);
+		if (rc)
+			return rc;
+	}
+	conn->ibc_credits = qd;
+	conn->ibc_reserved = qd;
+	return 0;
+}
+
+/* Release what kib_conn_setup() and the rdma_cm created. */
+static void kib_conn_free_resources(struct kib_conn *conn)
+{
+	struct ib_device *dev = conn->ibc_net->kn_dev;
+	int i;
+
+	if (conn->ibc_qp_created)
+		rdma_destroy_qp(conn->ibc_cmid);
+	if (conn->ibc_cq)
+		ib_free_cq(conn->ibc_cq);
+	for (i = 0; conn->ibc_rxs && i < conn->ibc_nrx; i++) {
+		struct kib_rx *rx = &conn->ibc_rxs[i];
+
+		if (!rx->rx_msg)
+			continue;
+		ib_dma_unmap_single(dev, rx->rx_dma, IBLND_MSG_SIZE,
+				    DMA_FROM_DEVICE);
+		kfree(rx->rx_msg);
+	}
+	kfree(conn->ibc_rxs);
+	if (conn->ibc_cmid)
+		rdma_destroy_id(conn->ibc_cmid);
+}
+
+/* What to do with a peer once its connection attempt failed. */
+static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error)
+{
+	unsigned long delay;
+
+	peer->ibp_connecting = false;
+	peer->ibp_error = error;
+	if (list_empty(&peer->ibp_txq) || !list_empty(&peer->ibp_conns))
+		return;
+	if (peer->ibp_retry_now) {
+		peer->ibp_retry_now = false;
+		delay = 0;
+	} else {
+		delay = msecs_to_jiffies(peer->ibp_backoff_ms);
+		peer->ibp_backoff_ms = min(peer->ibp_backoff_ms * 2, 60000U);
+	}
+	kib_peer_connect_locked(peer, delay);
+}
+
+static void kib_conn_teardown(struct work_struct *work)
+{
+	struct kib_conn *conn = container_of(work, struct kib_conn,
+					     ibc_teardown);
+	struct kib_net *net = conn->ibc_net;
+	struct kib_peer *peer = conn->ibc_peer;
+	struct kib_tx *tx, *tmp;
+	LIST_HEAD(txs);
+
+	if (conn->ibc_qp_created) {
+		rdma_disconnect(conn->ibc_cmid);
+		/* Every completion, flushed ones included, has run after this. */
+		ib_drain_qp(conn->ibc_cmid->qp);
+	}
+
+	spin_lock_bh(&net->kn_lock);
+	conn->ibc_state = KIB_CONN_DEAD;
+	list_splice_init(&conn->ibc_tx_noops, &txs);
+	list_splice_init(&conn->ibc_tx_queue, &txs);
+	list_splice_init(&conn->ibc_tx_queue_rsrvd, &txs);
+	list_splice_init(&conn->ibc_tx_queue_nocred, &txs);
+	list_splice_init(&conn->ibc_active_txs, &txs);
+	INIT_LIST_HEAD(&conn->ibc_early_rxs);
+	if (!conn->ibc_established) {
+		if (conn->ibc_active)
+			kib_peer_connect_failed_locked(peer, conn->ibc_error);
+		else
+			peer->ibp_accepting--;
+	} else if (list_empty(&peer->ibp_conns) &&
+		   !list_empty(&peer->ibp_txq)) {
+		kib_peer_connect_locked(peer, 0);
+	}
+	/* Accepted while we were connecting: our attempt may go now. */
+	if (!peer->ibp_accepting && list_empty(&peer->ibp_conns) &&
+	    !list_empty(&peer->ibp_txq))
+		kib_peer_connect_locked(peer, HZ);
+	spin_unlock_bh(&net->kn_lock);
+
+	list_for_each_entry_safe(tx, tmp, &txs, tx_list) {
+		list_del(&tx->tx_list);
+		tx->tx_queued = false;
+		tx->tx_waiting = false;
+		if (!tx->tx_status)
+			tx->tx_status = conn->ibc_error ?: -ECONNABORTED;
+		kib_tx_done(tx);
+	}
+	kib_conn_free_resources(conn);
+	kib_stat_inc(KIB_STAT_CONNS_CLOSED);
+	kib_conn_put(conn);
+}
+
+/**
+ * kib_conn_close_locked() - close a connection (once), queue its teardown
+ * @conn: the connection
+ * @error: why; its messages fail with it
+ */
+void kib_conn_close_locked(struct kib_conn *conn, int error)
+{
+	if (conn->ibc_state >= KIB_CONN_CLOSING)
+		return;
+	if (conn->ibc_state == KIB_CONN_ESTABLISHED) {
+		kib_stat_add(KIB_STAT_CONNS_ACTIVE, -1);
+		pr_debug("ko2iblnd: closing conn to %llx: %d\n",
+			 conn->ibc_peer->ibp_nid, error);
+	}
+	conn->ibc_state = KIB_CONN_CLOSING;
+	conn->ibc_error = error;
+	list_del_init(&conn->ibc_list);
+	/* The peer list's reference passes to the teardown. */
+	INIT_WORK(&conn->ibc_teardown, kib_conn_teardown);
+	queue_work(kib_wq, &conn->ibc_teardown);
+}
+
+/**
+ * kib_conn_close() - kib_conn_close_locked() taking the lock
+ * @conn: the connection
+ * @error: why
+ */
+void kib_conn_close(struct kib_conn *conn, int error)
+{
+	struct kib_net *net = conn->ibc_net;
+
+	spin_lock_bh(&net->kn_lock);
+	kib_conn_close_locked(conn, error);
+	spin_unlock_bh(&net->kn_lock);
+}
+
+/**
+ * kib_peer_close_conns_locked() - close every connection of a peer
+ * @peer: the peer
+ * @error: why
+ */
+void kib_peer_close_conns_locked(struct kib_peer *peer, int error)
+{
+	struct kib_conn *conn, *tmp;
+
+	list_for_each_entry_safe(conn, tmp, &peer->ibp_conns, ibc_list)
+		kib_conn_close_locked(conn, error);
+}
+
+/**
+ * kib_peer_close_conns_old_locked() - close the connections of a peer's
+ *	previous incarnation
+ * @peer: the peer, which restarted
+ * @keep: its new connection
+ */
+void kib_peer_close_conns_old_locked(struct kib_peer *peer,
+				     struct kib_conn *keep)
+{
+	struct kib_conn *conn, *tmp;
+
+	list_for_each_entry_safe(conn, tmp, &peer->ibp_conns, ibc_list)
+		if (conn != keep)
+			kib_conn_close_locked(conn, -ESTALE);
+}
+
+/**
+ * kib_conn_established() - the connection is up: send what waits
+ * @conn: the connection, ESTABLISHED event processed (CONNACK checked)
+ *
+ * Context: process (rdma_cm handler).
+ */
+void kib_conn_established(struct kib_conn *conn)
+{
+	struct kib_net *net = conn->ibc_net;
+	struct kib_peer *peer = conn->ibc_peer;
+	unsigned long deadline = jiffies + kib_timeout() * HZ;
+	struct kib_rx *rx, *rtmp;
+	struct kib_tx *tx, *tmp;
+	LIST_HEAD(rxs);
+	LIST_HEAD(txs);
+
+	spin_lock_bh(&net->kn_lock);
+	if (conn->ibc_state >= KIB_CONN_CLOSING) {
+		spin_unlock_bh(&net->kn_lock);
+		return;
+	}
+	if (conn->ibc_active)
+		peer->ibp_connecting = false;
+	else
+		peer->ibp_accepting--;
+	conn->ibc_state = KIB_CONN_ESTABLISHED;
+	conn->ibc_established = true;
+	conn->ibc_last_send = jiffies;
+	peer->ibp_backoff_ms = 1000;
+	peer->ibp_error = 0;
+	peer->ibp_races = 0;
+	kib_stat_inc(KIB_STAT_CONNS_ACTIVE);
+	kib_stat_inc(KIB_STAT_CONNS_CREATED);
+	list_splice_init(&peer->ibp_txq, &txs);
+	list_splice_init(&conn->ibc_early_rxs, &rxs);
+	kref_get(&conn->ibc_ref);
+	spin_unlock_bh(&net->kn_lock);
+
+	list_for_each_entry_safe(tx, tmp, &txs, tx_list) {
+		list_del(&tx->tx_list);
+		tx->tx_deadline = deadline;
+		kib_queue_tx(conn, tx);
+	}
+	list_for_each_entry_safe(rx, rtmp, &rxs, rx_list) {
+		list_del_init(&rx->rx_list);
+		kib_handle_rx(rx);
+	}
+	kib_check_sends(conn);
+	kib_conn_put(conn);
+}
+
+/**
+ * kib_net_close_all() - close every connection of an NI
+ * @net: the NI, kn_shutdown set
+ */
+void kib_net_close_all(struct kib_net *net)
+{
+	struct kib_peer *peer;
+
+	spin_lock_bh(&net->kn_lock);
+	list_for_each_entry(peer, &net->kn_peers, ibp_list)
+		kib_peer_close_conns_locked(peer, -ESHUTDOWN);
+	spin_unlock_bh(&net->kn_lock);
+}
+
+static bool kib_txlist_late(struct list_head *txs, bool waiting_too)
+{
+	struct kib_tx *tx;
+
+	list_for_each_entry(tx, txs, tx_list)
+		if ((tx->tx_queued || (waiting_too && tx->tx_waiting)) &&
+		    time_after_eq(jiffies, tx->tx_deadline))
+			return true;
+	return false;
+}
+
+/* A message queued or a transaction waiting too long closes @conn. */
+static bool kib_conn_timed_out_locked(struct kib_conn *conn)
+{
+	return kib_txlist_late(&conn->ibc_tx_queue, false) ||
+	       kib_txlist_late(&conn->ibc_tx_queue_rsrvd, false) ||
+	       kib_txlist_late(&conn->ibc_tx_queue_nocred, false) ||
+	       kib_txlist_late(&conn->ibc_active_txs, true);
+}
+
+/**
+ * kib_reaper() - once a second: timeouts, keepalive, reconnects
+ * @work: kn_reaper
+ */
+void kib_reaper(struct work_struct *work)
+{
+	struct kib_net *net = container_of(to_delayed_work(work),
+					   struct kib_net, kn_reaper);
+	unsigned long ka = READ_ONCE(kib_tun.keepalive) * HZ;
+	struct kib_conn *conn, *keep[16];
+	struct kib_peer *peer;
+	struct kib_tx *tx, *tmp;
+	int nkeep = 0, i;
+	LIST_HEAD(late);
+
+	spin_lock_bh(&net->kn_lock);
+	list_for_each_entry(peer, &net->kn_peers, ibp_list) {
+		list_for_each_entry_safe(tx, tmp, &peer->ibp_txq, tx_list) {
+			if (time_before(jiffies, tx->tx_deadline))
+				continue;
+			tx->tx_status = peer->ibp_error ?: -ETIMEDOUT;
+			list_move_tail(&tx->tx_list, &late);
+		}
+		list_for_each_entry(conn, &peer->ibp_conns, ibc_list) {
+			if (conn->ibc_state != KIB_CONN_ESTABLISHED)
+				continue;
+			if (kib_conn_timed_out_locked(conn)) {
+				kib_stat_inc(KIB_STAT_TX_TIMEOUT);
+				pr_warn("ko2iblnd: timed out tx to %pI4h, closing\n",
+					&(u32){ lnet_nid4_addr(peer->ibp_nid) });
+				kib_conn_close_locked(conn, -ETIMEDOUT);
+				break;	/* the list changed */
+			}
+			if (ka && time_after_eq(jiffies,
+						conn->ibc_last_send + ka) &&
+			    nkeep < ARRAY_SIZE(keep)) {
+				kref_get(&conn->ibc_ref);
+				keep[nkeep++] = conn;
+			}
+		}
+	}
+	spin_unlock_bh(&net->kn_lock);
+
+	kib_txlist_done(&late, -ETIMEDOUT);
+	for (i = 0; i < nkeep; i++) {
+		kib_check_sends(keep[i]);
+		kib_conn_put(keep[i]);
+	}
+	if (!READ_ONCE(net->kn_shutdown))
+		queue_delayed_work(kib_wq, &net->kn_reaper, HZ);
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ko2iblnd: module parameters (Lustre's names and defaults), the LND
+ * operations, and starting and stopping an NI: its NID is the IPv4
+ * address of its interface, on which it listens with rdma_cm at port
+ * "service" (987).
+ */
+#include <linux/inetdevice.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <net/net_namespace.h>
+
+#include "o2iblnd.h"
+
+struct kib_tunables kib_tun = {
+	.service		= IBLND_SERVICE_PORT,
+	.cksum			= 0,
+	.timeout		= 50,
+	.nscheds		= 0,
+	.ntx			= 512,
+	.credits		= 256,
+	.peer_credits		= 8,
+	.peer_credits_hiw	= 0,
+	.peer_buffer_credits	= 0,
+	.peer_timeout		= 180,
+	.retry_count		= 5,
+	.rnr_retry_count	= 6,
+	.keepalive		= 100,
+	.concurrent_sends	= 0,
+	.map_on_demand		= 1,
+	.fmr_pool_size		= 512,
+	.fmr_flush_trigger	= 384,
+	.fmr_cache		= 1,
+	.require_privileged_port = 0,
+	.use_privileged_port	= 1,
+	.conns_per_peer		= 1,
+	.tos			= -1,
+	.ib_mtu			= 0,
+	.wrq_sge		= 2,
+};
+
+module_param_named(service, kib_tun.service, int, 0444);
+MODULE_PARM_DESC(service, "rdma_cm port to listen on and connect to");
+module_param_named(cksum, kib_tun.cksum, int, 0644);
+MODULE_PARM_DESC(cksum, "checksum messages (not RDMA data)");
+module_param_named(timeout, kib_tun.timeout, int, 0644);
+MODULE_PARM_DESC(timeout, "seconds a message may wait before its connection is closed");
+module_param_named(nscheds, kib_tun.nscheds, int, 0444);
+MODULE_PARM_DESC(nscheds, "accepted for compatibility; completions run on ib_comp_wq");
+module_param_named(ntx, kib_tun.ntx, int, 0444);
+MODULE_PARM_DESC(ntx, "accepted for compatibility; tx descriptors are allocated on demand");
+module_param_named(credits, kib_tun.credits, int, 0444);
+MODULE_PARM_DESC(credits, "NI send credits");
+module_param_named(peer_credits, kib_tun.peer_credits, int, 0444);
+MODULE_PARM_DESC(peer_credits, "send credits per peer NI: the queue depth proposed");
+module_param_named(peer_credits_hiw, kib_tun.peer_credits_hiw, int, 0444);
+MODULE_PARM_DESC(peer_credits_hiw, "credits owed that make a NOOP return them (0: peer_credits/2)");
+module_param_named(peer_buffer_credits, kib_tun.peer_buffer_credits, int, 0444);
+MODULE_PARM_DESC(peer_buffer_credits, "router buffer credits per peer (no routing yet)");
+module_param_named(peer_timeout, kib_tun.peer_timeout, int, 0444);
+MODULE_PARM_DESC(peer_timeout, "seconds a silent peer stays alive (routers)");
+module_param_named(retry_count, kib_tun.retry_count, int, 0644);
+MODULE_PARM_DESC(retry_count, "transport retries (IB CM retry_count)");
+module_param_named(rnr_retry_count, kib_tun.rnr_retry_count, int, 0644);
+MODULE_PARM_DESC(rnr_retry_count, "RNR retries (IB CM rnr_retry_count)");
+module_param_named(keepalive, kib_tun.keepalive, int, 0644);
+MODULE_PARM_DESC(keepalive, "seconds without sending before a NOOP (0: none)");
+module_param_named(concurrent_sends, kib_tun.concurrent_sends, int, 0444);
+MODULE_PARM_DESC(concurrent_sends, "messages posted at once per connection (0: queue depth)");
+module_param_named(map_on_demand, kib_tun.map_on_demand, int, 0444);
+MODULE_PARM_DESC(map_on_demand, "accepted for compatibility; no effect");
+module_param_named(fmr_pool_size, kib_tun.fmr_pool_size, int, 0444);
+MODULE_PARM_DESC(fmr_pool_size, "MRs per chunk of the FastReg pool");
+module_param_named(fmr_flush_trigger, kib_tun.fmr_flush_trigger, int, 0444);
+MODULE_PARM_DESC(fmr_flush_trigger, "grow the MR pool when fewer than fmr_pool_size - this are free");
+module_param_named(fmr_cache, kib_tun.fmr_cache, int, 0444);
+MODULE_PARM_DESC(fmr_cache, "accepted for compatibility; no effect");
+module_param_named(require_privileged_port, kib_tun.require_privileged_port, int, 0644);
+MODULE_PARM_DESC(require_privileged_port, "reject connections from ports above 1023");
+module_param_named(use_privileged_port, kib_tun.use_privileged_port, int, 0644);
+MODULE_PARM_DESC(use_privileged_port, "connect from a port below 1024 (falls back if none is free)");
+module_param_named(conns_per_peer, kib_tun.conns_per_peer, int, 0444);
+MODULE_PARM_DESC(conns_per_peer, "accepted for compatibility; one connection per peer");
+module_param_named(tos, kib_tun.tos, int, 0444);
+MODULE_PARM_DESC(tos, "type of service of connections (-1: unset)");
+module_param_named(ib_mtu, kib_tun.ib_mtu, int, 0444);
+MODULE_PARM_DESC(ib_mtu, "accepted for compatibility; no effect");
+module_param_named(wrq_sge, kib_tun.wrq_sge, int, 0444);
+MODULE_PARM_DESC(wrq_sge, "accepted for compatibility; no effect");
+
+struct workqueue_struct *kib_wq;
+
+/**
+ * kib_timeout() - the timeout tunable in seconds, never 0
+ *
+ * Return: seconds.
+ */
+int kib_timeout(void)
+{
+	int t = READ_ONCE(kib_tun.timeout);
+
+	return t > 0 ? t : 50;
+}
+
+/* The named interface must be up with an IPv4 address. */
+static int kib_ni_address(struct lnet_ni *ni, struct kib_net *net)
+{
+	const struct in_ifaddr *ifa;
+	struct net_device *dev;
+	struct in_device *in_dev;
+
+	if (!ni->ni_ifname[0]) {
+		pr_err("ko2iblnd: an o2ib NI needs an interface\n");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	dev = __dev_get_by_name(&init_net, ni->ni_ifname);
+	if (dev && (dev->flags & IFF_UP)) {
+		in_dev = __in_dev_get_rtnl(dev);
+		if (in_dev) {
+			in_dev_for_each_ifa_rtnl(ifa, in_dev) {
+				net->kn_ip = ifa->ifa_local;
+				break;
+			}
+		}
+	}
+	rtnl_unlock();
+	if (!net->kn_ip) {
+		pr_err("ko2iblnd: %s: not up with an IPv4 address\n",
+		       ni->ni_ifname);
+		return -ENETDOWN;
+	}
+	return 0;
+}
+
+/* Listen on addr:service; the bound id gives the NI's device. */
+static int kib_listen(struct kib_net *net)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = net->kn_ip,
+		.sin_port = htons(kib_tun.service),
+	};
+	struct rdma_cm_id *id;
+	int rc;
+
+	id = rdma_create_id(&init_net, kib_cm_handler, net, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	rc = rdma_bind_addr(id, (struct sockaddr *)&sin);
+	if (!rc && !id->device)
+		rc = -ENODEV;	/* the address is not on an RDMA device */
+	if (!rc)
+		rc = rdma_listen(id, 256);
+	if (rc) {
+		pr_err("ko2iblnd: cannot listen on %pI4:%d: %d\n",
+		       &net->kn_ip, kib_tun.service, rc);
+		rdma_destroy_id(id);
+		return rc;
+	}
+	net->kn_listener = id;
+	net->kn_dev = id->device;
+	return 0;
+}
+
+/*
+ * The PD and the MR pool of the NI's device.  Sinks are registered with
+ * FastReg MRs (one fragment, as Lustre sends); a device without fast
+ * registration falls back to the PD's global rkey (one fragment per DMA
+ * segment).
+ */
+static int kib_pd_setup(struct kib_net *net)
+{
+	struct kib_mr_pool_params params = {
+		.pool_size	= max(kib_tun.fmr_pool_size, 0),
+		.flush_trigger	= max(kib_tun.fmr_flush_trigger, 0),
+	};
+
+	net->kn_pd = ib_alloc_pd(net->kn_dev, 0);
+	if (IS_ERR(net->kn_pd))
+		return PTR_ERR(net->kn_pd);
+	net->kn_mr_pool = kib_mr_pool_create(net->kn_pd, &params);
+	if (!IS_ERR(net->kn_mr_pool))
+		return 0;
+	if (PTR_ERR(net->kn_mr_pool) != -EOPNOTSUPP) {
+		ib_dealloc_pd(net->kn_pd);
+		return PTR_ERR(net->kn_mr_pool);
+	}
+	net->kn_mr_pool = NULL;
+	ib_dealloc_pd(net->kn_pd);
+	net->kn_pd = ib_alloc_pd(net->kn_dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	return PTR_ERR_OR_ZERO(net->kn_pd);
+}
+
+static int kib_startup(struct lnet_ni *ni)
+{
+	struct kib_net *net;
+	int rc;
+
+	net = kzalloc(sizeof(*net), GFP_KERNEL);
+	if (!net)
+		return -ENOMEM;
+	rc = kib_ni_address(ni, net);
+	if (rc)
+		goto free;
+	net->kn_kind = KIB_CTX_NET;
+	net->kn_ni = ni;
+	spin_lock_init(&net->kn_lock);
+	INIT_LIST_HEAD(&net->kn_peers);
+	init_waitqueue_head(&net->kn_waitq);
+	atomic_set(&net->kn_nconns, 0);
+	INIT_DELAYED_WORK(&net->kn_reaper, kib_reaper);
+	/* Lustre's: wall-clock microseconds at NI start. */
+	net->kn_incarnation = div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
+	atomic64_set(&net->kn_cookie, net->kn_incarnation);
+	net->kn_nid = lnet_mknid4(ni->ni_net->net_id, ntohl(net->kn_ip));
+	lnet_nid4_to_nid(net->kn_nid, &ni->ni_nid);
+	ni->ni_data = net;
+	rc = kib_listen(net);
+	if (rc)
+		goto free;
+	net->kn_max_send_sge = min_t(int, net->kn_dev->attrs.max_send_sge,
+				     KIB_MAX_SEND_SGE);
+	net->kn_max_qp_wr = net->kn_dev->attrs.max_qp_wr;
+	rc = kib_pd_setup(net);
+	if (rc) {
+		rdma_destroy_id(net->kn_listener);
+		goto free;
+	}
+	queue_delayed_work(kib_wq, &net->kn_reaper, HZ);
+	return 0;
+free:
+	ni->ni_data = NULL;
+	kfree(net);
+	return rc;
+}
+
+/*
+ * Stop listening and connecting, close every connection (failing what
+ * they hold), wait until all are freed, then free the peers with their
+ * queued messages.
+ */
+static void kib_shutdown(struct lnet_ni *ni)
+{
+	struct kib_net *net = ni->ni_data;
+	struct kib_peer *peer, *tmp;
+
+	/* No more CONNREQ can arrive once the listener is gone. */
+	rdma_destroy_id(net->kn_listener);
+	spin_lock_bh(&net->kn_lock);
+	net->kn_shutdown = true;
+	spin_unlock_bh(&net->kn_lock);
+
+	cancel_delayed_work_sync(&net->kn_reaper);
+	list_for_each_entry(peer, &net->kn_peers, ibp_list)
+		cancel_delayed_work_sync(&peer->ibp_connect_work);
+	kib_net_close_all(net);
+	wait_event(net->kn_waitq, !atomic_read(&net->kn_nconns));
+
+	list_for_each_entry_safe(peer, tmp, &net->kn_peers, ibp_list) {
+		LIST_HEAD(txs);
+
+		WARN_ON(!list_empty(&peer->ibp_conns));
+		spin_lock_bh(&net->kn_lock);
+		list_splice_init(&peer->ibp_txq, &txs);
+		list_del(&peer->ibp_list);
+		spin_unlock_bh(&net->kn_lock);
+		kib_txlist_done(&txs, -ESHUTDOWN);
+		kfree(peer);
+	}
+	if (net->kn_mr_pool)
+		kib_mr_pool_destroy(net->kn_mr_pool);
+	ib_dealloc_pd(net->kn_pd);
+	ni->ni_data = NULL;
+	kfree(net);
+}
+
+static struct lnet_lnd kib_lnd = {
+	.lnd_type	= LNET_LND_O2IB,
+	.lnd_owner	= THIS_MODULE,
+	.lnd_startup	= kib_startup,
+	.lnd_shutdown	= kib_shutdown,
+	.lnd_send	= kib_send,
+	.lnd_recv	= kib_recv,
+};
+
+static int __init kib_init(void)
+{
+	int rc;
+
+	if (kib_tun.peer_credits < 1 ||
+	    kib_tun.peer_credits > IBLND_MAX_QUEUE_DEPTH) {
+		pr_err("ko2iblnd: peer_credits must be 1..%d\n",
+		       IBLND_MAX_QUEUE_DEPTH);
+		return -EINVAL;
+	}
+	kib_lnd.lnd_tunables = (struct lnet_ni_tunables) {
+		.peer_timeout		= kib_tun.peer_timeout,
+		.peer_credits		= kib_tun.peer_credits,
+		.peer_buffer_credits	= kib_tun.peer_buffer_credits,
+		.credits		= kib_tun.credits,
+		.conns_per_peer		= 1,
+	};
+	kib_wq = alloc_workqueue("ko2iblnd", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!kib_wq)
+		return -ENOMEM;
+	kib_debugfs_init();
+	rc = lnet_register_lnd(&kib_lnd);
+	if (rc) {
+		kib_debugfs_fini();
+		destroy_workqueue(kib_wq);
+	}
+	return rc;
+}
+
+static void __exit kib_exit(void)
+{
+	/* No NI uses us: each holds a reference on this module. */
+	lnet_unregister_lnd(&kib_lnd);
+	kib_debugfs_fini();
+	destroy_workqueue(kib_wq);
+}
+
+module_init(kib_init);
+module_exit(kib_exit);
+
+MODULE_DESCRIPTION("LNet RDMA LND (ko2iblnd)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sending (wire spec 5.8, 5.9): lnd_send chooses IMMEDIATE, PUT_REQ or
+ * GET_REQ and queues the message on its peer's established connection,
+ * or on the peer (connecting) until there is one.  kib_check_sends()
+ * posts what the credits allow, in Lustre's order: responses (no
+ * credit), NOOPs (V2: no credit, at most two in flight), then credited
+ * messages; PUT_REQ and GET_REQ first wait for a reserved credit.  Every
+ * message carries ibm_credits = the credits we owe, then zeroed.
+ *
+ * RDMA: the local buffer of a transfer is mapped as a scatterlist; a
+ * sink is advertised as one fragment per DMA segment with the PD's
+ * global rkey (until the FastReg pool of mr.h is wired in).  RDMA
+ * WRITEs are posted unsignalled, chained before the signalled message
+ * that completes the transfer: RC ordering lands the data first.
+ *
+ * A tx lives on exactly one list: the peer's queue, one of the
+ * connection's send queues (tx_queued), or ibc_active_txs while posted
+ * (tx_sending) or waiting for the peer's response (tx_waiting).  It is
+ * done when none of the three holds.
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "o2iblnd.h"
+
+static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc);
+static void kib_tx_rdma_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/**
+ * kib_next_cookie() - a transaction cookie, unique on this NI
+ * @net: the NI
+ *
+ * Return: the cookie (never 0).
+ */
+u64 kib_next_cookie(struct kib_net *net)
+{
+	return atomic64_inc_return(&net->kn_cookie) ?: 1;
+}
+
+/**
+ * kib_tx_alloc() - a tx with its DMA-mapped message buffer
+ * @net: the NI
+ * @type: ibm_type it will send
+ *
+ * Context: any (GFP_ATOMIC).
+ * Return: the tx or NULL.
+ */
+struct kib_tx *kib_tx_alloc(struct kib_net *net, u8 type)
+{
+	struct kib_tx *tx = kzalloc(sizeof(*tx), GFP_ATOMIC | __GFP_NOWARN);
+
+	if (!tx)
+		return NULL;
+	tx->tx_msg = kmalloc(IBLND_MSG_SIZE, GFP_ATOMIC | __GFP_NOWARN);
+	if (!tx->tx_msg)
+		goto free;
+	tx->tx_msgdma = ib_dma_map_single(net->kn_dev, tx->tx_msg,
+					  IBLND_MSG_SIZE, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(net->kn_dev, tx->tx_msgdma))
+		goto free_msg;
+	INIT_LIST_HEAD(&tx->tx_list);
+	tx->tx_net = net;
+	tx->tx_type = type;
+	tx->tx_cqe.done = kib_tx_send_done;
+	tx->tx_rdma_cqe.done = kib_tx_rdma_done;
+	tx->tx_deadline = jiffies + KIB_PEER_TX_TIMEOUT * HZ;
+	return tx;
+free_msg:
+	kfree(tx->tx_msg);
+free:
+	kfree(tx);
+	return NULL;
+}
+
+static void kib_tx_unmap(struct kib_tx *tx)
+{
+	if (tx->tx_mapped_mr)
+		kib_mr_unmap(&tx->tx_map,
+			     tx->tx_posted && !tx->tx_wc_err ? 0 : -EIO);
+	tx->tx_mapped_mr = false;
+	if (tx->tx_nmapped)
+		ib_dma_unmap_sg(tx->tx_net->kn_dev, tx->tx_sgl, tx->tx_nsg,
+				tx->tx_dir);
+	tx->tx_nmapped = 0;
+	kfree(tx->tx_sgl);
+	tx->tx_sgl = NULL;
+	kfree(tx->tx_wrs);
+	tx->tx_wrs = NULL;
+	kfree(tx->tx_sges);
+	tx->tx_sges = NULL;
+	tx->tx_nwrs = 0;
+}
+
+/**
+ * kib_tx_done() - finalize a tx's LNet messages with its status, free it
+ * @tx: the tx, on no list, neither posted nor waiting
+ */
+void kib_tx_done(struct kib_tx *tx)
+{
+	struct kib_net *net = tx->tx_net;
+	int i;
+
+	if (tx->tx_status)
+		kib_stat_inc(KIB_STAT_TX_ERRORS);
+	kib_tx_unmap(tx);
+	for (i = 0; i < ARRAY_SIZE(tx->tx_lntmsg); i++)
+		if (tx->tx_lntmsg[i])
+			lnet_finalize(tx->tx_lntmsg[i], tx->tx_status);
+	ib_dma_unmap_single(net->kn_dev, tx->tx_msgdma, IBLND_MSG_SIZE,
+			    DMA_TO_DEVICE);
+	kfree(tx->tx_msg);
+	kfree(tx);
+}
+
+/**
+ * kib_txlist_done() - kib_tx_done() for every tx of a list
+ * @txs: the list, emptied
+ * @status: the status of those that have none yet
+ */
+void kib_txlist_done(struct list_head *txs, int status)
+{
+	struct kib_tx *tx, *tmp;
+
+	list_for_each_entry_safe(tx, tmp, txs, tx_list) {
+		list_del(&tx->tx_list);
+		if (!tx->tx_status)
+			tx->tx_status = status;
+		kib_tx_done(tx);
+	}
+}
+
+/* One page (or less) of an iterator's current segment. */
+static struct page *kib_iter_page(struct iov_iter *it, size_t *off,
+				  size_t *len)
+{
+	size_t left = iov_iter_count(it);
+
+	if (iov_iter_is_bvec(it)) {
+		const struct bio_vec *bv = it->bvec;
+		size_t o = bv->bv_offset + it->iov_offset;
+
+		*off = offset_in_page(o);
+		*len = min3(left, (size_t)bv->bv_len - it->iov_offset,
+			    PAGE_SIZE - *off);
+		return bv->bv_page + (o >> PAGE_SHIFT);
+	}
+	if (iov_iter_is_kvec(it)) {
+		void *addr = it->kvec->iov_base + it->iov_offset;
+
+		*off = offset_in_page(addr);
+		*len = min3(left, it->kvec->iov_len - it->iov_offset,
+			    PAGE_SIZE - *off);
+		return is_vmalloc_addr(addr) ? vmalloc_to_page(addr) :
+					       virt_to_page(addr);
+	}
+	return NULL;
+}
+
+/**
+ * kib_map_iter() - map the buffer an iterator covers for RDMA
+ * @tx: the tx that owns the mapping until done
+ * @it: kvec or bvec iterator (not advanced)
+ * @dir: DMA_TO_DEVICE for a source, DMA_FROM_DEVICE for a sink
+ *
+ * Return: 0 (nothing mapped for an empty iterator) or -errno.
+ */
+int kib_map_iter(struct kib_tx *tx, struct iov_iter *it,
+		 enum dma_data_direction dir)
+{
+	struct iov_iter cur = *it;
+	size_t bound, off, len;
+	struct page *page;
+	int n = 0;
+
+	if (!iov_iter_count(&cur))
+		return 0;
+	bound = DIV_ROUND_UP(iov_iter_count(&cur), PAGE_SIZE) +
+		cur.nr_segs + 1;
+	tx->tx_sgl = kmalloc_array(bound, sizeof(*tx->tx_sgl),
+				   GFP_ATOMIC | __GFP_NOWARN);
+	if (!tx->tx_sgl)
+		return -ENOMEM;
+	sg_init_table(tx->tx_sgl, bound);
+	while (iov_iter_count(&cur)) {
+		page = kib_iter_page(&cur, &off, &len);
+		if (!page || n == bound)
+			return -EFAULT;
+		if (!len) {	/* an empty segment: skip it */
+			iov_iter_advance(&cur, 0);
+			if (iov_iter_is_bvec(&cur)) {
+				cur.bvec++;
+				cur.nr_segs--;
+				cur.iov_offset = 0;
+			} else {
+				return -EFAULT;
+			}
+			continue;
+		}
+		sg_set_page(&tx->tx_sgl[n++], page, len, off);
+		iov_iter_advance(&cur, len);
+	}
+	sg_mark_end(&tx->tx_sgl[n - 1]);
+	tx->tx_nsg = n;
+	tx->tx_dir = dir;
+	tx->tx_nmapped = ib_dma_map_sg(tx->tx_net->kn_dev, tx->tx_sgl, n, dir);
+	return tx->tx_nmapped ? 0 : -EIO;
+}
+
+/**
+ * kib_tx_map_rd() - register a mapped sink and describe it to the peer
+ * @tx: the tx, mapped by kib_map_iter(); its message's send posts the
+ *	registration's WRs
+ * @rd: where the descriptor goes (in @tx's message)
+ * @maxfrags: fragments allowed
+ *
+ * With the MR pool: one fragment.  An exhausted pool fails the transfer
+ * (-ENOMEM) rather than queueing it: the pool grows in the background.
+ *
+ * Return: the descriptor's fragments, or -errno.
+ */
+int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd, u32 maxfrags)
+{
+	struct kib_mr_pool *pool = tx->tx_net->kn_mr_pool;
+	struct scatterlist *sg;
+	u32 n = 0;
+	int i, rc;
+
+	if (!tx->tx_nmapped)
+		return -EINVAL;
+	if (pool) {
+		rc = kib_mr_map(pool, tx->tx_sgl, tx->tx_nmapped,
+				IB_ACCESS_LOCAL_WRITE |
+				IB_ACCESS_REMOTE_WRITE, &tx->tx_map);
+		if (rc) {
+			kib_stat_inc(KIB_STAT_MR_MAP_FAILED);
+			return rc == -EAGAIN ? -ENOMEM : rc;
+		}
+		tx->tx_mapped_mr = true;
+		rd->rd_key = tx->tx_map.key;
+		rd->rd_nfrags = 1;
+		rd->rd_frags[0].rf_nob = tx->tx_map.nob;
+		rd->rd_frags[0].rf_addr = tx->tx_map.iova;
+		return 1;
+	}
+	rd->rd_key = tx->tx_net->kn_pd->unsafe_global_rkey;
+	for_each_sg(tx->tx_sgl, sg, tx->tx_nmapped, i) {
+		u64 addr = sg_dma_address(sg);
+		u32 len = sg_dma_len(sg);
+
+		if (n && rd->rd_frags[n - 1].rf_addr +
+			 rd->rd_frags[n - 1].rf_nob == addr) {
+			rd->rd_frags[n - 1].rf_nob += len;
+			continue;
+		}
+		if (n == maxfrags)
+			return -EMSGSIZE;
+		rd->rd_frags[n].rf_addr = addr;
+		rd->rd_frags[n].rf_nob = len;
+		n++;
+	}
+	rd->rd_nfrags = n;
+	return n;
+}
+
+/**
+ * kib_init_rdma() - RDMA WRITEs of @tx's mapped source into @rd
+ * @conn: the connection
+ * @tx: mapped by kib_map_iter(), or not mapped for 0 bytes
+ * @rd: the sink, as the peer described it (checked by wire.c)
+ * @nob: bytes to write at most
+ *
+ * Writes min(@nob, capacity of @rd) bytes.
+ *
+ * Return: the bytes the WRs write, or -errno.
+ */
+int kib_init_rdma(struct kib_conn *conn, struct kib_tx *tx,
+		  const struct kib_rdma_desc *rd, u32 nob)
+{
+	u32 lkey = conn->ibc_net->kn_pd->local_dma_lkey;
+	int max_sge = conn->ibc_net->kn_max_send_sge;
+	struct scatterlist *sg = tx->tx_sgl;
+	u32 resid, total, fi = 0, foff = 0, soff = 0;
+	int nwr = 0, nsge = 0, bound;
+
+	total = min_t(u64, nob, kib_rdma_desc_nob(rd));
+	if (!total)
+		return 0;
+	if (rd->rd_nfrags > conn->ibc_max_frags || !tx->tx_nmapped)
+		return -EMSGSIZE;
+	bound = rd->rd_nfrags + tx->tx_nmapped;
+	tx->tx_wrs = kcalloc(bound, sizeof(*tx->tx_wrs),
+			     GFP_ATOMIC | __GFP_NOWARN);
+	tx->tx_sges = kcalloc(bound, sizeof(*tx->tx_sges),
+			      GFP_ATOMIC | __GFP_NOWARN);
+	if (!tx->tx_wrs || !tx->tx_sges)
+		return -ENOMEM;
+	resid = total;
+	while (resid) {
+		const struct kib_rdma_frag *frag = &rd->rd_frags[fi];
+		struct ib_rdma_wr *wr = &tx->tx_wrs[nwr];
+
+		if (nwr == conn->ibc_max_frags || nwr == bound || !sg)
+			return -EMSGSIZE;
+		wr->wr.opcode = IB_WR_RDMA_WRITE;
+		wr->wr.wr_cqe = &tx->tx_rdma_cqe;
+		wr->wr.sg_list = &tx->tx_sges[nsge];
+		wr->remote_addr = frag->rf_addr + foff;
+		wr->rkey = rd->rd_key;
+		while (resid && foff < frag->rf_nob && sg &&
+		       wr->wr.num_sge < max_sge && nsge < bound) {
+			u32 n = min3(sg_dma_len(sg) - soff,
+				     frag->rf_nob - foff, resid);
+			struct ib_sge *sge = &tx->tx_sges[nsge++];
+
+			sge->addr = sg_dma_address(sg) + soff;
+			sge->length = n;
+			sge->lkey = lkey;
+			wr->wr.num_sge++;
+			soff += n;
+			foff += n;
+			resid -= n;
+			if (soff == sg_dma_len(sg)) {
+				sg = sg_next(sg);
+				soff = 0;
+			}
+		}
+		if (!wr->wr.num_sge)
+			return -EMSGSIZE;
+		if (nwr)
+			tx->tx_wrs[nwr - 1].wr.next = &wr->wr;
+		nwr++;
+		if (foff == frag->rf_nob) {
+			fi++;
+			foff = 0;
+			if (fi == rd->rd_nfrags && resid)
+				return -EMSGSIZE;
+		}
+	}
+	tx->tx_nwrs = nwr;
+	kib_stat_add(KIB_STAT_RDMA_WRITES, nwr);
+	kib_stat_add(KIB_STAT_RDMA_BYTES, total);
+	return total;
+}
+
+/* Queue @tx on @conn by its type (spec 5.9). */
+static bool kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx)
+{
+	struct list_head *q;
+
+	if (conn->ibc_state >= KIB_CONN_DEAD)
+		return false;
+	switch (tx->tx_type) {
+	case IBLND_MSG_PUT_REQ:
+	case IBLND_MSG_GET_REQ:
+		q = &conn->ibc_tx_queue_rsrvd;
+		break;
+	case IBLND_MSG_PUT_NAK:
+	case IBLND_MSG_PUT_ACK:
+	case IBLND_MSG_PUT_DONE:
+	case IBLND_MSG_GET_DONE:
+		q = &conn->ibc_tx_queue_nocred;
+		break;
+	case IBLND_MSG_NOOP:
+		q = &conn->ibc_tx_noops;
+		break;
+	default:
+		q = &conn->ibc_tx_queue;
+		break;
+	}
+	tx->tx_conn = conn;
+	tx->tx_queued = true;
+	list_add_tail(&tx->tx_list, q);
+	return true;
+}
+
+/**
+ * kib_queue_tx() - queue a tx on a connection and send what can go
+ * @conn: the connection (the caller holds a reference)
+ * @tx: the tx, on no list; failed if @conn is already torn down
+ */
+void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx)
+{
+	struct kib_net *net = conn->ibc_net;
+	bool ok;
+
+	spin_lock_bh(&net->kn_lock);
+	if (!tx->tx_deadline || time_before(tx->tx_deadline, jiffies))
+		tx->tx_deadline = jiffies + kib_timeout() * HZ;
+	ok = kib_queue_tx_locked(conn, tx);
+	spin_unlock_bh(&net->kn_lock);
+	if (!ok) {
+		tx->tx_waiting = false;
+		tx->tx_status = conn->ibc_error ?: -ECONNABORTED;
+		kib_tx_done(tx);
+		return;
+	}
+	kib_check_sends(conn);
+}
+
+/**
+ * kib_send_completion() - send PUT_NAK, PUT_DONE (without RDMA) or
+ *	GET_DONE
+ * @conn: the connection
+ * @type: the message type
+ * @status: bytes or -errno
+ * @cookie: the peer's cookie
+ */
+void kib_send_completion(struct kib_conn *conn, u8 type, int status,
+			 u64 cookie)
+{
+	struct kib_tx *tx = kib_tx_alloc(conn->ibc_net, type);
+
+	if (!tx) {
+		/* The peer would wait for it forever: give up the link. */
+		kib_conn_close(conn, -ENOMEM);
+		return;
+	}
+	tx->tx_msg->ibm_u.completion.ibcm_cookie = cookie;
+	tx->tx_msg->ibm_u.completion.ibcm_status = status;
+	tx->tx_nob = offsetof(struct kib_msg, ibm_u.completion) +
+		     sizeof(struct kib_completion_msg);
+	kib_queue_tx(conn, tx);
+}
+
+static int kib_hiw(const struct kib_conn *conn)
+{
+	int hiw = READ_ONCE(kib_tun.peer_credits_hiw);
+	int pc = clamp(conn->ibc_net->kn_ni->ni_tunables.peer_credits, 1,
+		       IBLND_MAX_QUEUE_DEPTH);
+
+	if (hiw <= 0 || hiw > pc)
+		hiw = pc / 2;
+	/* Scaled to the negotiated depth (spec 5.3), at least 1. */
+	return max(1, conn->ibc_queue_depth * hiw / pc);
+}
+
+static bool kib_keepalive_due(const struct kib_conn *conn)
+{
+	int ka = READ_ONCE(kib_tun.keepalive);
+
+	return ka > 0 && time_after_eq(jiffies, conn->ibc_last_send + ka * HZ);
+}
+
+/* Spec 5.9 rules (A), (B), (C) and at most KIB_OOB_MSGS in flight. */
+static bool kib_need_noop_locked(const struct kib_conn *conn)
+{
+	if (conn->ibc_state != KIB_CONN_ESTABLISHED)
+		return false;
+	if (conn->ibc_outstanding < kib_hiw(conn) && !kib_keepalive_due(conn))
+		return false;
+	if (!list_empty(&conn->ibc_tx_queue_nocred))
+		return false;
+	if (conn->ibc_noops_posted >= KIB_OOB_MSGS)
+		return false;
+	return list_empty(&conn->ibc_tx_queue) || !conn->ibc_credits;
+}
+
+/* Post @tx if the limits allow: 0 posted (or dropped), -EAGAIN not now. */
+static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
+			      int credit)
+{
+	struct kib_net *net = conn->ibc_net;
+	struct kib_peer *peer = conn->ibc_peer;
+	const struct ib_send_wr *bad;
+	struct ib_send_wr *first;
+	int rc;
+
+	if (conn->ibc_nsends_posted >= conn->ibc_concurrent_sends)
+		return -EAGAIN;
+	if (credit && !conn->ibc_credits)
+		return -EAGAIN;
+	list_del_init(&tx->tx_list);
+	tx->tx_queued = false;
+	if (tx->tx_type == IBLND_MSG_NOOP && !kib_need_noop_locked(conn)) {
+		/* Another message carried the credits meanwhile. */
+		spin_unlock_bh(&net->kn_lock);
+		kib_tx_done(tx);
+		spin_lock_bh(&net->kn_lock);
+		return 0;
+	}
+
+	conn->ibc_credits -= credit;
+	if (tx->tx_type == IBLND_MSG_NOOP) {
+		conn->ibc_noops_posted++;
+		kib_stat_inc(KIB_STAT_NOOPS_SENT);
+	}
+	kib_msg_pack(tx->tx_msg, conn->ibc_version, tx->tx_type,
+		     conn->ibc_outstanding, tx->tx_nob, net->kn_nid,
+		     net->kn_incarnation, peer->ibp_nid,
+		     conn->ibc_incarnation, READ_ONCE(kib_tun.cksum));
+	conn->ibc_outstanding = 0;
+	conn->ibc_nsends_posted++;
+	conn->ibc_last_send = jiffies;
+	tx->tx_sending++;
+	list_add_tail(&tx->tx_list, &conn->ibc_active_txs);
+
+	ib_dma_sync_single_for_device(net->kn_dev, tx->tx_msgdma, tx->tx_nob,
+				      DMA_TO_DEVICE);
+	tx->tx_sge.addr = tx->tx_msgdma;
+	tx->tx_sge.length = tx->tx_nob;
+	tx->tx_sge.lkey = net->kn_pd->local_dma_lkey;
+	memset(&tx->tx_send_wr, 0, sizeof(tx->tx_send_wr));
+	tx->tx_send_wr.wr_cqe = &tx->tx_cqe;
+	tx->tx_send_wr.sg_list = &tx->tx_sge;
+	tx->tx_send_wr.num_sge = 1;
+	tx->tx_send_wr.opcode = IB_WR_SEND;
+	tx->tx_send_wr.send_flags = IB_SEND_SIGNALED;
+	first = &tx->tx_send_wr;
+	if (tx->tx_mapped_mr && !tx->tx_posted)
+		first = kib_mr_map_chain(&tx->tx_map, first);
+	tx->tx_posted = true;
+	if (tx->tx_nwrs) {
+		tx->tx_wrs[tx->tx_nwrs - 1].wr.next = &tx->tx_send_wr;
+		first = &tx->tx_wrs[0].wr;
+	}
+	rc = ib_post_send(conn->ibc_cmid->qp, first, &bad);
+	if (rc) {
+		/* Nothing of it completes: undo and fail the connection. */
+		pr_err("ko2iblnd: ib_post_send: %d\n", rc);
+		conn->ibc_nsends_posted--;
+		tx->tx_sending--;
+		if (tx->tx_type == IBLND_MSG_NOOP)
+			conn->ibc_noops_posted--;
+		tx->tx_status = rc;
+		kib_conn_close_locked(conn, rc);
+		return -EAGAIN;	/* the teardown fails it with the rest */
+	}
+	return 0;
+}
+
+/**
+ * kib_check_sends() - post what the credits and limits allow
+ * @conn: the connection
+ *
+ * Context: any; takes kn_lock.
+ */
+void kib_check_sends(struct kib_conn *conn)
+{
+	struct kib_net *net = conn->ibc_net;
+	struct kib_tx *tx, *noop = NULL;
+	int credit;
+
+	spin_lock_bh(&net->kn_lock);
+	if (conn->ibc_state != KIB_CONN_ESTABLISHED) {
+		spin_unlock_bh(&net->kn_lock);
+		return;
+	}
+	while (conn->ibc_reserved > 0 &&
+	       !list_empty(&conn->ibc_tx_queue_rsrvd)) {
+		tx = list_first_entry(&conn->ibc_tx_queue_rsrvd, struct kib_tx,
+				      tx_list);
+		list_move_tail(&tx->tx_list, &conn->ibc_tx_queue);
+		conn->ibc_reserved--;
+	}
+	if (kib_need_noop_locked(conn) && list_empty(&conn->ibc_tx_noops)) {
+		spin_unlock_bh(&net->kn_lock);
+		noop = kib_tx_alloc(net, IBLND_MSG_NOOP);
+		spin_lock_bh(&net->kn_lock);
+		if (noop) {
+			noop->tx_nob = IBLND_MSG_HDR_SIZE;
+			if (kib_keepalive_due(conn))
+				kib_stat_inc(KIB_STAT_KEEPALIVES);
+			noop->tx_deadline = jiffies + kib_timeout() * HZ;
+			if (!kib_queue_tx_locked(conn, noop)) {
+				spin_unlock_bh(&net->kn_lock);
+				kib_tx_done(noop);
+				return;
+			}
+		}
+	}
+	while (conn->ibc_state == KIB_CONN_ESTABLISHED) {
+		if (!list_empty(&conn->ibc_tx_queue_nocred)) {
+			credit = 0;
+			tx = list_first_entry(&conn->ibc_tx_queue_nocred,
+					      struct kib_tx, tx_list);
+		} else if (!list_empty(&conn->ibc_tx_noops)) {
+			credit = 0;	/* V2: out of band */
+			tx = list_first_entry(&conn->ibc_tx_noops,
+					      struct kib_tx, tx_list);
+		} else if (!list_empty(&conn->ibc_tx_queue)) {
+			credit = 1;
+			tx = list_first_entry(&conn->ibc_tx_queue,
+					      struct kib_tx, tx_list);
+		} else {
+			break;
+		}
+		if (kib_post_tx_locked(conn, tx, credit))
+			break;
+	}
+	spin_unlock_bh(&net->kn_lock);
+}
+
+/* Error completion of an unsignalled RDMA WRITE: the message follows. */
+static void kib_tx_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kib_tx *tx = container_of(wc->wr_cqe, struct kib_tx,
+					 tx_rdma_cqe);
+
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		kib_stat_inc(KIB_STAT_WC_ERRORS);
+	if (wc->status == IB_WC_RNR_RETRY_EXC_ERR)
+		kib_stat_inc(KIB_STAT_RNR);
+	tx->tx_wc_err = true;
+	tx->tx_status = -EIO;
+}
+
+static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kib_tx *tx = container_of(wc->wr_cqe, struct kib_tx, tx_cqe);
+	struct kib_conn *conn = tx->tx_conn;
+	struct kib_net *net = conn->ibc_net;
+	bool failed = wc->status != IB_WC_SUCCESS;
+	bool idle;
+
+	if (failed && wc->status != IB_WC_WR_FLUSH_ERR) {
+		kib_stat_inc(KIB_STAT_WC_ERRORS);
+		if (wc->status == IB_WC_RNR_RETRY_EXC_ERR)
+			kib_stat_inc(KIB_STAT_RNR);
+		pr_debug("ko2iblnd: send completion status %d\n", wc->status);
+	}
+	spin_lock_bh(&net->kn_lock);
+	tx->tx_sending--;
+	conn->ibc_nsends_posted--;
+	if (tx->tx_type == IBLND_MSG_NOOP)
+		conn->ibc_noops_posted--;
+	if (failed) {
+		tx->tx_wc_err = true;
+		tx->tx_waiting = false;
+		tx->tx_status = -EIO;
+		kib_conn_close_locked(conn, -EIO);
+	}
+	idle = !tx->tx_sending && !tx->tx_waiting && !tx->tx_queued;
+	if (idle)
+		list_del(&tx->tx_list);
+	spin_unlock_bh(&net->kn_lock);
+	if (idle)
+		kib_tx_done(tx);
+	kib_check_sends(conn);
+}
+
+/* Queue @tx for @nid: on its connection, or on the peer (connecting). */
+static void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, u64 nid)
+{
+	struct kib_peer *peer;
+	struct kib_conn *conn = NULL;
+
+	spin_lock_bh(&net->kn_lock);
+	peer = kib_peer_get_locked(net, nid);
+	if (!peer) {
+		spin_unlock_bh(&net->kn_lock);
+		tx->tx_status = net->kn_shutdown ? -ESHUTDOWN : -ENOMEM;
+		kib_tx_done(tx);
+		return;
+	}
+	conn = kib_peer_conn_locked(peer);
+	if (conn) {
+		kref_get(&conn->ibc_ref);
+	} else {
+		tx->tx_deadline = jiffies + KIB_PEER_TX_TIMEOUT * HZ;
+		list_add_tail(&tx->tx_list, &peer->ibp_txq);
+		if (!peer->ibp_accepting)
+			kib_peer_connect_locked(peer, 0);
+	}
+	spin_unlock_bh(&net->kn_lock);
+	if (conn) {
+		tx->tx_deadline = 0;
+		kib_queue_tx(conn, tx);
+		kib_conn_put(conn);
+	}
+}
+
+/**
+ * kib_send() - lnd_send: send an LNet message (spec 5.8)
+ * @ni: the NI
+ * @private: unused (no routing)
+ * @msg: the message
+ *
+ * Context: any; never sleeps.
+ * Return: 0 (the message is finalized later), or -errno.
+ */
+int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
+{
+	struct kib_net *net = ni->ni_data;
+	struct lnet_libmd *md = msg->msg_md;
+	u64 nid = lnet_nid_to_nid4(&msg->msg_target.nid);
+	unsigned int len = msg->msg_len;
+	struct kib_msg *ibmsg;
+	struct iov_iter it;
+	struct kib_tx *tx;
+	u8 type;
+	int rc;
+
+	switch (msg->msg_type) {
+	case LNET_MSG_GET:
+		if (md && IBLND_IMMEDIATE_HDR_SIZE + md->md_length >
+			  IBLND_MSG_SIZE) {
+			type = IBLND_MSG_GET_REQ;
+			break;
+		}
+		len = 0;	/* the GET header alone */
+		type = IBLND_MSG_IMMEDIATE;
+		break;
+	case LNET_MSG_PUT:
+	case LNET_MSG_REPLY:
+		type = len <= IBLND_IMMEDIATE_MAX ? IBLND_MSG_IMMEDIATE :
+						    IBLND_MSG_PUT_REQ;
+		break;
+	default:
+		len = 0;
+		type = IBLND_MSG_IMMEDIATE;
+		break;
+	}
+	tx = kib_tx_alloc(net, type);
+	if (!tx)
+		return -ENOMEM;
+	ibmsg = tx->tx_msg;
+	/* The LNet header sits at 48 in all three (spec 5.5). */
+	rc = lnet_hdr_to_nid4(&msg->msg_hdr, ibmsg->ibm_u.immediate.ibim_hdr);
+	if (rc)
+		goto fail;
+	tx->tx_lntmsg[0] = msg;
+
+	switch (type) {
+	case IBLND_MSG_IMMEDIATE:
+		if (len) {
+			lnet_md_iter(md, ITER_SOURCE, msg->msg_offset, len, &it);
+			if (copy_from_iter(ibmsg->ibm_u.immediate.ibim_payload,
+					   len, &it) != len) {
+				rc = -EFAULT;
+				goto fail;
+			}
+		}
+		tx->tx_nob = IBLND_IMMEDIATE_HDR_SIZE + len;
+		break;
+	case IBLND_MSG_PUT_REQ:
+		lnet_md_iter(md, ITER_SOURCE, msg->msg_offset, len, &it);
+		rc = kib_map_iter(tx, &it, DMA_TO_DEVICE);
+		if (rc)
+			goto fail;
+		tx->tx_cookie = kib_next_cookie(net);
+		ibmsg->ibm_u.putreq.ibprm_cookie = tx->tx_cookie;
+		tx->tx_nob = offsetof(struct kib_msg, ibm_u.putreq) +
+			     sizeof(struct kib_putreq_msg);
+		tx->tx_waiting = true;	/* for PUT_ACK or PUT_NAK */
+		break;
+	case IBLND_MSG_GET_REQ:
+		lnet_md_iter(md, ITER_DEST, 0, md->md_length, &it);
+		rc = kib_map_iter(tx, &it, DMA_FROM_DEVICE);
+		if (rc)
+			goto fail;
+		rc = kib_tx_map_rd(tx, &ibmsg->ibm_u.get.ibgm_rd,
+				   IBLND_MAX_RDMA_FRAGS);
+		if (rc < 0)
+			goto fail;
+		tx->tx_lntmsg[1] = lnet_create_reply_msg(ni, msg);
+		if (!tx->tx_lntmsg[1]) {
+			rc = -EIO;
+			goto fail;
+		}
+		tx->tx_cookie = kib_next_cookie(net);
+		ibmsg->ibm_u.get.ibgm_cookie = tx->tx_cookie;
+		tx->tx_nob = offsetof(struct kib_msg, ibm_u.get.ibgm_rd) +
+			     kib_rdma_desc_size(rc);
+		tx->tx_waiting = true;	/* for GET_DONE */
+		break;
+	}
+	kib_launch_tx(net, tx, nid);
+	return 0;
+fail:
+	/* LNet finalizes @msg with rc; the tx must not. */
+	tx->tx_lntmsg[0] = NULL;
+	tx->tx_status = rc;
+	kib_tx_done(tx);
+	return rc;
+}
