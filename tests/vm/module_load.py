@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Module load/unload, 20 rounds, on both kernels (kmemleak on debug)."""
+"""Module load/unload, 20 rounds (10 on debug, with kmemleak), both kernels."""
 
 import vm
 from cases import VmTest
