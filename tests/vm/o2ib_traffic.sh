@@ -145,11 +145,11 @@ barrier reloaded 600
 # GETs from a): every operation ends, none waits for op_timeout; a
 # failure must be a map that found the pool empty (ko2iblnd fails the
 # transfer then, and grows the pool).  Then the grown pool serves.
-if [ "$LNET_NODE" = a ]; then op=put; else op=get; fi
+if [ "$LNET_NODE" = a ]; then op="put"; else op="get"; fi
 lt "$op" "$nid" 1048576 16 8
 [ "$(field done)" = 16 ] && [ "$(field timeouts)" = 0 ] ||
 	fail "$op with b's pool of one MR: $RESULT"
-echo "$(field errors)" > "$RESULTS/pool-errors"
+field errors > "$RESULTS/pool-errors"
 barrier pool-done 600
 if [ "$LNET_NODE" = b ]; then
 	errors=$(($(cat "$SHARED/a/pool-errors") + $(cat "$RESULTS/pool-errors")))
