@@ -1,63 +1,169 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Node script of the benchmark (scripts/bench.py): b serves, a measures,
-# in one boot: BENCH_RUNS runs of iperf3 (TCP, a -> b, BENCH_SECONDS
-# each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs (8 in flight),
-# of 0-byte PUTs (64 in flight: messages/s) and of LNet pings (one at a
-# time) over ksocklnd a -> b.  lnet_test neither writes nor checks data
-# patterns here (iperf3 does not either).  a writes one "kind value" line
-# per run to $RESULTS/bench.txt.
+# in one boot, over one link, a -> b:
+#
+#  sock (BENCH_LND sock or both): BENCH_RUNS runs of iperf3 (TCP,
+#    BENCH_SECONDS each), then BENCH_RUNS runs each of lnet_test 1 MiB
+#    PUTs (8 in flight), of 0-byte PUTs (64 in flight: messages/s) and of
+#    LNet pings (one at a time) over ksocklnd;
+#  o2ib (BENCH_LND o2ib or both): soft-RoCE (rxe0) on the same eth0,
+#    BENCH_RUNS runs of ib_write_bw (1 MiB RDMA writes, BENCH_SECONDS
+#    each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs and 1 MiB
+#    GETs (8 in flight) over ko2iblnd.  If ko2iblnd.ko is not built,
+#    LNet over o2ib is skipped: a writes "o2ib_skipped <why>".
+#
+# With o2ib alone iperf3 still runs first, for comparison.  lnet_test
+# neither writes nor checks data patterns here (iperf3 and ib_write_bw do
+# not either).  a writes one "kind value..." line per run to
+# $RESULTS/bench.txt.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
-. "$LNET_TOP/tests/vm/sock_lib.sh"
+. "$LNET_TOP/tests/vm/o2ib_lib.sh"
 
 RUNS=${BENCH_RUNS:-5}
 SECONDS_PER_RUN=${BENCH_SECONDS:-5}
+LND=${BENCH_LND:-both}
 PUTS=${BENCH_PUTS:-64}
 PINGS=${BENCH_PINGS:-500}
 SMALL=${BENCH_SMALL:-5000}
 OUT=$RESULTS/bench.txt
-
-sock_load
-echo 0 > /sys/module/lnet_test/parameters/check
-echo serve > "$RUN" || fail "serve"
-if [ "$LNET_NODE" = b ]; then
-	iperf3 -s > /tmp/iperf3.log 2>&1 &
-	server=$!
-	barrier ready
-	barrier done 1800
-	kill "$server"
-	sock_unload
-	exit 0
-fi
+# ib_write_bw: connection through rdma_cm (-R), as ko2iblnd connects, on
+# the IPv4 address; 1 MiB writes for a fixed time (-D); -F: no failure
+# on the CPU frequency check (there is no cpufreq in a VM).
+IB_WRITE_BW=(ib_write_bw -d "$RXE" -R -F -s 1048576 -D "$SECONDS_PER_RUN")
 
 peer=$IP_b_net0
-nid=$(nid_of b)
-barrier ready
-for ((i = 0; i < 50; i++)); do	# the server may still be starting
-	iperf3 -c "$peer" -t 1 > /dev/null 2>&1 && break
-	sleep 0.2
-done
-ping_ok "$nid" 5
-lt_ok put "$nid" 1048576 8 8	# warm up: connections open
-: > "$OUT"
-for ((r = 1; r <= RUNS; r++)); do
-	bps=$(iperf3 -c "$peer" -t "$SECONDS_PER_RUN" -J |
-	      python3 -c 'import json,sys; print(int(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]))')
-	echo "iperf3_bps $bps" >> "$OUT"
-	log "iperf3 run $r: $((bps / 8 / 1048576)) MiB/s"
-done
-for ((r = 1; r <= RUNS; r++)); do
-	lt_ok put "$nid" 1048576 "$PUTS" 8
-	echo "put_ns $(field elapsed_ns) $PUTS" >> "$OUT"
-done
-for ((r = 1; r <= RUNS; r++)); do
-	lt_ok put "$nid" 0 "$SMALL" 64
-	echo "small_ns $(field elapsed_ns) $SMALL" >> "$OUT"
-done
-for ((r = 1; r <= RUNS; r++)); do
-	lt_ok ping "$nid" "$PINGS"
-	echo "ping_ns $(field elapsed_ns) $PINGS" >> "$OUT"
-done
-barrier done
-sock_unload
+[ "$LNET_NODE" = a ] && : > "$OUT"
+
+# iperf3 runs, a -> b.
+bench_iperf3() {
+	local r bps
+	if [ "$LNET_NODE" = b ]; then
+		iperf3 -s > /tmp/iperf3.log 2>&1 &
+		echo $! > /tmp/iperf3.pid
+		barrier iperf3-ready
+		barrier iperf3-done 1800
+		kill "$(cat /tmp/iperf3.pid)"
+		return 0
+	fi
+	barrier iperf3-ready
+	for ((r = 0; r < 50; r++)); do	# the server may still be starting
+		iperf3 -c "$peer" -t 1 > /dev/null 2>&1 && break
+		sleep 0.2
+	done
+	for ((r = 1; r <= RUNS; r++)); do
+		bps=$(iperf3 -c "$peer" -t "$SECONDS_PER_RUN" -J |
+		      python3 -c 'import json,sys; print(int(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]))')
+		echo "iperf3_bps $bps" >> "$OUT"
+		log "iperf3 run $r: $((bps / 8 / 1048576)) MiB/s"
+	done
+	barrier iperf3-done
+}
+
+# LNet over ksocklnd.
+bench_sock() {
+	local r nid
+	sock_load
+	echo 0 > /sys/module/lnet_test/parameters/check
+	echo serve > "$RUN" || fail "serve"
+	barrier sock-ready
+	if [ "$LNET_NODE" = a ]; then
+		nid=$IP_b_net0@tcp
+		ping_ok "$nid" 5
+		lt_ok put "$nid" 1048576 8 8	# warm up: connections open
+		for ((r = 1; r <= RUNS; r++)); do
+			lt_ok put "$nid" 1048576 "$PUTS" 8
+			echo "put_ns $(field elapsed_ns) $PUTS" >> "$OUT"
+		done
+		for ((r = 1; r <= RUNS; r++)); do
+			lt_ok put "$nid" 0 "$SMALL" 64
+			echo "small_ns $(field elapsed_ns) $SMALL" >> "$OUT"
+		done
+		for ((r = 1; r <= RUNS; r++)); do
+			lt_ok ping "$nid" "$PINGS"
+			echo "ping_ns $(field elapsed_ns) $PINGS" >> "$OUT"
+		done
+	fi
+	barrier sock-done 1800
+	sock_unload
+}
+
+# ib_write_bw runs, a -> b: one server per run on b.
+bench_ib_write_bw() {
+	local r try mibs
+	for ((r = 1; r <= RUNS; r++)); do
+		if [ "$LNET_NODE" = b ]; then
+			timeout $((SECONDS_PER_RUN + 120)) "${IB_WRITE_BW[@]}" \
+				> "/tmp/ibw-server.$r" 2>&1 &
+			barrier "ibw-$r"
+			wait $! || log "ib_write_bw server run $r: exit $?"
+			barrier "ibw-done-$r" 600
+			continue
+		fi
+		barrier "ibw-$r"
+		mibs=
+		for ((try = 1; try <= 10 && !${#mibs}; try++)); do
+			sleep 1		# the server may still be starting
+			# The result line: bytes, iterations, peak, average
+			# (MB/s, perftest's MB being 2^20 bytes), rate.
+			mibs=$(timeout $((SECONDS_PER_RUN + 60)) "${IB_WRITE_BW[@]}" "$peer" \
+				2> /tmp/ibw.err | tee "/tmp/ibw-client.$r" |
+				awk '$1 == 1048576 && NF >= 5 { print $4 }') || true
+		done
+		[ -n "$mibs" ] || {
+			cat "/tmp/ibw-client.$r" /tmp/ibw.err
+			fail "ib_write_bw run $r gave no result"
+		}
+		echo "ibwrite_mibps $mibs" >> "$OUT"
+		log "ib_write_bw run $r: $mibs MiB/s"
+		barrier "ibw-done-$r" 600
+	done
+}
+
+# LNet over ko2iblnd on the same rxe0.
+bench_o2ib() {
+	local r nid
+	o2ib_load
+	echo 0 > /sys/module/lnet_test/parameters/check
+	echo serve > "$RUN" || fail "serve"
+	"$LNETCTL" net show
+	barrier o2ib-ready
+	if [ "$LNET_NODE" = a ]; then
+		nid=$(nid_of b)
+		ping_ok "$nid" 5
+		lt_ok put "$nid" 1048576 8 8	# warm up: connections open
+		for ((r = 1; r <= RUNS; r++)); do
+			lt_ok put "$nid" 1048576 "$PUTS" 8
+			echo "o2ib_put_ns $(field elapsed_ns) $PUTS" >> "$OUT"
+		done
+		for ((r = 1; r <= RUNS; r++)); do
+			lt_ok get "$nid" 1048576 "$PUTS" 8
+			echo "o2ib_get_ns $(field elapsed_ns) $PUTS" >> "$OUT"
+		done
+		log "ko2iblnd: $(o2ib_counters)"
+	fi
+	barrier o2ib-done 1800
+	o2ib_unload
+}
+
+case $LND in
+sock|o2ib|both) ;;
+*) fail "BENCH_LND=$LND: sock, o2ib or both" ;;
+esac
+
+bench_iperf3
+[ "$LND" = o2ib ] || bench_sock
+if [ "$LND" != sock ]; then
+	rxe_setup eth0
+	barrier rxe-up
+	bench_ib_write_bw
+	if o2ib_built; then
+		bench_o2ib
+	else
+		log "LNet over o2ib skipped: $O2IB_KO is not built"
+		[ "$LNET_NODE" = a ] &&
+			echo "o2ib_skipped $O2IB_KO is not built" >> "$OUT"
+	fi
+fi
+barrier done 600

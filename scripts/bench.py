@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The socket LND benchmark (make bench): two lean VMs on one link.
+"""The LND benchmark (make bench): two lean VMs on one link.
 
 In one boot, node a measures towards node b: TCP bandwidth with iperf3,
-then LNet 1 MiB PUT bandwidth, 0-byte PUT rate and ping rate over ksocklnd (with
-lnet_test.ko), several runs each.  Prints the median of each and the
-ratio of LNet to iperf3 bandwidth.  See Documentation/benchmark.rst.
+then LNet 1 MiB PUT bandwidth, 0-byte PUT rate and ping rate over ksocklnd
+(with lnet_test.ko); then, on soft-RoCE (rxe0) over the same link, RDMA
+write bandwidth with ib_write_bw and LNet 1 MiB PUT and GET bandwidth over
+ko2iblnd; several runs each.  Prints the median of each and the ratios of
+LNet to iperf3 and to ib_write_bw bandwidth.  The o2ib part is skipped,
+with a message, when ko2iblnd.ko is not built.  See
+Documentation/benchmark.rst.
 
-    scripts/bench.py [--runs N] [--seconds S]
+    scripts/bench.py [--runs N] [--seconds S] [--lnd sock|o2ib|both]
 """
 
 import argparse
@@ -26,12 +30,36 @@ import cases   # noqa: E402
 MIB = 1048576
 
 
+def read_results(path):
+    """bench.txt: one "kind value..." line per run -> {kind: [values]}."""
+    res = {"o2ib_skipped": []}
+    with open(path) as f:
+        for line in f:
+            kind, *v = line.split()
+            if kind == "iperf3_bps":
+                val = int(v[0]) / 8 / MIB                 # MiB/s
+            elif kind in ("put_ns", "o2ib_put_ns", "o2ib_get_ns"):
+                val = int(v[1]) * 1e9 / int(v[0])         # MiB/s
+            elif kind in ("small_ns", "ping_ns"):
+                val = int(v[1]) * 1e9 / int(v[0])         # per second
+            elif kind == "ibwrite_mibps":
+                val = float(v[0])                         # MiB/s
+            elif kind == "o2ib_skipped":
+                val = " ".join(v)
+            else:
+                continue
+            res.setdefault(kind, []).append(val)
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5, help="runs of each measure")
     ap.add_argument("--seconds", type=int, default=5,
-                    help="seconds per iperf3 run")
+                    help="seconds per iperf3 and ib_write_bw run")
+    ap.add_argument("--lnd", choices=("sock", "o2ib", "both"), default="both",
+                    help="LNDs to measure (default both; iperf3 always runs)")
     args = ap.parse_args()
 
     subprocess.run([os.path.join(TOP, "scripts", "test-kernel.sh"), "lean"],
@@ -43,12 +71,17 @@ def main():
     run_dir = os.path.join(TOP, "build", "bench", time.strftime("%Y%m%d-%H%M%S"))
     os.makedirs(run_dir)
     script = os.path.join(TOP, "scripts", "bench-node.sh")
-    env = {"BENCH_RUNS": str(args.runs), "BENCH_SECONDS": str(args.seconds)}
+    env = {"BENCH_RUNS": str(args.runs), "BENCH_SECONDS": str(args.seconds),
+           "BENCH_LND": args.lnd}
+    # Per part: a minute of setup, then every run; soft-RoCE under TCG
+    # moves ~10 MiB/s, so 64 MiB PUTs or GETs take seconds each.
+    timeout = 120 + args.runs * (args.seconds + 60)
+    if args.lnd != "sock":
+        timeout += 120 + args.runs * (args.seconds + 150)
     topo = vm.Topology("bench", [vm.Node("a", script=script),
                                  vm.Node("b", script=script)],
                        cases.kernel_dir("lean"), cases.module_dir("lean"),
-                       run_dir, timeout=120 + args.runs * (args.seconds + 60),
-                       extra_env=env)
+                       run_dir, timeout=timeout, extra_env=env)
     try:
         res = topo.run()
     finally:
@@ -58,35 +91,53 @@ def main():
         print("logs in %s" % run_dir)
         return 1
 
-    tcp, put, small, ping = [], [], [], []
-    with open(os.path.join(run_dir, "a", "bench.txt")) as f:
-        for line in f:
-            kind, *v = line.split()
-            if kind == "iperf3_bps":
-                tcp.append(int(v[0]) / 8 / MIB)
-            elif kind == "put_ns":
-                put.append(int(v[1]) * 1e9 / int(v[0]))   # MiB/s
-            elif kind == "small_ns":
-                small.append(int(v[1]) * 1e9 / int(v[0]))  # msgs/s
-            elif kind == "ping_ns":
-                ping.append(int(v[1]) * 1e9 / int(v[0]))  # pings/s
-    if not (tcp and put and small and ping):
-        print("incomplete results in %s" % run_dir)
+    r = read_results(os.path.join(run_dir, "a", "bench.txt"))
+    want = ["iperf3_bps"]
+    if args.lnd != "o2ib":
+        want += ["put_ns", "small_ns", "ping_ns"]
+    if args.lnd != "sock":
+        want += ["ibwrite_mibps"]
+    if args.lnd != "sock" and not r["o2ib_skipped"]:
+        want += ["o2ib_put_ns", "o2ib_get_ns"]
+    missing = [k for k in want if not r.get(k)]
+    if missing:
+        print("incomplete results (no %s) in %s" % (", ".join(missing), run_dir))
         return 1
 
-    def show(name, values, unit):
-        print("%-36s median %9.1f %-8s (runs: %s)"
+    def show(name, kind, unit):
+        values = r[kind]
+        print("%-40s median %9.1f %-8s (runs: %s)"
               % (name, statistics.median(values), unit,
                  " ".join("%.1f" % v for v in values)))
 
+    def ratio(name, num, den):
+        print("%-40s %.2f" % (name, statistics.median(r[num])
+                              / statistics.median(r[den])))
+
     print("two lean VMs (QEMU %s), one link; logs in %s"
           % (vm.accel(cases.kernel_dir("lean")).upper(), run_dir))
-    show("TCP (iperf3) a -> b", tcp, "MiB/s")
-    show("LNet 1 MiB PUT a -> b", put, "MiB/s")
-    show("LNet 0 B PUT a -> b (64 in flight)", small, "PUTs/s")
-    show("LNet ping a -> b", ping, "pings/s")
-    print("LNet PUT / TCP bandwidth: %.2f"
-          % (statistics.median(put) / statistics.median(tcp)))
+    show("TCP (iperf3) a -> b", "iperf3_bps", "MiB/s")
+    if args.lnd != "o2ib":
+        show("LNet/sock 1 MiB PUT a -> b", "put_ns", "MiB/s")
+        show("LNet/sock 0 B PUT a -> b (64 in flight)", "small_ns", "PUTs/s")
+        show("LNet/sock ping a -> b", "ping_ns", "pings/s")
+    if args.lnd != "sock":
+        show("RDMA write (ib_write_bw, rxe) a -> b", "ibwrite_mibps", "MiB/s")
+    if args.lnd != "sock" and r["o2ib_skipped"]:
+        print("LNet over o2ib skipped: %s (no lnd/o2ib in this tree?)"
+              % r["o2ib_skipped"][0])
+    elif args.lnd != "sock":
+        show("LNet/o2ib 1 MiB PUT a -> b", "o2ib_put_ns", "MiB/s")
+        show("LNet/o2ib 1 MiB GET a <- b", "o2ib_get_ns", "MiB/s")
+    if args.lnd != "o2ib":
+        ratio("LNet/sock PUT / TCP bandwidth:", "put_ns", "iperf3_bps")
+    if args.lnd != "sock" and not r["o2ib_skipped"]:
+        ratio("LNet/o2ib PUT / ib_write_bw bandwidth:", "o2ib_put_ns",
+              "ibwrite_mibps")
+        ratio("LNet/o2ib GET / ib_write_bw bandwidth:", "o2ib_get_ns",
+              "ibwrite_mibps")
+    if args.lnd != "sock":
+        ratio("ib_write_bw / TCP bandwidth:", "ibwrite_mibps", "iperf3_bps")
     return 0
 
 

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the ko2iblnd tests (tests/vm/o2ib_*.sh) and the o2ib part of
+# the benchmark, on soft-RoCE (rdma_rxe) over the VMs' virtio NICs.
+# Source it after guest-lib.sh:
+#	. "$LNET_TOP/tests/vm/o2ib_lib.sh"
+# It brings sock_lib.sh's lnet_test helpers (lt, lt_ok, lt_start, lt_wait,
+# field, counter, peers, ping_ok) and replaces nid_of and diag with
+# their o2ib forms; sock_load and sock_unload stay usable, so one boot can
+# run both LNDs one after the other.
+
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+O2IB_KO=lnd/o2ib/ko2iblnd.ko
+O2IB_MODULES="lnet/lnet.ko $O2IB_KO"
+O2IB_STATS=/sys/kernel/debug/ko2iblnd/stats
+RXE=rxe0
+
+# rxe_setup [NETDEV] [SECONDS]: soft-RoCE device $RXE on NETDEV (default
+# eth0; the harness may have made it already, see vm.Node.rxe), then wait
+# until its port is ACTIVE and user-space verbs see it.  rxe takes the
+# RoCE MTU from the netdev's: 1024 on the VMs' 1500-byte links.
+rxe_setup() {
+	local dev=${1:-eth0} limit=${2:-30} i
+	ip link set "$dev" up
+	if ! rdma link show "$RXE/1" > /dev/null 2>&1; then
+		rdma link add "$RXE" type rxe netdev "$dev" ||
+			fail "rdma link add $RXE type rxe netdev $dev"
+	fi
+	for ((i = 0; i < limit * 5; i++)); do
+		rdma link show "$RXE/1" 2>/dev/null | grep -q 'state ACTIVE' &&
+			ibv_devices 2>/dev/null | grep -qw "$RXE" && break
+		sleep 0.2
+	done
+	rdma link show "$RXE/1" | grep -q 'state ACTIVE' || {
+		rdma link show || true
+		fail "$RXE on $dev not ACTIVE after ${limit}s"
+	}
+	ibv_devices | grep -qw "$RXE" || fail "ibv_devices does not list $RXE"
+	log "$(rdma link show "$RXE/1"), $(ibv_devinfo -d "$RXE" |
+		awk '$1 == "active_mtu:" { print "active_mtu " $2 }')"
+}
+
+# rxe_remove: delete the soft-RoCE device (the RDMA "link down").
+rxe_remove() {
+	rdma link delete "$RXE" || fail "rdma link delete $RXE"
+}
+
+# o2ib_built: true if ko2iblnd.ko was built for the running kernel.
+o2ib_built() {
+	[ -f "$LNET_MODDIR/$O2IB_KO" ]
+}
+
+# o2ib_load [KO2IBLND_PARAM=VALUE...]: load lnet, ko2iblnd (with the given
+# parameters) and lnet_test, and bring up an o2ib NI on eth0 ($RXE must
+# be up: rxe_setup).
+o2ib_load() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	o2ib_built || fail "$O2IB_KO is not built (no ko2iblnd in this tree?)"
+	insmod "$LNET_MODDIR/lnet/lnet.ko" || fail "insmod lnet.ko"
+	insmod "$LNET_MODDIR/$O2IB_KO" "$@" || fail "insmod ko2iblnd.ko $*"
+	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
+	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+	"$LNETCTL" net add --net o2ib --if eth0 ||
+		{ o2ib_diag; fail "lnetctl net add --net o2ib --if eth0"; }
+}
+
+# o2ib_unload: the reverse of o2ib_load; rmmod fails on a leaked reference.
+o2ib_unload() {
+	echo unserve > "$RUN" || fail "unserve"
+	rmmod lnet_test || fail "rmmod lnet_test"
+	"$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
+	LNET_MODULES=$O2IB_MODULES lnet_unload
+}
+
+# nid_of NODE: NODE's o2ib NID.
+nid_of() {
+	local ip_var=IP_${1}_net0
+	echo "${!ip_var}@o2ib"
+}
+
+# o2ib_diag: what a failing o2ib test wants to see.
+o2ib_diag() {
+	{
+		echo "== ko2iblnd"; cat "$O2IB_STATS"
+		echo "== nis"; cat /sys/kernel/debug/lnet/nis
+		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
+		echo "== target"; cat "$TARGET"
+		echo "== rdma"; rdma link show; rdma resource show
+		echo "== dmesg"; dmesg | tail -30
+	} 2>&1 | sed "s/^/[$LNET_NODE] /"
+}
+
+diag() {
+	o2ib_diag
+}
+
+# o2ib_counters: ko2iblnd's counters on one line (for the log).
+o2ib_counters() {
+	tr '\n' ' ' < "$O2IB_STATS" 2>/dev/null || echo "(no $O2IB_STATS)"
+}
+
+# rdma_resources: "qp N cq N mr N pd N" of every RDMA device (soft-RoCE
+# counts what the kernel holds: a leak shows here).
+rdma_resources() {
+	rdma resource show 2>/dev/null |
+		awk '{ for (i = 3; i < NF; i += 2) printf "%s %s ", $i, $(i + 1) }'
+}
+
+# A failing node leaves a mark, so that the others stop at their next
+# barrier instead of waiting out its timeout (TCG runs are long enough).
+trap '[ $? = 0 ] || touch "$SHARED/.failed.$LNET_NODE"' EXIT
+
+# barrier NAME [TIMEOUT]: as guest-lib.sh's, but fails at once when
+# another node's script has failed.
+barrier() {
+	local name=$1 timeout=${2:-300} n want waited=0 f
+	want=$(echo "$LNET_NODES" | wc -w)
+	touch "$SHARED/.barrier.$name.$LNET_NODE"
+	while :; do
+		n=$(find "$SHARED" -maxdepth 1 -name ".barrier.$name.*" | wc -l)
+		[ "$n" -ge "$want" ] && return 0
+		for f in "$SHARED"/.failed.*; do
+			[ -e "$f" ] && fail "barrier $name: node ${f##*.failed.} failed"
+		done
+		[ $waited -ge $((timeout * 10)) ] && fail "barrier $name: $n/$want"
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+}
