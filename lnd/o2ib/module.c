@@ -5,6 +5,7 @@
  * address of its interface, on which it listens with rdma_cm at port
  * "service" (987).
  */
+#include <kunit/visibility.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -197,11 +198,14 @@ static int kib_pd_setup(struct kib_net *net)
 	return PTR_ERR_OR_ZERO(net->kn_pd);
 }
 
-/*
- * The NI's LND tunables in force: what net add gave, else the module
- * parameters (their values at load), normalised as Lustre's o2iblnd does.
+/**
+ * kib_ni_tunables() - normalise an NI's ko2iblnd tunables
+ * @t: what net add gave, else the module parameters (their values at
+ *	load); changed into the values in force, as Lustre's o2iblnd does
+ *
+ * Context: any.
  */
-static void kib_ni_tunables(struct lnet_ni_tunables *t)
+void kib_ni_tunables(struct lnet_ni_tunables *t)
 {
 	int pc = clamp(t->peer_credits, 1, IBLND_MAX_QUEUE_DEPTH);
 
@@ -221,6 +225,7 @@ static void kib_ni_tunables(struct lnet_ni_tunables *t)
 	if (t->ntx <= 0)
 		t->ntx = 512;
 }
+EXPORT_SYMBOL_IF_KUNIT(kib_ni_tunables);
 
 static int kib_startup(struct lnet_ni *ni)
 {
