@@ -285,9 +285,35 @@ static int lnet_ni_tunables(struct lnet_ni_tunables *out,
 			out->credits = tun->credits;
 		if (tun->conns_per_peer >= 0)
 			out->conns_per_peer = tun->conns_per_peer;
+		if (tun->peercredits_hiw >= 0)
+			out->peercredits_hiw = tun->peercredits_hiw;
+		if (tun->map_on_demand >= 0)
+			out->map_on_demand = tun->map_on_demand;
+		if (tun->concurrent_sends >= 0)
+			out->concurrent_sends = tun->concurrent_sends;
+		if (tun->fmr_pool_size >= 0)
+			out->fmr_pool_size = tun->fmr_pool_size;
+		if (tun->fmr_flush_trigger >= 0)
+			out->fmr_flush_trigger = tun->fmr_flush_trigger;
+		if (tun->fmr_cache >= 0)
+			out->fmr_cache = tun->fmr_cache;
+		if (tun->ntx >= 0)
+			out->ntx = tun->ntx;
 	}
 	if (out->credits && out->peer_credits > out->credits) {
 		NL_SET_ERR_MSG(extack, "peer_credits exceeds credits");
+		return -EINVAL;
+	}
+	/* Given ones only: an LND clamps its module parameter's value. */
+	if (tun && tun->peercredits_hiw > 0 &&
+	    tun->peercredits_hiw >= out->peer_credits) {
+		NL_SET_ERR_MSG(extack,
+			       "peercredits_hiw must be below peer_credits");
+		return -EINVAL;
+	}
+	if (tun && tun->concurrent_sends > 2 * out->peer_credits) {
+		NL_SET_ERR_MSG(extack,
+			       "concurrent_sends exceeds twice peer_credits");
 		return -EINVAL;
 	}
 	return 0;

@@ -143,6 +143,18 @@ static const struct nla_policy
 lnet_lnd_tunables_policy[LNET_LND_TUN_A_MAX + 1] = {
 	[LNET_LND_TUN_A_CONNS_PER_PEER] =
 		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_CONNS_PER_PEER_MAX),
+	[LNET_LND_TUN_A_PEERCREDITS_HIW] =
+		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_PEERCREDITS_HIW_MAX),
+	[LNET_LND_TUN_A_MAP_ON_DEMAND] =
+		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_MAP_ON_DEMAND_MAX),
+	[LNET_LND_TUN_A_CONCURRENT_SENDS] =
+		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_CONCURRENT_SENDS_MAX),
+	[LNET_LND_TUN_A_FMR_POOL_SIZE] =
+		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_FMR_POOL_MAX),
+	[LNET_LND_TUN_A_FMR_FLUSH_TRIGGER] =
+		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_FMR_POOL_MAX),
+	[LNET_LND_TUN_A_FMR_CACHE] = NLA_POLICY_RANGE(NLA_S32, 0, 1),
+	[LNET_LND_TUN_A_NTX] = NLA_POLICY_RANGE(NLA_S32, 1, LNET_GENL_NTX_MAX),
 };
 
 static const struct nla_policy lnet_net_add_policy[LNET_A_LND_TUNABLES + 1] = {
@@ -217,6 +229,18 @@ static int lnet_genl_net_add(struct sk_buff *skb, struct genl_info *info)
 	tun.credits = lnet_genl_tunable(tb, LNET_TUN_A_CREDITS);
 	tun.conns_per_peer =
 		lnet_genl_tunable(ltb, LNET_LND_TUN_A_CONNS_PER_PEER);
+	tun.peercredits_hiw =
+		lnet_genl_tunable(ltb, LNET_LND_TUN_A_PEERCREDITS_HIW);
+	tun.map_on_demand =
+		lnet_genl_tunable(ltb, LNET_LND_TUN_A_MAP_ON_DEMAND);
+	tun.concurrent_sends =
+		lnet_genl_tunable(ltb, LNET_LND_TUN_A_CONCURRENT_SENDS);
+	tun.fmr_pool_size =
+		lnet_genl_tunable(ltb, LNET_LND_TUN_A_FMR_POOL_SIZE);
+	tun.fmr_flush_trigger =
+		lnet_genl_tunable(ltb, LNET_LND_TUN_A_FMR_FLUSH_TRIGGER);
+	tun.fmr_cache = lnet_genl_tunable(ltb, LNET_LND_TUN_A_FMR_CACHE);
+	tun.ntx = lnet_genl_tunable(ltb, LNET_LND_TUN_A_NTX);
 
 	mutex_lock(&lnet_genl_mutex);
 	rc = lnet_net_add(net_id, ifname, &tun, info->extack);
@@ -320,6 +344,24 @@ static int lnet_genl_put_msg_types(struct sk_buff *skb, int type,
 	return 0;
 }
 
+/* ko2iblnd's LND tunables in force, into the open LNET_A_LND_TUNABLES. */
+static int lnet_genl_put_o2ib_tunables(struct sk_buff *skb,
+				       const struct lnet_ni_tunables *t)
+{
+	if (nla_put_s32(skb, LNET_LND_TUN_A_PEERCREDITS_HIW,
+			t->peercredits_hiw) ||
+	    nla_put_s32(skb, LNET_LND_TUN_A_MAP_ON_DEMAND, t->map_on_demand) ||
+	    nla_put_s32(skb, LNET_LND_TUN_A_CONCURRENT_SENDS,
+			t->concurrent_sends) ||
+	    nla_put_s32(skb, LNET_LND_TUN_A_FMR_POOL_SIZE, t->fmr_pool_size) ||
+	    nla_put_s32(skb, LNET_LND_TUN_A_FMR_FLUSH_TRIGGER,
+			t->fmr_flush_trigger) ||
+	    nla_put_s32(skb, LNET_LND_TUN_A_FMR_CACHE, t->fmr_cache) ||
+	    nla_put_s32(skb, LNET_LND_TUN_A_NTX, t->ntx))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int lnet_genl_put_ni(struct sk_buff *skb,
 			    const struct lnet_ni_info *ni,
 			    unsigned int detail)
@@ -366,6 +408,9 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 		if (!nest ||
 		    nla_put_s32(skb, LNET_LND_TUN_A_CONNS_PER_PEER,
 				ni->tunables.conns_per_peer))
+			return -EMSGSIZE;
+		if (lnet_net_type(ni->net_id) == LNET_LND_O2IB &&
+		    lnet_genl_put_o2ib_tunables(skb, &ni->tunables))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}

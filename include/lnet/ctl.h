@@ -22,7 +22,8 @@
  * Per-NI tunables: those common to every LND (lnetctl "tunables:"), then
  * those of some LNDs (lnetctl "lnd tunables:").  On input a negative
  * value means "the LND's default"; on output every field holds the value
- * in force (conns_per_peer: what the LND chose when it was 0).
+ * in force (conns_per_peer: what the LND chose when it was 0; ko2iblnd's
+ * fields: as ko2iblnd normalised them, see lnd/o2ib/module.c).
  */
 struct lnet_ni_tunables {
 	s32	peer_timeout;		/* seconds */
@@ -31,6 +32,14 @@ struct lnet_ni_tunables {
 	s32	credits;		/* tx credits of the NI */
 	/* ksocklnd: bulk connections per direction and peer; 0: auto */
 	s32	conns_per_peer;
+	/* ko2iblnd (Lustre's o2iblnd "lnd tunables"); other LNDs ignore them */
+	s32	peercredits_hiw;	/* credits owed that make a NOOP */
+	s32	map_on_demand;		/* obsolete; 0 is taken as 1 */
+	s32	concurrent_sends;	/* sends posted per connection */
+	s32	fmr_pool_size;		/* MRs per chunk of the MR pool */
+	s32	fmr_flush_trigger;	/* MR pool growth watermark */
+	s32	fmr_cache;		/* accepted, no effect */
+	s32	ntx;			/* accepted, no effect */
 };
 
 /* Message types as counted per NI; indexes follow enum lnet_msg_type. */

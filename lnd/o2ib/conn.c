@@ -177,7 +177,7 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 
 	if (cmid->device != dev)
 		return -ENODEV;
-	sends = READ_ONCE(kib_tun.concurrent_sends);
+	sends = net->kn_ni->ni_tunables.concurrent_sends;
 	if (sends <= 0 || sends > qd)
 		sends = qd;
 	sends += KIB_OOB_MSGS;

@@ -5,6 +5,7 @@
  * address of its interface, on which it listens with rdma_cm at port
  * "service" (987).
  */
+#include <kunit/visibility.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -57,7 +58,7 @@ MODULE_PARM_DESC(credits, "NI send credits");
 module_param_named(peer_credits, kib_tun.peer_credits, int, 0444);
 MODULE_PARM_DESC(peer_credits, "send credits per peer NI: the queue depth proposed");
 module_param_named(peer_credits_hiw, kib_tun.peer_credits_hiw, int, 0444);
-MODULE_PARM_DESC(peer_credits_hiw, "credits owed that make a NOOP return them (0: peer_credits/2)");
+MODULE_PARM_DESC(peer_credits_hiw, "default of NIs: credits owed that make a NOOP return them (0: peer_credits/2)");
 module_param_named(peer_buffer_credits, kib_tun.peer_buffer_credits, int, 0444);
 MODULE_PARM_DESC(peer_buffer_credits, "router buffer credits per peer (no routing yet)");
 module_param_named(peer_timeout, kib_tun.peer_timeout, int, 0444);
@@ -69,13 +70,13 @@ MODULE_PARM_DESC(rnr_retry_count, "RNR retries (IB CM rnr_retry_count)");
 module_param_named(keepalive, kib_tun.keepalive, int, 0644);
 MODULE_PARM_DESC(keepalive, "seconds without sending before a NOOP (0: none)");
 module_param_named(concurrent_sends, kib_tun.concurrent_sends, int, 0444);
-MODULE_PARM_DESC(concurrent_sends, "messages posted at once per connection (0: queue depth)");
+MODULE_PARM_DESC(concurrent_sends, "default of NIs: messages posted at once per connection (0: queue depth)");
 module_param_named(map_on_demand, kib_tun.map_on_demand, int, 0444);
 MODULE_PARM_DESC(map_on_demand, "accepted for compatibility; no effect");
 module_param_named(fmr_pool_size, kib_tun.fmr_pool_size, int, 0444);
-MODULE_PARM_DESC(fmr_pool_size, "MRs per chunk of the FastReg pool");
+MODULE_PARM_DESC(fmr_pool_size, "default of NIs: MRs per chunk of the FastReg pool");
 module_param_named(fmr_flush_trigger, kib_tun.fmr_flush_trigger, int, 0444);
-MODULE_PARM_DESC(fmr_flush_trigger, "grow the MR pool when fewer than fmr_pool_size - this are free");
+MODULE_PARM_DESC(fmr_flush_trigger, "default of NIs: grow the MR pool when fewer than fmr_pool_size - this are free");
 module_param_named(fmr_cache, kib_tun.fmr_cache, int, 0444);
 MODULE_PARM_DESC(fmr_cache, "accepted for compatibility; no effect");
 module_param_named(require_privileged_port, kib_tun.require_privileged_port, int, 0644);
@@ -175,9 +176,10 @@ static int kib_listen(struct kib_net *net)
  */
 static int kib_pd_setup(struct kib_net *net)
 {
+	const struct lnet_ni_tunables *t = &net->kn_ni->ni_tunables;
 	struct kib_mr_pool_params params = {
-		.pool_size	= max(kib_tun.fmr_pool_size, 0),
-		.flush_trigger	= max(kib_tun.fmr_flush_trigger, 0),
+		.pool_size	= t->fmr_pool_size,
+		.flush_trigger	= t->fmr_flush_trigger,
 	};
 
 	net->kn_pd = ib_alloc_pd(net->kn_dev, 0);
@@ -196,6 +198,35 @@ static int kib_pd_setup(struct kib_net *net)
 	return PTR_ERR_OR_ZERO(net->kn_pd);
 }
 
+/**
+ * kib_ni_tunables() - normalise an NI's ko2iblnd tunables
+ * @t: what net add gave, else the module parameters (their values at
+ *	load); changed into the values in force, as Lustre's o2iblnd does
+ *
+ * Context: any.
+ */
+void kib_ni_tunables(struct lnet_ni_tunables *t)
+{
+	int pc = clamp(t->peer_credits, 1, IBLND_MAX_QUEUE_DEPTH);
+
+	/* clamped to [peer_credits / 2, peer_credits - 1] */
+	t->peercredits_hiw = clamp(t->peercredits_hiw, pc / 2, pc - 1);
+	/* 0: peer_credits; clamped to [peer_credits / 2, 2 * peer_credits] */
+	if (t->concurrent_sends <= 0)
+		t->concurrent_sends = pc;
+	t->concurrent_sends = clamp(t->concurrent_sends, max(pc / 2, 1),
+				    2 * pc);
+	if (t->map_on_demand <= 0)
+		t->map_on_demand = 1;
+	if (t->fmr_pool_size <= 0)
+		t->fmr_pool_size = KIB_MR_POOL_SIZE;
+	t->fmr_flush_trigger = max(t->fmr_flush_trigger, 0);
+	t->fmr_cache = !!t->fmr_cache;
+	if (t->ntx <= 0)
+		t->ntx = 512;
+}
+EXPORT_SYMBOL_IF_KUNIT(kib_ni_tunables);
+
 static int kib_startup(struct lnet_ni *ni)
 {
 	struct kib_net *net;
@@ -207,6 +238,7 @@ static int kib_startup(struct lnet_ni *ni)
 	rc = kib_ni_address(ni, net);
 	if (rc)
 		goto free;
+	kib_ni_tunables(&ni->ni_tunables);
 	net->kn_kind = KIB_CTX_NET;
 	net->kn_ni = ni;
 	spin_lock_init(&net->kn_lock);
@@ -304,6 +336,13 @@ static int __init kib_init(void)
 		.peer_buffer_credits	= kib_tun.peer_buffer_credits,
 		.credits		= kib_tun.credits,
 		.conns_per_peer		= 1,
+		.peercredits_hiw	= kib_tun.peer_credits_hiw,
+		.map_on_demand		= kib_tun.map_on_demand,
+		.concurrent_sends	= kib_tun.concurrent_sends,
+		.fmr_pool_size		= kib_tun.fmr_pool_size,
+		.fmr_flush_trigger	= kib_tun.fmr_flush_trigger,
+		.fmr_cache		= kib_tun.fmr_cache,
+		.ntx			= kib_tun.ntx,
 	};
 	kib_wq = alloc_workqueue("ko2iblnd", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!kib_wq)

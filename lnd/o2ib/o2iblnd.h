@@ -74,6 +74,7 @@ extern struct kib_tunables kib_tun;
 extern struct workqueue_struct *kib_wq;	/* connect, teardown, reaper */
 
 int kib_timeout(void);
+void kib_ni_tunables(struct lnet_ni_tunables *t);
 
 /* Counters (debugfs.c); "name value" lines in the stats file. */
 enum kib_stat {

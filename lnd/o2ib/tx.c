@@ -427,12 +427,10 @@ void kib_send_completion(struct kib_conn *conn, u8 type, int status,
 
 static int kib_hiw(const struct kib_conn *conn)
 {
-	int hiw = READ_ONCE(kib_tun.peer_credits_hiw);
-	int pc = clamp(conn->ibc_net->kn_ni->ni_tunables.peer_credits, 1,
-		       IBLND_MAX_QUEUE_DEPTH);
+	const struct lnet_ni_tunables *t = &conn->ibc_net->kn_ni->ni_tunables;
+	int hiw = t->peercredits_hiw;	/* [pc / 2, pc - 1] by kib_startup */
+	int pc = clamp(t->peer_credits, 1, IBLND_MAX_QUEUE_DEPTH);
 
-	if (hiw <= 0 || hiw > pc)
-		hiw = pc / 2;
 	/* Scaled to the negotiated depth (spec 5.3), at least 1. */
 	return max(1, conn->ibc_queue_depth * hiw / pc);
 }

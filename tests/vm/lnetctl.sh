@@ -319,11 +319,18 @@ net:
                   conns_per_peer: 2
                   timeout: 50
                   tos: -1
+                  peercredits_hiw: 4
+                  ntx: 256
 YAML
 "$LNETCTL" import "$T/cpp.lustre" 2>"$T/cpp.err" ||
 	{ cat "$T/cpp.err"; fail "import of Lustre's lnd tunables"; }
 grep -q "'lnd tunables: tos' is not supported, ignored" "$T/cpp.err" ||
 	{ cat "$T/cpp.err"; fail "import: no warning for lnd tunables: tos"; }
+# ko2iblnd's keys are accepted (and ignored by ksocklnd): no warning
+grep -q "peercredits_hiw\|ntx" "$T/cpp.err" &&
+	{ cat "$T/cpp.err"; fail "import: warning for an o2ib lnd tunable"; }
+"$LNETCTL" net show --net tcp9 -v | grep -q "peercredits_hiw\|ntx" &&
+	fail "net show -v: o2ib lnd tunables shown for tcp9"
 [ "$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)" = 2 ] ||
 	fail "import: conns_per_peer 2 not applied"
 "$LNETCTL" net del --net tcp9 || fail "net del tcp9 (imported)"

@@ -122,11 +122,7 @@ static const char * const ni_show_only[] = {
 static const char * const ni_unsupported[] = { "CPT" };
 
 /* Lustre's other "lnd tunables" (socklnd, o2iblnd): said on stderr. */
-static const char * const lnd_tun_unsupported[] = {
-	"timeout", "tos", "peercredits_hiw", "map_on_demand",
-	"concurrent_sends", "fmr_pool_size", "fmr_flush_trigger",
-	"fmr_cache", "ntx",
-};
+static const char * const lnd_tun_unsupported[] = { "timeout", "tos" };
 
 static bool in_list(const char *s, const char * const *list, unsigned int n)
 {

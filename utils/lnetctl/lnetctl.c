@@ -156,7 +156,23 @@ const struct tunable_def tunable_defs[] = {
 
 const unsigned int n_tunable_defs = ARRAY_SIZE(tunable_defs);
 
+/*
+ * In Lustre's order.  ko2iblnd's have no net add option (Lustre's lnetctl
+ * has none): YAML "lnd tunables:" only; the kernel sends them for o2ib NIs.
+ */
 const struct tunable_def lnd_tunable_defs[] = {
+	{ "peercredits_hiw", NULL, LNET_LND_TUN_A_PEERCREDITS_HIW,
+	  0, LNET_GENL_PEERCREDITS_HIW_MAX },
+	{ "map_on_demand", NULL, LNET_LND_TUN_A_MAP_ON_DEMAND,
+	  0, LNET_GENL_MAP_ON_DEMAND_MAX },
+	{ "concurrent_sends", NULL, LNET_LND_TUN_A_CONCURRENT_SENDS,
+	  0, LNET_GENL_CONCURRENT_SENDS_MAX },
+	{ "fmr_pool_size", NULL, LNET_LND_TUN_A_FMR_POOL_SIZE,
+	  0, LNET_GENL_FMR_POOL_MAX },
+	{ "fmr_flush_trigger", NULL, LNET_LND_TUN_A_FMR_FLUSH_TRIGGER,
+	  0, LNET_GENL_FMR_POOL_MAX },
+	{ "fmr_cache", NULL, LNET_LND_TUN_A_FMR_CACHE, 0, 1 },
+	{ "ntx", NULL, LNET_LND_TUN_A_NTX, 1, LNET_GENL_NTX_MAX },
 	{ "conns_per_peer", "conns-per-peer", LNET_LND_TUN_A_CONNS_PER_PEER,
 	  0, LNET_GENL_CONNS_PER_PEER_MAX },
 };
@@ -703,7 +719,10 @@ static int net_add(int argc, char **argv)
 			d = &tunable_defs[3];
 			break;
 		case 'm':
-			d = &lnd_tunable_defs[0];
+			for (i = 0; i < n_lnd_tunable_defs; i++)
+				if (lnd_tunable_defs[i].attr ==
+				    LNET_LND_TUN_A_CONNS_PER_PEER)
+					d = &lnd_tunable_defs[i];
 			val = &r.lnd_tun[d->attr];
 			break;
 		default:

@@ -158,6 +158,45 @@ static void bad_requests(void)
 	expect_reject("net add: conns_per_peer -1",
 		      net_add_lnd_tunable(LNET_LND_TUN_A_CONNS_PER_PEER, -1),
 		      ERANGE, true);
+	expect_reject("net add: peercredits_hiw 255",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_PEERCREDITS_HIW,
+					  LNET_GENL_PEERCREDITS_HIW_MAX + 1),
+		      ERANGE, true);
+	expect_reject("net add: peercredits_hiw -1",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_PEERCREDITS_HIW, -1),
+		      ERANGE, true);
+	expect_reject("net add: map_on_demand 258",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_MAP_ON_DEMAND,
+					  LNET_GENL_MAP_ON_DEMAND_MAX + 1),
+		      ERANGE, true);
+	expect_reject("net add: concurrent_sends 511",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_CONCURRENT_SENDS,
+					  LNET_GENL_CONCURRENT_SENDS_MAX + 1),
+		      ERANGE, true);
+	expect_reject("net add: fmr_pool_size 16385",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_FMR_POOL_SIZE,
+					  LNET_GENL_FMR_POOL_MAX + 1),
+		      ERANGE, true);
+	expect_reject("net add: fmr_flush_trigger -1",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_FMR_FLUSH_TRIGGER,
+					  -1),
+		      ERANGE, true);
+	expect_reject("net add: fmr_cache 2",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_FMR_CACHE, 2),
+		      ERANGE, true);
+	expect_reject("net add: ntx 0",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_NTX, 0), ERANGE, true);
+	expect_reject("net add: ntx 16385",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_NTX,
+					  LNET_GENL_NTX_MAX + 1),
+		      ERANGE, true);
+	/* in range, but not below peer_credits (8): refused at net add */
+	expect_reject("net add: peercredits_hiw 8 (peer_credits 8)",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_PEERCREDITS_HIW, 8),
+		      EINVAL, true);
+	expect_reject("net add: concurrent_sends 17 (peer_credits 8)",
+		      net_add_lnd_tunable(LNET_LND_TUN_A_CONCURRENT_SENDS, 17),
+		      EINVAL, true);
 	expect_reject("net add: unknown LND tunable",
 		      net_add_lnd_tunable(LNET_LND_TUN_A_MAX + 1, 1), EINVAL,
 		      true);

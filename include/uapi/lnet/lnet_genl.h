@@ -30,6 +30,18 @@
 /* Upper bound of the LND tunable conns_per_peer (Lustre's lnetctl's). */
 #define LNET_GENL_CONNS_PER_PEER_MAX	127
 
+/*
+ * Upper bounds of ko2iblnd's LND tunables: its queue depth limit is 255
+ * (peercredits_hiw below it, concurrent_sends at most twice it); a
+ * transfer has at most 256 fragments (map_on_demand 257 as Lustre's
+ * IBLND_MAX_RDMA_FRAGS); MR pool and tx counts are capped at 16 Ki.
+ */
+#define LNET_GENL_PEERCREDITS_HIW_MAX	254
+#define LNET_GENL_MAP_ON_DEMAND_MAX	257
+#define LNET_GENL_CONCURRENT_SENDS_MAX	510
+#define LNET_GENL_FMR_POOL_MAX		16384
+#define LNET_GENL_NTX_MAX		16384
+
 enum lnet_genl_cmd {
 	LNET_CMD_UNSPEC,
 	LNET_CMD_CONFIGURE,	/* [ALL] */
@@ -96,6 +108,14 @@ enum lnet_genl_tun_attr {
 enum lnet_genl_lnd_tun_attr {
 	LNET_LND_TUN_A_UNSPEC,
 	LNET_LND_TUN_A_CONNS_PER_PEER,	/* 0..127; 0: from the link speed */
+	/* ko2iblnd only (dumped for o2ib NIs only): */
+	LNET_LND_TUN_A_PEERCREDITS_HIW,	/* 0..254, < peer_credits; 0: auto */
+	LNET_LND_TUN_A_MAP_ON_DEMAND,	/* 0..257; obsolete, 0 taken as 1 */
+	LNET_LND_TUN_A_CONCURRENT_SENDS, /* 0..510; 0: peer_credits */
+	LNET_LND_TUN_A_FMR_POOL_SIZE,	/* 0..16384; 0: 512 */
+	LNET_LND_TUN_A_FMR_FLUSH_TRIGGER, /* 0..16384 */
+	LNET_LND_TUN_A_FMR_CACHE,	/* 0..1; no effect */
+	LNET_LND_TUN_A_NTX,		/* 1..16384; no effect */
 
 	__LNET_LND_TUN_A_MAX,
 	LNET_LND_TUN_A_MAX = __LNET_LND_TUN_A_MAX - 1
