@@ -135,6 +135,13 @@ if [ "$LNET_NODE" = a ]; then
 	attack connreq_frags rej_sent_rdma_frags
 	attack connreq_msg_size rej_sent_fatal
 	attack connreq_noop rej_sent_fatal
+	# The checks can fail: told a wrong peer_credits, the program must
+	# refuse b's (right) MSG_QUEUE_SIZE reject.
+	rc=0
+	"$HOSTILE" -t $WAIT -q $((QD + 1)) "$IP" "$NID" connreq_queue_depth ||
+		rc=$?
+	[ $rc = 1 ] || fail "a wrong queue depth in a reject went unnoticed ($rc)"
+	log "negative control: a wrong expectation fails the attack"
 	attack msg_bad_magic rx_wire_bad_magic
 	attack msg_bad_version rx_wire_bad_version
 	attack msg_nob_long rx_wire_bad_nob
