@@ -585,8 +585,9 @@ static int play_message(const struct attack *a, struct link *l)
 {
 	u8 *b = l->buf + NRX * MSG_SIZE;
 	struct ibv_send_wr wr = {}, *bad;
+	enum rdma_cm_event_type type;
 	struct ibv_sge sge;
-	int rc;
+	int status, rc;
 
 	rc = establish(l);
 	if (rc)
@@ -602,11 +603,23 @@ static int play_message(const struct attack *a, struct link *l)
 		perror("ibv_post_send");
 		return 2;
 	}
-	/* The node must close the connection. */
-	rc = expect_event(l, RDMA_CM_EVENT_DISCONNECTED);
-	if (!rc)
-		printf("disconnected after %u bytes\n", sge.length);
-	return rc;
+	/*
+	 * The node must close the connection: a DREQ, or a REJ if it found
+	 * the message bad before its own ESTABLISHED event (our RTU and our
+	 * message race to it).
+	 */
+	if (next_event(l, &type, &status, NULL, 0)) {
+		printf("FAIL: still connected after %u s\n", wait_secs);
+		return 1;
+	}
+	if (type != RDMA_CM_EVENT_DISCONNECTED &&
+	    type != RDMA_CM_EVENT_REJECTED) {
+		printf("FAIL: %s (status %d), wanted DISCONNECTED\n",
+		       rdma_event_str(type), status);
+		return 1;
+	}
+	printf("%s after %u bytes\n", rdma_event_str(type), sge.length);
+	return 0;
 }
 
 /* Connect with a valid CONNREQ, and go away without waiting. */
