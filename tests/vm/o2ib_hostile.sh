@@ -116,6 +116,8 @@ echo serve > "$RUN" || fail "serve"
 barrier up
 
 if [ "$LNET_NODE" = a ]; then
+	# If a fails, b must not wait for more requests.
+	trap '[ $? = 0 ] || touch "$SHARED/.a-failed" "$SHARED/.stats-done"' EXIT
 	IP=$IP_b_net0
 	NID=$(nid_of b)
 	ping_ok "$NID" 10
@@ -177,6 +179,7 @@ if [ "$LNET_NODE" = a ]; then
 else
 	barrier connected
 	serve_stats
+	[ ! -e "$SHARED/.a-failed" ] || fail "a failed its attacks"
 	barrier attacked 1800
 	# b still reaches a by itself, and moves data.
 	ping_ok "$(nid_of a)" 5
