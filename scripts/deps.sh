@@ -17,7 +17,7 @@ PKGS=(
 	# VMs and what runs inside them (the guest's root is this host's /)
 	qemu-system-x86 iproute2 iputils-ping procps util-linux
 	# RDMA (soft-RoCE) and benchmarks
-	rdma-core ibverbs-utils perftest iperf3
+	rdma-core ibverbs-utils perftest iperf3 librdmacm-dev libibverbs-dev
 	# user tool
 	libnl-3-dev libnl-genl-3-dev libyaml-dev pkg-config
 	# harness and KUnit parser

@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# a plays every attack of utils/tests/o2ib_hostile.c against b's ko2iblnd
+# (rxe0 on eth0, peer_credits 8), each on a connection of its own,
+# claiming to be 192.0.2.250@o2ib.  The program checks b's answer (the
+# reject and its reason, or the disconnect); this script checks, through
+# b's counters, that b counted it under the right name and that no
+# connection is left over.  b serves its counters to a over the shared
+# directory: a writes .stats-req.N, b answers with stats.N.  Afterwards
+# b pings a and both move 1 MiB both ways: b still serves.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+KSTATS=/sys/kernel/debug/ko2iblnd/stats
+HOSTILE=$LNET_TOP/build/utils/o2ib_hostile
+QD=8
+REQ=0
+# Seconds the program waits for each answer of b.
+WAIT=30
+[ "$LNET_DEBUG_KERNEL" = 1 ] && WAIT=120
+
+nid_of() {
+	local ip_var=IP_${1}_net0
+	echo "${!ip_var}@o2ib"
+}
+
+diag() {
+	{
+		echo "== ko2iblnd"; cat "$KSTATS"
+		echo "== nis"; cat /sys/kernel/debug/lnet/nis
+		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
+		rdma link
+		dmesg | tail -40
+	} 2>&1 | sed "s/^/[$LNET_NODE] /"
+}
+
+# On b: answer a's counter requests until a says it is done.
+serve_stats() {
+	local n=0
+	while [ ! -e "$SHARED/.stats-done" ]; do
+		if [ -e "$SHARED/.stats-req.$n" ]; then
+			cat "$KSTATS" > "$SHARED/.stats.$n.tmp"
+			mv "$SHARED/.stats.$n.tmp" "$SHARED/stats.$n"
+			n=$((n + 1))
+			continue
+		fi
+		sleep 0.05
+	done
+}
+
+# On a: b's counters, fresh, into $BSTATS.
+b_stats() {
+	local i
+	touch "$SHARED/.stats-req.$REQ"
+	for ((i = 0; i < 600; i++)); do
+		[ -e "$SHARED/stats.$REQ" ] && break
+		sleep 0.05
+	done
+	[ -e "$SHARED/stats.$REQ" ] || fail "b does not serve its counters"
+	BSTATS=$(cat "$SHARED/stats.$REQ")
+	REQ=$((REQ + 1))
+}
+
+bctr() {
+	echo "$BSTATS" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# attack NAME COUNTER: play NAME against b, then b's COUNTER must have
+# grown by exactly one and b's connections be back to $active.
+attack() {
+	local name=$1 ctr=$2 before now i
+	b_stats
+	before=$(bctr "$ctr")
+	[ -n "$before" ] || fail "no counter $ctr on b"
+	"$HOSTILE" -t $WAIT -q $QD "$IP" "$NID" "$name" ||
+		{ b_stats; echo "$BSTATS"; fail "attack $name: b did not answer as it should"; }
+	for ((i = 0; i < 300; i++)); do
+		b_stats
+		now=$(bctr "$ctr")
+		[ "$now" -gt "$before" ] &&
+			[ "$(bctr conns_active)" = "$active" ] && break
+		sleep 0.2
+	done
+	[ "$now" = $((before + 1)) ] ||
+		{ echo "$BSTATS"; fail "attack $name: $ctr $before -> $now, want +1"; }
+	[ "$(bctr conns_active)" = "$active" ] ||
+		{ echo "$BSTATS"; fail "attack $name: b has $(bctr conns_active) connections, want $active"; }
+	log "attack $name: $ctr $before -> $now"
+}
+
+# settle NAME: after an attack with no counter of its own, b's
+# connections must come back to $active.
+settle() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		b_stats
+		[ "$(bctr conns_active)" = "$active" ] && break
+		sleep 0.2
+	done
+	[ "$(bctr conns_active)" = "$active" ] ||
+		{ echo "$BSTATS"; fail "$1: b has $(bctr conns_active) connections, want $active"; }
+	log "$1: conns_active back to $active, created $(bctr conns_created), closed $(bctr conns_closed)"
+}
+
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+rdma link | grep -q rxe0 || fail "no rxe0"
+insmod "$LNET_MODDIR/lnet/lnet.ko" || fail "insmod lnet"
+insmod "$LNET_MODDIR/lnd/o2ib/ko2iblnd.ko" peer_credits=$QD ||
+	fail "insmod ko2iblnd"
+insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
+"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+"$LNETCTL" net add --net o2ib --if eth0 || fail "lnetctl net add o2ib"
+echo 300 > /sys/module/lnet_test/parameters/op_timeout
+echo serve > "$RUN" || fail "serve"
+barrier up
+
+if [ "$LNET_NODE" = a ]; then
+	# If a fails, b must not wait for more requests.
+	trap '[ $? = 0 ] || touch "$SHARED/.a-failed" "$SHARED/.stats-done"' EXIT
+	IP=$IP_b_net0
+	NID=$(nid_of b)
+	ping_ok "$NID" 10
+	lt_ok put "$NID" 4096 4 2
+	barrier connected
+	b_stats
+	active=$(bctr conns_active)
+	log "b's connections before the attacks: $active"
+	[ "$active" -ge 1 ] || fail "b has no connection to a"
+
+	attack connreq_short rej_sent_fatal
+	attack connreq_bad_magic rej_sent_fatal
+	attack connreq_proto_magic rej_sent_fatal
+	attack connreq_bad_version rej_sent_fatal
+	attack connreq_bad_dstnid rej_sent_fatal
+	attack connreq_queue_depth rej_sent_msg_queue_size
+	attack connreq_frags rej_sent_rdma_frags
+	attack connreq_msg_size rej_sent_fatal
+	attack connreq_noop rej_sent_fatal
+	# The checks can fail: told a wrong peer_credits, the program must
+	# refuse b's (right) MSG_QUEUE_SIZE reject.
+	rc=0
+	"$HOSTILE" -t $WAIT -q $((QD + 1)) "$IP" "$NID" connreq_queue_depth ||
+		rc=$?
+	[ $rc = 1 ] || fail "a wrong queue depth in a reject went unnoticed ($rc)"
+	log "negative control: a wrong expectation fails the attack"
+	attack msg_bad_magic rx_wire_bad_magic
+	attack msg_bad_version rx_wire_bad_version
+	attack msg_nob_long rx_wire_bad_nob
+	attack msg_nob_short rx_wire_bad_nob
+	attack msg_bad_cksum rx_wire_bad_cksum
+	attack msg_bad_type rx_wire_bad_type
+	attack msg_stale rx_stale
+	attack msg_bad_srcnid rx_stale
+	attack msg_credits credit_overflow
+	attack msg_put_ack_cookie unknown_cookie
+	attack msg_get_frags0 rx_wire_bad_frags
+	attack msg_get_frags300 rx_wire_bad_frags
+	attack msg_imm_garbage rx_bad_lnet_hdr
+	attack msg_noop_trunc rx_wire_short
+
+	"$HOSTILE" -t $WAIT -q $QD "$IP" "$NID" cm_abort ||
+		fail "cm_abort: local error"
+	settle cm_abort
+	"$HOSTILE" -t $WAIT -q $QD "$IP" "$NID" cm_flood ||
+		fail "cm_flood: local error"
+	settle cm_flood
+	for c in wc_errors tx_timeout; do
+		[ "$(bctr $c)" = 0 ] || { echo "$BSTATS"; fail "b: $c $(bctr $c)"; }
+	done
+	log "b's ko2iblnd: $(echo "$BSTATS" | tr '\n' ' ')"
+	touch "$SHARED/.stats-done"
+	barrier attacked 1800
+
+	ping_ok "$NID" 5
+	lt_ok put "$NID" 1048576 2 2
+	lt_ok get "$NID" 1048576 2 2
+	[ "$(field "done")" = 2 ] || fail "get after the attacks: $RESULT"
+else
+	barrier connected
+	serve_stats
+	[ ! -e "$SHARED/.a-failed" ] || fail "a failed its attacks"
+	barrier attacked 1800
+	# b still reaches a by itself, and moves data.
+	ping_ok "$(nid_of a)" 5
+	lt_ok put "$(nid_of a)" 1048576 2 2
+	lt_ok get "$(nid_of a)" 1048576 2 2
+	[ "$(field "done")" = 2 ] || fail "get after the attacks: $RESULT"
+	t=$(cat "$TARGET")
+	[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
+	log "ko2iblnd: $(tr '\n' ' ' < "$KSTATS")"
+fi
+barrier done
+
+echo unserve > "$RUN" || fail "unserve"
+rmmod lnet_test || fail "rmmod lnet_test"
+"$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
+rmmod ko2iblnd || fail "rmmod ko2iblnd"
+rmmod lnet || fail "rmmod lnet"
+log "o2ib hostile OK"
