@@ -10,5 +10,5 @@ TESTS = [
     VmTest("o2ib_hostile",
            nodes=[vm.Node("a", script="o2ib_hostile.sh", rxe="eth0"),
                   vm.Node("b", script="o2ib_hostile.sh", rxe="eth0")],
-           flavours=("lean", "debug"), timeout=900, debug_timeout=1800),
+           flavours=("lean",), timeout=900),
 ]
