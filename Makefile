@@ -7,7 +7,7 @@
 #   make KDIR=<dir>       modules against another kernel build directory
 #   make check            the whole test suite (what CI runs)
 #   make demo             two VMs running LNet
-#   make bench            socket LND benchmark against iperf3 (not a test)
+#   make bench            LND benchmarks: ksocklnd vs iperf3, ko2iblnd vs ib_write_bw (not a test)
 #   make kunit [SUITE=s]  KUnit suites in a VM (FLAVOUR=lean|debug)
 #   make vmtest T=<name>  one VM test (FLAVOUR=lean|debug)
 #   make shell            a shell in a VM with the modules (FLAVOUR=...)
