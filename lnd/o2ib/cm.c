@@ -84,7 +84,7 @@ void kib_connect_work(struct work_struct *work)
 	int rc;
 
 	spin_lock_bh(&net->kn_lock);
-	if (net->kn_shutdown || !list_empty(&peer->ibp_conns) ||
+	if (net->kn_down || !list_empty(&peer->ibp_conns) ||
 	    list_empty(&peer->ibp_txq)) {
 		peer->ibp_connecting = false;
 		spin_unlock_bh(&net->kn_lock);
@@ -92,8 +92,8 @@ void kib_connect_work(struct work_struct *work)
 	}
 	conn = kib_conn_alloc(peer, true);
 	if (!conn) {
-		kib_peer_connect_locked(peer, HZ);
 		peer->ibp_connecting = false;
+		kib_peer_connect_locked(peer, HZ);
 		spin_unlock_bh(&net->kn_lock);
 		return;
 	}
@@ -364,7 +364,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 				  qd_max);
 
 	spin_lock_bh(&net->kn_lock);
-	peer = net->kn_shutdown ? NULL :
+	peer = net->kn_down ? NULL :
 	       kib_peer_get_locked(net, msg.ibm_srcnid);
 	if (!peer) {
 		spin_unlock_bh(&net->kn_lock);
@@ -490,8 +490,15 @@ int kib_cm_handler(struct rdma_cm_id *cmid, struct rdma_cm_event *event)
 		break;
 	}
 	if (rc) {
-		if (!conn->ibc_established)
+		if (!conn->ibc_established) {
 			kib_stat_inc(KIB_STAT_CONNECT_FAILED);
+			pr_warn_ratelimited("ko2iblnd: %s %pI4h failed: %s (status %d): %d\n",
+					    conn->ibc_active ? "connecting to" :
+							       "accepting from",
+					    &(u32){ lnet_nid4_addr(conn->ibc_peer->ibp_nid) },
+					    rdma_event_msg(event->event),
+					    event->status, rc);
+		}
 		kib_conn_close(conn, rc);
 	}
 	return 0;

@@ -42,7 +42,7 @@ struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid)
 {
 	struct kib_peer *peer = kib_peer_find_locked(net, nid);
 
-	if (peer || net->kn_shutdown)
+	if (peer || net->kn_down)
 		return peer;
 	peer = kzalloc(sizeof(*peer), GFP_ATOMIC | __GFP_NOWARN);
 	if (!peer)
@@ -55,7 +55,8 @@ struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid)
 	peer->ibp_queue_depth = clamp(net->kn_ni->ni_tunables.peer_credits,
 				      1, IBLND_MAX_QUEUE_DEPTH);
 	peer->ibp_max_frags = IBLND_MAX_RDMA_FRAGS;
-	peer->ibp_backoff_ms = 1000;
+	peer->ibp_backoff_ms = KIB_RECONNECT_MIN_MS;
+	peer->ibp_reconnect_at = jiffies;
 	INIT_DELAYED_WORK(&peer->ibp_connect_work, kib_connect_work);
 	list_add_tail(&peer->ibp_list, &net->kn_peers);
 	return peer;
@@ -84,7 +85,7 @@ struct kib_conn *kib_peer_conn_locked(struct kib_peer *peer)
  */
 void kib_peer_connect_locked(struct kib_peer *peer, unsigned long delay)
 {
-	if (peer->ibp_net->kn_shutdown || peer->ibp_connecting ||
+	if (peer->ibp_net->kn_down || peer->ibp_connecting ||
 	    !list_empty(&peer->ibp_conns))
 		return;
 	peer->ibp_connecting = true;
@@ -119,6 +120,7 @@ struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
 	INIT_LIST_HEAD(&conn->ibc_tx_queue_nocred);
 	INIT_LIST_HEAD(&conn->ibc_active_txs);
 	INIT_LIST_HEAD(&conn->ibc_early_rxs);
+	INIT_LIST_HEAD(&conn->ibc_mr_wait);
 	list_add_tail(&conn->ibc_list, &peer->ibp_conns);
 	atomic_inc(&conn->ibc_net->kn_nconns);
 	return conn;
@@ -266,8 +268,18 @@ static void kib_conn_free_resources(struct kib_conn *conn)
 		rdma_destroy_id(conn->ibc_cmid);
 }
 
-/* What to do with a peer once its connection attempt failed. */
-static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error)
+/*
+ * What to do with a peer once its connection attempt failed: retry at
+ * once if the peer asked for it (race, stale, smaller parameters), later
+ * if it is not ready yet (REJECT_EARLY), wait for its own connection to
+ * us if one is being accepted; else fail what waits for a connection
+ * (into @zombies), as Lustre's o2iblnd does, so that a peer that cannot
+ * be reached fails each message in the time of one attempt instead of
+ * the LND timeout.  The next message starts the next attempt, once the
+ * backoff (doubled by each failure, reset by a connection) has passed.
+ */
+static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
+					   struct list_head *zombies)
 {
 	unsigned long delay;
 
@@ -277,12 +289,31 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error)
 		return;
 	if (peer->ibp_retry_now) {
 		peer->ibp_retry_now = false;
-		delay = 0;
-	} else {
-		delay = msecs_to_jiffies(peer->ibp_backoff_ms);
-		peer->ibp_backoff_ms = min(peer->ibp_backoff_ms * 2, 60000U);
+		kib_peer_connect_locked(peer, 0);
+		return;
 	}
-	kib_peer_connect_locked(peer, delay);
+	/* The next attempt, for these messages or the next ones, waits. */
+	delay = msecs_to_jiffies(peer->ibp_backoff_ms);
+	peer->ibp_reconnect_at = jiffies + delay;
+	peer->ibp_backoff_ms = min(peer->ibp_backoff_ms * 2,
+				   KIB_RECONNECT_MAX_MS);
+	if (error == -EAGAIN)
+		kib_peer_connect_locked(peer, delay);
+	else if (!peer->ibp_accepting)
+		list_splice_tail_init(&peer->ibp_txq, zombies);
+}
+
+/**
+ * kib_peer_reconnect_delay() - how long the next attempt must wait
+ * @peer: the peer, whose last attempt may have failed
+ *
+ * Return: jiffies until the end of its reconnect backoff, or 0.
+ */
+unsigned long kib_peer_reconnect_delay(struct kib_peer *peer)
+{
+	long left = (long)(peer->ibp_reconnect_at - jiffies);
+
+	return left > 0 ? left : 0;
 }
 
 static void kib_conn_teardown(struct work_struct *work)
@@ -292,6 +323,7 @@ static void kib_conn_teardown(struct work_struct *work)
 	struct kib_net *net = conn->ibc_net;
 	struct kib_peer *peer = conn->ibc_peer;
 	struct kib_tx *tx, *tmp;
+	bool mr_waiting;
 	LIST_HEAD(txs);
 
 	if (conn->ibc_qp_created) {
@@ -308,9 +340,12 @@ static void kib_conn_teardown(struct work_struct *work)
 	list_splice_init(&conn->ibc_tx_queue_nocred, &txs);
 	list_splice_init(&conn->ibc_active_txs, &txs);
 	INIT_LIST_HEAD(&conn->ibc_early_rxs);
+	mr_waiting = !list_empty(&conn->ibc_mr_wait);
+	list_del_init(&conn->ibc_mr_wait);
 	if (!conn->ibc_established) {
 		if (conn->ibc_active)
-			kib_peer_connect_failed_locked(peer, conn->ibc_error);
+			kib_peer_connect_failed_locked(peer, conn->ibc_error,
+						       &txs);
 		else
 			peer->ibp_accepting--;
 	} else if (list_empty(&peer->ibp_conns) &&
@@ -331,6 +366,8 @@ static void kib_conn_teardown(struct work_struct *work)
 			tx->tx_status = conn->ibc_error ?: -ECONNABORTED;
 		kib_tx_done(tx);
 	}
+	if (mr_waiting)
+		kib_conn_put(conn);	/* kn_mr_waiters' reference */
 	kib_conn_free_resources(conn);
 	kib_stat_inc(KIB_STAT_CONNS_CLOSED);
 	kib_conn_put(conn);
@@ -429,7 +466,8 @@ void kib_conn_established(struct kib_conn *conn)
 	conn->ibc_state = KIB_CONN_ESTABLISHED;
 	conn->ibc_established = true;
 	conn->ibc_last_send = jiffies;
-	peer->ibp_backoff_ms = 1000;
+	peer->ibp_backoff_ms = KIB_RECONNECT_MIN_MS;
+	peer->ibp_reconnect_at = jiffies;
 	peer->ibp_error = 0;
 	peer->ibp_races = 0;
 	kib_stat_inc(KIB_STAT_CONNS_ACTIVE);
@@ -453,17 +491,23 @@ void kib_conn_established(struct kib_conn *conn)
 }
 
 /**
- * kib_net_close_all() - close every connection of an NI
- * @net: the NI, kn_shutdown set
+ * kib_net_close_all() - close every connection of an NI, fail what waits
+ *	for one
+ * @net: the NI, kn_down set: no peer, connection or queued message can
+ *	be added any more
  */
 void kib_net_close_all(struct kib_net *net)
 {
 	struct kib_peer *peer;
+	LIST_HEAD(txs);
 
 	spin_lock_bh(&net->kn_lock);
-	list_for_each_entry(peer, &net->kn_peers, ibp_list)
-		kib_peer_close_conns_locked(peer, -ESHUTDOWN);
+	list_for_each_entry(peer, &net->kn_peers, ibp_list) {
+		kib_peer_close_conns_locked(peer, net->kn_down);
+		list_splice_tail_init(&peer->ibp_txq, &txs);
+	}
 	spin_unlock_bh(&net->kn_lock);
+	kib_txlist_done(&txs, net->kn_down);
 }
 
 static bool kib_txlist_late(struct list_head *txs, bool waiting_too)
@@ -534,6 +578,6 @@ void kib_reaper(struct work_struct *work)
 		kib_check_sends(keep[i]);
 		kib_conn_put(keep[i]);
 	}
-	if (!READ_ONCE(net->kn_shutdown))
+	if (!READ_ONCE(net->kn_down))
 		queue_delayed_work(kib_wq, &net->kn_reaper, HZ);
 }

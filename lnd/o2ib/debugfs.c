@@ -62,6 +62,7 @@ static const char * const kib_stat_names[] = {
 	[KIB_STAT_RNR]			= "rnr",
 	[KIB_STAT_WC_ERRORS]		= "wc_errors",
 	[KIB_STAT_MR_MAP_FAILED]	= "mr_map_failed",
+	[KIB_STAT_MR_WAITS]		= "mr_waits",
 };
 
 static_assert(ARRAY_SIZE(kib_stat_names) == KIB_STAT_COUNT);

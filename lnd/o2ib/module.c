@@ -7,7 +7,9 @@
  */
 #include <kunit/visibility.h>
 #include <linux/inetdevice.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -106,6 +108,18 @@ int kib_timeout(void)
 	return t > 0 ? t : 50;
 }
 
+/**
+ * kib_peer_tx_timeout() - how long a message may wait for a connection
+ *
+ * Spec 5.12: the connect-request timeout, max(5 s, timeout / 4), + 10 s.
+ *
+ * Return: jiffies.
+ */
+unsigned long kib_peer_tx_timeout(void)
+{
+	return msecs_to_jiffies(max(5000, kib_timeout() * 1000 / 4) + 10000);
+}
+
 /* The named interface must be up with an IPv4 address. */
 static int kib_ni_address(struct lnet_ni *ni, struct kib_net *net)
 {
@@ -180,6 +194,8 @@ static int kib_pd_setup(struct kib_net *net)
 	struct kib_mr_pool_params params = {
 		.pool_size	= t->fmr_pool_size,
 		.flush_trigger	= t->fmr_flush_trigger,
+		.wake		= kib_mr_wake,
+		.wake_arg	= net,
 	};
 
 	net->kn_pd = ib_alloc_pd(net->kn_dev, 0);
@@ -193,6 +209,7 @@ static int kib_pd_setup(struct kib_net *net)
 		return PTR_ERR(net->kn_mr_pool);
 	}
 	net->kn_mr_pool = NULL;
+	cancel_work_sync(&net->kn_mr_work);	/* no wake any more */
 	ib_dealloc_pd(net->kn_pd);
 	net->kn_pd = ib_alloc_pd(net->kn_dev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	return PTR_ERR_OR_ZERO(net->kn_pd);
@@ -227,6 +244,13 @@ void kib_ni_tunables(struct lnet_ni_tunables *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(kib_ni_tunables);
 
+/*
+ * Every started NI, so that the removal of an RDMA device finds those on
+ * it.  The mutex also orders an NI's start, stop and device removal.
+ */
+static LIST_HEAD(kib_nets);
+static DEFINE_MUTEX(kib_nets_mutex);
+
 static int kib_startup(struct lnet_ni *ni)
 {
 	struct kib_net *net;
@@ -246,25 +270,33 @@ static int kib_startup(struct lnet_ni *ni)
 	init_waitqueue_head(&net->kn_waitq);
 	atomic_set(&net->kn_nconns, 0);
 	INIT_DELAYED_WORK(&net->kn_reaper, kib_reaper);
+	INIT_LIST_HEAD(&net->kn_mr_waiters);
+	INIT_WORK(&net->kn_mr_work, kib_mr_work);
 	/* Lustre's: wall-clock microseconds at NI start. */
 	net->kn_incarnation = div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	atomic64_set(&net->kn_cookie, net->kn_incarnation);
 	net->kn_nid = lnet_mknid4(ni->ni_net->net_id, ntohl(net->kn_ip));
 	lnet_nid4_to_nid(net->kn_nid, &ni->ni_nid);
 	ni->ni_data = net;
+	/* A removal of the device we bind to waits until we are listed. */
+	mutex_lock(&kib_nets_mutex);
 	rc = kib_listen(net);
 	if (rc)
-		goto free;
+		goto unlock;
 	net->kn_max_send_sge = min_t(int, net->kn_dev->attrs.max_send_sge,
 				     KIB_MAX_SEND_SGE);
 	net->kn_max_qp_wr = net->kn_dev->attrs.max_qp_wr;
 	rc = kib_pd_setup(net);
 	if (rc) {
 		rdma_destroy_id(net->kn_listener);
-		goto free;
+		goto unlock;
 	}
+	list_add_tail(&net->kn_list, &kib_nets);
+	mutex_unlock(&kib_nets_mutex);
 	queue_delayed_work(kib_wq, &net->kn_reaper, HZ);
 	return 0;
+unlock:
+	mutex_unlock(&kib_nets_mutex);
 free:
 	ni->ni_data = NULL;
 	kfree(net);
@@ -272,20 +304,26 @@ free:
 }
 
 /*
- * Stop listening and connecting, close every connection (failing what
- * they hold), wait until all are freed, then free the peers with their
- * queued messages.
+ * Stop an NI's use of its device, once: stop listening, refuse new
+ * sends (and wait for those running), close every connection, failing
+ * what they hold and what waits for them with @error, wait until all are
+ * freed, then free the MRs and the PD.  The NI's peers stay, without
+ * connections, until kib_shutdown().
  */
-static void kib_shutdown(struct lnet_ni *ni)
+static void kib_net_stop(struct kib_net *net, int error)
 {
-	struct kib_net *net = ni->ni_data;
-	struct kib_peer *peer, *tmp;
+	struct kib_peer *peer;
 
+	lockdep_assert_held(&kib_nets_mutex);
+	if (net->kn_stopped)
+		return;
+	net->kn_stopped = true;
 	/* No more CONNREQ can arrive once the listener is gone. */
 	rdma_destroy_id(net->kn_listener);
 	spin_lock_bh(&net->kn_lock);
-	net->kn_shutdown = true;
+	net->kn_down = error;
 	spin_unlock_bh(&net->kn_lock);
+	synchronize_rcu();	/* see kib_send() */
 
 	cancel_delayed_work_sync(&net->kn_reaper);
 	list_for_each_entry(peer, &net->kn_peers, ibp_list)
@@ -293,23 +331,61 @@ static void kib_shutdown(struct lnet_ni *ni)
 	kib_net_close_all(net);
 	wait_event(net->kn_waitq, !atomic_read(&net->kn_nconns));
 
-	list_for_each_entry_safe(peer, tmp, &net->kn_peers, ibp_list) {
-		LIST_HEAD(txs);
-
-		WARN_ON(!list_empty(&peer->ibp_conns));
-		spin_lock_bh(&net->kn_lock);
-		list_splice_init(&peer->ibp_txq, &txs);
-		list_del(&peer->ibp_list);
-		spin_unlock_bh(&net->kn_lock);
-		kib_txlist_done(&txs, -ESHUTDOWN);
-		kfree(peer);
-	}
 	if (net->kn_mr_pool)
 		kib_mr_pool_destroy(net->kn_mr_pool);
+	net->kn_mr_pool = NULL;
+	cancel_work_sync(&net->kn_mr_work);	/* no wake any more */
 	ib_dealloc_pd(net->kn_pd);
+	net->kn_pd = NULL;
+}
+
+static void kib_shutdown(struct lnet_ni *ni)
+{
+	struct kib_net *net = ni->ni_data;
+	struct kib_peer *peer, *tmp;
+
+	mutex_lock(&kib_nets_mutex);
+	list_del(&net->kn_list);
+	kib_net_stop(net, -ESHUTDOWN);
+	mutex_unlock(&kib_nets_mutex);
+
+	list_for_each_entry_safe(peer, tmp, &net->kn_peers, ibp_list) {
+		WARN_ON(!list_empty(&peer->ibp_conns) ||
+			!list_empty(&peer->ibp_txq));
+		list_del(&peer->ibp_list);
+		kfree(peer);
+	}
 	ni->ni_data = NULL;
 	kfree(net);
 }
+
+/*
+ * An RDMA device is going (rdma link delete, driver unload, hot unplug).
+ * Clients are removed in the reverse order of registration, so rdma_cm
+ * still works here; it waits for every id on the device to be destroyed
+ * after us.  Each NI on the device stops using it, failing its messages
+ * with -ENODEV; the NI stays configured but sends nothing until it is
+ * deleted and added again (lnetctl net del / net add) on a new device.
+ */
+static void kib_remove_one(struct ib_device *dev, void *client_data)
+{
+	struct kib_net *net;
+
+	mutex_lock(&kib_nets_mutex);
+	list_for_each_entry(net, &kib_nets, kn_list) {
+		if (net->kn_dev != dev || net->kn_stopped)
+			continue;
+		pr_warn("ko2iblnd: %s removed: NI %pI4 is down until deleted and added again\n",
+			dev_name(&dev->dev), &net->kn_ip);
+		kib_net_stop(net, -ENODEV);
+	}
+	mutex_unlock(&kib_nets_mutex);
+}
+
+static struct ib_client kib_ib_client = {
+	.name	= "ko2iblnd",
+	.remove	= kib_remove_one,
+};
 
 static struct lnet_lnd kib_lnd = {
 	.lnd_type	= LNET_LND_O2IB,
@@ -347,12 +423,17 @@ static int __init kib_init(void)
 	kib_wq = alloc_workqueue("ko2iblnd", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!kib_wq)
 		return -ENOMEM;
+	rc = ib_register_client(&kib_ib_client);
+	if (rc)
+		goto wq;
 	kib_debugfs_init();
 	rc = lnet_register_lnd(&kib_lnd);
-	if (rc) {
-		kib_debugfs_fini();
-		destroy_workqueue(kib_wq);
-	}
+	if (!rc)
+		return 0;
+	kib_debugfs_fini();
+	ib_unregister_client(&kib_ib_client);
+wq:
+	destroy_workqueue(kib_wq);
 	return rc;
 }
 
@@ -361,6 +442,7 @@ static void __exit kib_exit(void)
 	/* No NI uses us: each holds a reference on this module. */
 	lnet_unregister_lnd(&kib_lnd);
 	kib_debugfs_fini();
+	ib_unregister_client(&kib_ib_client);
 	destroy_workqueue(kib_wq);
 }
 

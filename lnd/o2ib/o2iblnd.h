@@ -38,7 +38,8 @@
 
 #define KIB_OOB_MSGS		2	/* V2 NOOPs in flight */
 #define KIB_RESOLVE_TIMEOUT_MS	5000	/* address, route: spec 5.12 */
-#define KIB_PEER_TX_TIMEOUT	23	/* s waiting for a connection */
+#define KIB_RECONNECT_MIN_MS	1000	/* backoff after a failed attempt, */
+#define KIB_RECONNECT_MAX_MS	60000	/* doubled up to this */
 #define KIB_RACE_MAX		20	/* then the lower NID may win */
 #define KIB_MAX_SEND_SGE	16
 
@@ -74,6 +75,7 @@ extern struct kib_tunables kib_tun;
 extern struct workqueue_struct *kib_wq;	/* connect, teardown, reaper */
 
 int kib_timeout(void);
+unsigned long kib_peer_tx_timeout(void);
 void kib_ni_tunables(struct lnet_ni_tunables *t);
 
 /* Counters (debugfs.c); "name value" lines in the stats file. */
@@ -112,6 +114,7 @@ enum kib_stat {
 	KIB_STAT_RNR,			/* must stay 0 */
 	KIB_STAT_WC_ERRORS,
 	KIB_STAT_MR_MAP_FAILED,
+	KIB_STAT_MR_WAITS,		/* a message waited for an MR */
 	KIB_STAT_COUNT
 };
 
@@ -142,7 +145,10 @@ enum kib_ctx_kind {
  * @kn_ni: the NI
  * @kn_lock: see the top of this file
  * @kn_peers: struct kib_peer, for the NI's lifetime
- * @kn_shutdown: the NI is stopping: no new peer, connection or send
+ * @kn_list: in the list of NIs (module.c), for device removal
+ * @kn_down: 0 while the NI runs; then why it stopped (-ESHUTDOWN, or
+ *	-ENODEV when its device went): no new peer, connection or send
+ * @kn_stopped: kib_net_stop() ran: no listener, connection, PD or MRs
  * @kn_incarnation: srcstamp of every message; constant for the NI
  * @kn_nid: its nid4
  * @kn_ip: its IPv4 address (network order)
@@ -156,6 +162,8 @@ enum kib_ctx_kind {
  * @kn_nconns: connections not yet freed
  * @kn_waitq: woken when @kn_nconns drops
  * @kn_cookie: last transaction cookie handed out
+ * @kn_mr_waiters: connections whose next message waits for an MR
+ * @kn_mr_work: sends what waited, once the MR pool has MRs again
  * @kn_reaper: timeouts, keepalive, reconnects; once a second
  */
 struct kib_net {
@@ -163,7 +171,9 @@ struct kib_net {
 	struct lnet_ni		*kn_ni;
 	spinlock_t		kn_lock;	/* see above */
 	struct list_head	kn_peers;
-	bool			kn_shutdown;
+	struct list_head	kn_list;
+	int			kn_down;
+	bool			kn_stopped;
 	u64			kn_incarnation;
 	u64			kn_nid;
 	__be32			kn_ip;
@@ -176,6 +186,8 @@ struct kib_net {
 	atomic_t		kn_nconns;
 	wait_queue_head_t	kn_waitq;
 	atomic64_t		kn_cookie;
+	struct list_head	kn_mr_waiters;
+	struct work_struct	kn_mr_work;
 	struct delayed_work	kn_reaper;
 };
 
@@ -194,8 +206,8 @@ struct kib_net {
  * @ibp_accepting: passive connections accepted, not established yet
  * @ibp_races: consecutive CONN_RACE rejects sent to it
  * @ibp_retry_now: the last attempt asked for an immediate retry
- * @ibp_backoff_ms: current reconnect delay
- * @ibp_reconnect_at: no attempt before (jiffies)
+ * @ibp_backoff_ms: reconnect delay after the next failed attempt
+ * @ibp_reconnect_at: no attempt before (jiffies), after a failed one
  * @ibp_error: why the last attempt failed
  * @ibp_connect_work: starts an active connection
  */
@@ -275,6 +287,8 @@ struct kib_rx {
  * @ibc_tx_queue_nocred: PUT_ACK, PUT_NAK, PUT_DONE, GET_DONE
  * @ibc_active_txs: posted, or waiting for the peer's response
  * @ibc_early_rxs: received before ESTABLISHED was processed
+ * @ibc_mr_wait: in kn_mr_waiters (with a reference): a message waits
+ *	for an MR of the exhausted pool; empty otherwise
  * @ibc_last_send: last message posted (jiffies)
  * @ibc_nrx: receive buffers
  * @ibc_rxs: the receive buffers
@@ -309,6 +323,7 @@ struct kib_conn {
 	struct list_head	ibc_tx_queue_nocred;
 	struct list_head	ibc_active_txs;
 	struct list_head	ibc_early_rxs;
+	struct list_head	ibc_mr_wait;
 	unsigned long		ibc_last_send;
 	int			ibc_nrx;
 	struct kib_rx		*ibc_rxs;
@@ -339,6 +354,8 @@ struct kib_conn {
  * @tx_nmapped: entries after ib_dma_map_sg()
  * @tx_dir: DMA direction of @tx_sgl
  * @tx_map: registration of an advertised sink (PUT_ACK, GET_REQ)
+ * @tx_rd: where the sink is described in @tx_msg, filled by the
+ *	registration when the message is posted; NULL once done or if none
  * @tx_mapped_mr: @tx_map is in use
  * @tx_posted: posted at least once (so the MR's WRs ran)
  * @tx_wc_err: a work completion of this tx failed
@@ -370,6 +387,7 @@ struct kib_tx {
 	int			tx_nmapped;
 	enum dma_data_direction	tx_dir;
 	struct kib_mr_map	tx_map;
+	struct kib_rdma_desc	*tx_rd;
 	bool			tx_mapped_mr;
 	bool			tx_posted;
 	bool			tx_wc_err;
@@ -394,6 +412,7 @@ void kib_peer_close_conns_locked(struct kib_peer *peer, int error);
 void kib_peer_close_conns_old_locked(struct kib_peer *peer,
 				     struct kib_conn *keep);
 void kib_peer_connect_locked(struct kib_peer *peer, unsigned long delay);
+unsigned long kib_peer_reconnect_delay(struct kib_peer *peer);
 void kib_net_close_all(struct kib_net *net);
 void kib_reaper(struct work_struct *work);
 
@@ -408,6 +427,8 @@ void kib_tx_done(struct kib_tx *tx);
 void kib_txlist_done(struct list_head *txs, int status);
 void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx);
 void kib_check_sends(struct kib_conn *conn);
+void kib_mr_wake(void *arg);
+void kib_mr_work(struct work_struct *work);
 int kib_map_iter(struct kib_tx *tx, struct iov_iter *it,
 		 enum dma_data_direction dir);
 int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd, u32 maxfrags);

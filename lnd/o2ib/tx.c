@@ -21,6 +21,7 @@
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -66,7 +67,7 @@ struct kib_tx *kib_tx_alloc(struct kib_net *net, u8 type)
 	tx->tx_type = type;
 	tx->tx_cqe.done = kib_tx_send_done;
 	tx->tx_rdma_cqe.done = kib_tx_rdma_done;
-	tx->tx_deadline = jiffies + KIB_PEER_TX_TIMEOUT * HZ;
+	tx->tx_deadline = jiffies + kib_peer_tx_timeout();
 	return tx;
 free_msg:
 	kfree(tx->tx_msg);
@@ -210,14 +211,16 @@ int kib_map_iter(struct kib_tx *tx, struct iov_iter *it,
 }
 
 /**
- * kib_tx_map_rd() - register a mapped sink and describe it to the peer
- * @tx: the tx, mapped by kib_map_iter(); its message's send posts the
- *	registration's WRs
+ * kib_tx_map_rd() - describe a mapped sink to the peer
+ * @tx: the tx, mapped by kib_map_iter()
  * @rd: where the descriptor goes (in @tx's message)
  * @maxfrags: fragments allowed
  *
- * With the MR pool: one fragment.  An exhausted pool fails the transfer
- * (-ENOMEM) rather than queueing it: the pool grows in the background.
+ * With the MR pool: one fragment, registered only when the message is
+ * posted (kib_post_tx_locked()), so that a message finding the pool
+ * exhausted waits in its connection's queue for an MR instead of
+ * failing; here only whether one MR can map the list is checked.
+ * Without (the PD's global rkey): the DMA segments, at most @maxfrags.
  *
  * Return: the descriptor's fragments, or -errno.
  */
@@ -226,23 +229,18 @@ int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd, u32 maxfrags)
 	struct kib_mr_pool *pool = tx->tx_net->kn_mr_pool;
 	struct scatterlist *sg;
 	u32 n = 0;
-	int i, rc;
+	int i;
 
 	if (!tx->tx_nmapped)
 		return -EINVAL;
 	if (pool) {
-		rc = kib_mr_map(pool, tx->tx_sgl, tx->tx_nmapped,
-				IB_ACCESS_LOCAL_WRITE |
-				IB_ACCESS_REMOTE_WRITE, &tx->tx_map);
-		if (rc) {
+		if (kib_mr_sg_pages(tx->tx_sgl, tx->tx_nmapped,
+				    kib_mr_pool_max_pages(pool)) < 0) {
 			kib_stat_inc(KIB_STAT_MR_MAP_FAILED);
-			return rc == -EAGAIN ? -ENOMEM : rc;
+			return -EINVAL;
 		}
-		tx->tx_mapped_mr = true;
-		rd->rd_key = tx->tx_map.key;
+		tx->tx_rd = rd;
 		rd->rd_nfrags = 1;
-		rd->rd_frags[0].rf_nob = tx->tx_map.nob;
-		rd->rd_frags[0].rf_addr = tx->tx_map.iova;
 		return 1;
 	}
 	rd->rd_key = tx->tx_net->kn_pd->unsafe_global_rkey;
@@ -456,6 +454,93 @@ static bool kib_need_noop_locked(const struct kib_conn *conn)
 	return list_empty(&conn->ibc_tx_queue) || !conn->ibc_credits;
 }
 
+/* Register @tx's sink in an MR of the pool and describe it (tx_rd). */
+static int kib_tx_register(struct kib_tx *tx)
+{
+	struct kib_rdma_desc *rd = tx->tx_rd;
+	int rc;
+
+	rc = kib_mr_map(tx->tx_net->kn_mr_pool, tx->tx_sgl, tx->tx_nmapped,
+			IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+			&tx->tx_map);
+	if (rc)
+		return rc;
+	tx->tx_rd = NULL;
+	tx->tx_mapped_mr = true;
+	rd->rd_key = tx->tx_map.key;
+	rd->rd_nfrags = 1;
+	rd->rd_frags[0].rf_nob = tx->tx_map.nob;
+	rd->rd_frags[0].rf_addr = tx->tx_map.iova;
+	return 0;
+}
+
+/*
+ * @tx's sink cannot be registered (error @rc, not exhaustion): a PUT_ACK
+ * becomes the PUT_NAK that tells the peer, a GET_REQ fails here.
+ * Return: true if @tx was taken off its queue and finalized.
+ */
+static bool kib_tx_register_failed_locked(struct kib_conn *conn,
+					  struct kib_tx *tx, int rc)
+{
+	struct kib_net *net = conn->ibc_net;
+	struct kib_msg *msg = tx->tx_msg;
+
+	kib_stat_inc(KIB_STAT_MR_MAP_FAILED);
+	tx->tx_rd = NULL;
+	tx->tx_waiting = false;
+	tx->tx_status = rc;
+	if (tx->tx_type == IBLND_MSG_PUT_ACK) {
+		u64 cookie = msg->ibm_u.putack.ibpam_src_cookie;
+
+		tx->tx_type = IBLND_MSG_PUT_NAK;
+		msg->ibm_u.completion.ibcm_cookie = cookie;
+		msg->ibm_u.completion.ibcm_status = rc;
+		tx->tx_nob = offsetof(struct kib_msg, ibm_u.completion) +
+			     sizeof(struct kib_completion_msg);
+		/* No PUT_DONE will return the PUT_REQ's credit: we do. */
+		conn->ibc_outstanding++;
+		return false;
+	}
+	/* The GET_REQ never went: its reservation comes back. */
+	conn->ibc_reserved++;
+	list_del_init(&tx->tx_list);
+	tx->tx_queued = false;
+	spin_unlock_bh(&net->kn_lock);
+	kib_tx_done(tx);
+	spin_lock_bh(&net->kn_lock);
+	return true;
+}
+
+/* The pool's wake callback: MRs are free again (any context). */
+void kib_mr_wake(void *arg)
+{
+	struct kib_net *net = arg;
+
+	queue_work(kib_wq, &net->kn_mr_work);
+}
+
+/**
+ * kib_mr_work() - send on the connections that waited for an MR
+ * @work: kn_mr_work
+ */
+void kib_mr_work(struct work_struct *work)
+{
+	struct kib_net *net = container_of(work, struct kib_net, kn_mr_work);
+	struct kib_conn *conn;
+
+	spin_lock_bh(&net->kn_lock);
+	while ((conn = list_first_entry_or_null(&net->kn_mr_waiters,
+						struct kib_conn,
+						ibc_mr_wait))) {
+		list_del_init(&conn->ibc_mr_wait);
+		spin_unlock_bh(&net->kn_lock);
+		kib_check_sends(conn);	/* may wait again */
+		kib_conn_put(conn);
+		spin_lock_bh(&net->kn_lock);
+	}
+	spin_unlock_bh(&net->kn_lock);
+}
+
 /* Post @tx if the limits allow: 0 posted (or dropped), -EAGAIN not now. */
 static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 			      int credit)
@@ -470,6 +555,21 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 		return -EAGAIN;
 	if (credit && !conn->ibc_credits)
 		return -EAGAIN;
+	if (tx->tx_rd) {
+		rc = kib_tx_register(tx);
+		if (rc == -EAGAIN) {
+			/* Pool exhausted: the connection waits for its wake. */
+			kib_stat_inc(KIB_STAT_MR_WAITS);
+			if (list_empty(&conn->ibc_mr_wait)) {
+				kref_get(&conn->ibc_ref);
+				list_add_tail(&conn->ibc_mr_wait,
+					      &net->kn_mr_waiters);
+			}
+			return -EAGAIN;
+		}
+		if (rc && kib_tx_register_failed_locked(conn, tx, rc))
+			return 0;
+	}
 	list_del_init(&tx->tx_list);
 	tx->tx_queued = false;
 	if (tx->tx_type == IBLND_MSG_NOOP && !kib_need_noop_locked(conn)) {
@@ -646,10 +746,10 @@ static void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, u64 nid)
 	struct kib_conn *conn = NULL;
 
 	spin_lock_bh(&net->kn_lock);
-	peer = kib_peer_get_locked(net, nid);
+	peer = net->kn_down ? NULL : kib_peer_get_locked(net, nid);
 	if (!peer) {
+		tx->tx_status = net->kn_down ?: -ENOMEM;
 		spin_unlock_bh(&net->kn_lock);
-		tx->tx_status = net->kn_shutdown ? -ESHUTDOWN : -ENOMEM;
 		kib_tx_done(tx);
 		return;
 	}
@@ -657,10 +757,11 @@ static void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, u64 nid)
 	if (conn) {
 		kref_get(&conn->ibc_ref);
 	} else {
-		tx->tx_deadline = jiffies + KIB_PEER_TX_TIMEOUT * HZ;
+		tx->tx_deadline = jiffies + kib_peer_tx_timeout();
 		list_add_tail(&tx->tx_list, &peer->ibp_txq);
 		if (!peer->ibp_accepting)
-			kib_peer_connect_locked(peer, 0);
+			kib_peer_connect_locked(peer,
+						kib_peer_reconnect_delay(peer));
 	}
 	spin_unlock_bh(&net->kn_lock);
 	if (conn) {
@@ -670,16 +771,8 @@ static void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, u64 nid)
 	}
 }
 
-/**
- * kib_send() - lnd_send: send an LNet message (spec 5.8)
- * @ni: the NI
- * @private: unused (no routing)
- * @msg: the message
- *
- * Context: any; never sleeps.
- * Return: 0 (the message is finalized later), or -errno.
- */
-int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
+/* kib_send() within its RCU read section: @ni's device is there. */
+static int kib_send_msg(struct lnet_ni *ni, struct lnet_msg *msg)
 {
 	struct kib_net *net = ni->ni_data;
 	struct lnet_libmd *md = msg->msg_md;
@@ -772,5 +865,29 @@ fail:
 	tx->tx_lntmsg[0] = NULL;
 	tx->tx_status = rc;
 	kib_tx_done(tx);
+	return rc;
+}
+
+/**
+ * kib_send() - lnd_send: send an LNet message (spec 5.8)
+ * @ni: the NI
+ * @private: unused (no routing)
+ * @msg: the message
+ *
+ * A sender maps buffers on the NI's device; kib_net_stop() waits with
+ * synchronize_rcu() for those that did not see kn_down set before it
+ * fails their messages and lets the device go.
+ *
+ * Context: any; never sleeps.
+ * Return: 0 (the message is finalized later), or -errno.
+ */
+int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
+{
+	struct kib_net *net = ni->ni_data;
+	int rc;
+
+	rcu_read_lock();
+	rc = READ_ONCE(net->kn_down) ?: kib_send_msg(ni, msg);
+	rcu_read_unlock();
 	return rc;
 }

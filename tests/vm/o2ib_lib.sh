@@ -86,6 +86,7 @@ o2ib_diag() {
 		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
 		echo "== target"; cat "$TARGET"
 		echo "== rdma"; rdma link show; rdma resource show
+		echo "== neighbours"; ip neigh show dev eth0
 		echo "== dmesg"; dmesg | tail -30
 	} 2>&1 | sed "s/^/[$LNET_NODE] /"
 }
