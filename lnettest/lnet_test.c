@@ -16,10 +16,12 @@
  * sink of a page per slot for small PUTs (at most a page, more than
  * LNET_TEST_BULK_CONC in flight) and one source MD for GETs; all are page
  * arrays (LNET_MD_KIOV) while the initiator uses plain buffers, so both MD
- * forms are exercised.  Every payload is a pattern derived from a seed and
- * the byte offset: the target checks each PUT as it lands (seed =
- * hdr_data), the initiator checks each GET reply, and ACK/REPLY lengths
- * are checked too.
+ * forms are exercised; the buf_offset module parameter starts the
+ * initiator's MDs that many bytes into their buffers, so that they are
+ * not page-aligned (a 1 MiB one then spans 257 pages).  Every payload is
+ * a pattern derived from a seed and the byte offset: the target checks
+ * each PUT as it lands (seed = hdr_data), the initiator checks each GET
+ * reply, and ACK/REPLY lengths are checked too.
  *
  * Seeds grow with every operation started, so they also give the order:
  * the initiator counts answers that arrive after one to a later operation
@@ -61,6 +63,11 @@ static unsigned int op_timeout = 30;
 module_param(op_timeout, uint, 0644);
 MODULE_PARM_DESC(op_timeout,
 		 "Seconds to wait for an operation before giving up on it");
+
+static unsigned int buf_offset;
+module_param(buf_offset, uint, 0644);
+MODULE_PARM_DESC(buf_offset,
+		 "Bytes into its buffer where an initiator's MD starts (0: page-aligned buffers of a page or more; below PAGE_SIZE)");
 
 static bool check = true;
 module_param(check, bool, 0644);
@@ -164,7 +171,8 @@ struct lnet_test_target {
 struct lnet_test_slot {
 	struct lnet_test_run	*run;
 	unsigned int		idx;
-	u8			*buf;
+	u8			*mem;		/* allocated */
+	u8			*buf;		/* the MD: buf_offset into @mem */
 	struct lnet_handle_md	mdh;
 	u32			seed;
 	u32			offset;
@@ -507,7 +515,7 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			     u32 count, u32 conc)
 {
 	unsigned int i, started = 0, done = 0, errors = 0, bad0 = 0;
-	unsigned int timeouts = 0;
+	unsigned int timeouts = 0, off = READ_ONCE(buf_offset);
 	char nidstr[LNET_NIDSTR_SIZE];
 	struct lnet_test_run *run;
 	bool served = false, timedout;
@@ -515,7 +523,8 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 	int rc = 0;
 
 	if (size > LNET_MTU || !conc || conc > LNET_TEST_MAX_CONC ||
-	    (conc > LNET_TEST_BULK_CONC && size > PAGE_SIZE))
+	    (conc > LNET_TEST_BULK_CONC && size > PAGE_SIZE) ||
+	    off >= PAGE_SIZE)
 		return -EINVAL;
 	run = kvzalloc(struct_size(run, slots, conc), GFP_KERNEL);
 	if (!run)
@@ -530,11 +539,13 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 	for (i = 0; i < conc; i++) {
 		run->slots[i].run = run;
 		run->slots[i].idx = i;
-		run->slots[i].buf = kvmalloc(max_t(u32, size, 1), GFP_KERNEL);
-		if (!run->slots[i].buf) {
+		run->slots[i].mem = kvmalloc(max_t(u32, size, 1) + off,
+					     GFP_KERNEL);
+		if (!run->slots[i].mem) {
 			rc = -ENOMEM;
 			goto out;
 		}
+		run->slots[i].buf = run->slots[i].mem + off;
 	}
 	if (!lnet_test_tgt) {
 		rc = lnet_test_serve();
@@ -570,17 +581,17 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 
 	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
 	snprintf(lnet_test_result, sizeof(lnet_test_result),
-		 "op=%s nid=%s size=%u concurrency=%u done=%u errors=%u bytes=%llu elapsed_ns=%llu rc=%d status=%d timeouts=%u reordered=%u\n",
+		 "op=%s nid=%s size=%u concurrency=%u done=%u errors=%u bytes=%llu elapsed_ns=%llu rc=%d status=%d timeouts=%u reordered=%u offset=%u\n",
 		 put ? "put" : "get", nidstr, size, conc, done, errors,
 		 (u64)size * (done - errors), elapsed, rc, run->status,
-		 timeouts, run->reordered);
+		 timeouts, run->reordered, off);
 	if (!rc && errors)
 		rc = -EIO;
 	if (served)
 		lnet_test_unserve();
 out:
 	for (i = 0; i < conc; i++)
-		kvfree(run->slots[i].buf);
+		kvfree(run->slots[i].mem);
 	kvfree(run);
 	return rc;
 }

@@ -81,6 +81,8 @@ module_param_named(fmr_flush_trigger, kib_tun.fmr_flush_trigger, int, 0444);
 MODULE_PARM_DESC(fmr_flush_trigger, "default of NIs: grow the MR pool when fewer than fmr_pool_size - this are free");
 module_param_named(fmr_cache, kib_tun.fmr_cache, int, 0444);
 MODULE_PARM_DESC(fmr_cache, "accepted for compatibility; no effect");
+module_param_named(fmr_pool_max, kib_tun.fmr_pool_max, int, 0444);
+MODULE_PARM_DESC(fmr_pool_max, "not Lustre's: most MRs in an NI's pool (0: no limit but memory); for tests of an exhausted pool");
 module_param_named(require_privileged_port, kib_tun.require_privileged_port, int, 0644);
 MODULE_PARM_DESC(require_privileged_port, "reject connections from ports above 1023");
 module_param_named(use_privileged_port, kib_tun.use_privileged_port, int, 0644);
@@ -194,6 +196,7 @@ static int kib_pd_setup(struct kib_net *net)
 	struct kib_mr_pool_params params = {
 		.pool_size	= t->fmr_pool_size,
 		.flush_trigger	= t->fmr_flush_trigger,
+		.max_mrs	= max(kib_tun.fmr_pool_max, 0),
 		.wake		= kib_mr_wake,
 		.wake_arg	= net,
 	};

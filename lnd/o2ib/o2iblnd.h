@@ -63,6 +63,7 @@ struct kib_tunables {
 	int	fmr_pool_size;
 	int	fmr_flush_trigger;
 	int	fmr_cache;
+	int	fmr_pool_max;
 	int	require_privileged_port;
 	int	use_privileged_port;
 	int	conns_per_peer;

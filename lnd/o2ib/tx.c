@@ -522,15 +522,19 @@ void kib_mr_wake(void *arg)
 /**
  * kib_mr_work() - send on the connections that waited for an MR
  * @work: kn_mr_work
+ *
+ * Only those waiting when it starts: one that finds the pool empty again
+ * waits for the next wake (each -EAGAIN asks the pool for one).
  */
 void kib_mr_work(struct work_struct *work)
 {
 	struct kib_net *net = container_of(work, struct kib_net, kn_mr_work);
 	struct kib_conn *conn;
+	LIST_HEAD(conns);
 
 	spin_lock_bh(&net->kn_lock);
-	while ((conn = list_first_entry_or_null(&net->kn_mr_waiters,
-						struct kib_conn,
+	list_splice_init(&net->kn_mr_waiters, &conns);
+	while ((conn = list_first_entry_or_null(&conns, struct kib_conn,
 						ibc_mr_wait))) {
 		list_del_init(&conn->ibc_mr_wait);
 		spin_unlock_bh(&net->kn_lock);

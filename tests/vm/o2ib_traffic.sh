@@ -10,18 +10,20 @@
 #     4 KiB up, at arbitrary offsets in a page below; a GET reads the
 #     target's page-array source at a 512-byte multiple that changes with
 #     every GET (always 0 for 1 MiB), so unaligned RDMA sources are
-#     covered on the GET side;
+#     covered on the GET side; then again from initiator buffers 100
+#     bytes into a page (lnet_test buf_offset): unaligned PUT sources and
+#     GET sinks, 1 MiB spanning 257 pages (one MR holds it all);
 #  3. more messages in flight than the queue depth (peer_credits):
 #     1,000 small PUTs and GETs at once (IMMEDIATE), 64 PUTs and GETs of
 #     4 KiB at once (RDMA);
 #  4. the target saw every PUT intact, no LNet message is left allocated;
 #  5. b unloads its modules: a's PUTs fail at once; b loads them again
 #     (a new incarnation) with an MR pool of one MR (fmr_pool_size=1,
-#     fmr_flush_trigger=1: grown only once exhausted) while a keeps its
-#     NI: traffic works again both ways;
-#  6. 8 sinks at once on b's pool of one MR (a PUTs to b, b GETs from
-#     a, 1 MiB): every operation ends without waiting for a timeout, a
-#     failure only where an MR map failed; then the same traffic passes;
+#     fmr_flush_trigger=1: grown only once exhausted, fmr_pool_max=2:
+#     never beyond 2) while a keeps its NI: traffic works again both ways;
+#  6. 8 sinks at once on b's pool of at most 2 MRs (a PUTs to b, b GETs
+#     from a, 1 MiB): messages that find the pool empty wait for an MR
+#     (b's mr_waits > 0), none fails or times out;
 #  7. the modules unload, and the RDMA resources (QPs, CQs, MRs, PDs)
 #     are back to what they were before ko2iblnd loaded.
 # The debug kernel does fewer operations of each.
@@ -35,6 +37,7 @@ MANY=1000
 # The inline limit: an IMMEDIATE message carries at most this payload.
 INLINE=$((4096 - 120))
 SIZES="0 1 $INLINE $((INLINE + 1)) 4096 65536 65537 $((1048576 - 4096)) 1048576"
+USIZES="1 $INLINE $((INLINE + 1)) 4096 65537 1048576"
 
 # sizes NID: PUT and GET of every size in $SIZES, data checked.
 sizes() {
@@ -48,6 +51,18 @@ sizes() {
 		done
 	done
 	log "PUT/GET 0 B .. 1 MiB to $1: OK, data checked"
+	echo 100 > /sys/module/lnet_test/parameters/buf_offset
+	for op in put get; do
+		for size in $USIZES; do
+			lt_ok "$op" "$1" "$size" "$COUNT" 4
+			[ "$(field done)" = "$COUNT" ] &&
+				[ "$(field offset)" = 100 ] &&
+				[ "$(field bytes)" = $((size * COUNT)) ] ||
+				fail "$op $size at offset 100: $RESULT"
+		done
+	done
+	echo 0 > /sys/module/lnet_test/parameters/buf_offset
+	log "PUT/GET 1 B .. 1 MiB from buffers at offset 100 to $1: OK"
 }
 
 # many NID: more operations in flight than the queue depth.
@@ -114,16 +129,17 @@ done
 barrier checked
 
 # b reloads its modules, now with the smallest MR pool (one MR, grown
-# only once exhausted); a keeps its NI and must take the new b.
+# only once exhausted, to 2 at most); a keeps its NI and must take the
+# new b.
 if [ "$LNET_NODE" = b ]; then
 	o2ib_unload
 	log "modules unloaded"
 	barrier b-gone
 	barrier a-tried
-	o2ib_load fmr_pool_size=1 fmr_flush_trigger=1
+	o2ib_load fmr_pool_size=1 fmr_flush_trigger=1 fmr_pool_max=2
 	echo 300 > /sys/module/lnet_test/parameters/op_timeout
 	echo serve > "$RUN" || fail "serve"
-	log "modules loaded again, MR pool of 1"
+	log "modules loaded again, MR pool of 1, at most 2"
 	barrier b-back
 else
 	barrier b-gone
@@ -141,24 +157,24 @@ lt_ok get "$nid" "$((INLINE + 1))" 4 1
 log "traffic after b's reload: OK"
 barrier reloaded 600
 
-# b's pool of one MR against 8 sinks at once on b (a's PUTs to b, b's
+# b's pool of at most 2 MRs against 8 sinks at once on b (a's PUTs to b, b's
 # GETs from a): a message that finds the pool empty waits in its
 # connection's queue until an MR is free or the pool has grown; none
-# fails, none waits for op_timeout.  Then the grown pool serves.
+# fails, none waits for op_timeout.  Then the same again.
 if [ "$LNET_NODE" = a ]; then op="put"; else op="get"; fi
 lt_ok "$op" "$nid" 1048576 16 8
-[ "$(field timeouts)" = 0 ] || fail "$op with b's pool of one MR: $RESULT"
+[ "$(field timeouts)" = 0 ] || fail "$op with b's pool of 2 MRs: $RESULT"
 barrier pool-done 600
 if [ "$LNET_NODE" = b ]; then
 	waits=$(counter "$O2IB_STATS" mr_waits)
 	failed=$(counter "$O2IB_STATS" mr_map_failed)
-	log "pool of one MR: mr_waits $waits, mr_map_failed $failed"
+	log "pool of 2 MRs: mr_waits $waits, mr_map_failed $failed"
 	[ "${waits:-0}" -gt 0 ] ||
-		fail "8 sinks at once never found the pool of one MR empty"
+		fail "8 sinks at once never found the pool of 2 MRs empty"
 	[ "${failed:-0}" = 0 ] || fail "MR maps failed: $failed"
 fi
 lt_ok "$op" "$nid" 1048576 16 8
-log "$op 16 x 1 MiB after the pool grew: OK"
+log "$op 16 x 1 MiB again on the pool of 2 MRs: OK"
 barrier pool-checked 600
 
 idle
