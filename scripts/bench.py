@@ -11,7 +11,7 @@ LNet to iperf3 and to ib_write_bw bandwidth.  The o2ib part is skipped,
 with a message, when ko2iblnd.ko is not built.  See
 Documentation/benchmark.rst.
 
-    scripts/bench.py [--runs N] [--seconds S] [--lnd sock|o2ib|both]
+    scripts/bench.py [--runs N] [--seconds S] [--lnd sock|o2ib|both] [--puts N]
 """
 
 import argparse
@@ -60,6 +60,10 @@ def main():
                     help="seconds per iperf3 and ib_write_bw run")
     ap.add_argument("--lnd", choices=("sock", "o2ib", "both"), default="both",
                     help="LNDs to measure (default both; iperf3 always runs)")
+    ap.add_argument("--puts", type=int, default=0,
+                    help="1 MiB PUTs (and GETs) per LNet run "
+                    "(default: 15 per --seconds, as many MiB as the raw "
+                    "tools move in a run at ~15 MiB/s)")
     args = ap.parse_args()
 
     subprocess.run([os.path.join(TOP, "scripts", "test-kernel.sh"), "lean"],
@@ -71,8 +75,9 @@ def main():
     run_dir = os.path.join(TOP, "build", "bench", time.strftime("%Y%m%d-%H%M%S"))
     os.makedirs(run_dir)
     script = os.path.join(TOP, "scripts", "bench-node.sh")
+    puts = args.puts or 15 * args.seconds
     env = {"BENCH_RUNS": str(args.runs), "BENCH_SECONDS": str(args.seconds),
-           "BENCH_LND": args.lnd}
+           "BENCH_LND": args.lnd, "BENCH_PUTS": str(puts)}
     # Per part: a minute of setup, then every run; soft-RoCE under TCG
     # moves ~10 MiB/s, so 64 MiB PUTs or GETs take seconds each.
     timeout = 120 + args.runs * (args.seconds + 60)

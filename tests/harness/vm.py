@@ -127,6 +127,13 @@ SPLAT = re.compile(
 # The guest's "up" line: from here on the node runs the test.
 NODE_UP = re.compile(r"^\[ *\d+\.\d+\] LNET-TEST: \S+ up$")
 
+# The power-off the guest asks for once its results are written.  What
+# follows is device shutdown racing the still-running init: with the 9p
+# root gone, init can fault on its own pages, die of SIGBUS and make the
+# kernel panic ("Attempted to kill init").  That is the harness's
+# teardown, not the test's splat.
+POWER_OFF = re.compile(r"^\[ *\d+\.\d+\] sysrq: Power Off$")
+
 
 def find_splat(console_text):
     """Return the first splat in a console log with its context, or ''.
@@ -134,12 +141,15 @@ def find_splat(console_text):
     Splats before the node is up are not ours: none of the project's
     modules is loaded yet.  (The debug kernel under TCG once reported a
     KASAN wild access in an interrupt during early CPU identification.)
-    They are skipped, unless the node never came up.
+    They are skipped, unless the node never came up.  So is what follows
+    the final power-off request (see POWER_OFF).
     """
     lines = console_text.splitlines()
     start = next((i for i, line in enumerate(lines) if NODE_UP.search(line)),
                  0)
-    for i, line in enumerate(lines):
+    end = next((i for i, line in enumerate(lines)
+                if i >= start and POWER_OFF.search(line)), len(lines))
+    for i, line in enumerate(lines[:end]):
         if i >= start and SPLAT.search(line):
             return "\n".join(lines[max(0, i - 2):i + 45])
     return ""

@@ -25,24 +25,8 @@ set -euo pipefail
 
 P=/sys/module/lnet/parameters
 COUNT=40
-
-# sent_bytes: payload bytes this node's o2ib NI has sent.
-sent_bytes() {
-	awk '$1 ~ /@o2ib$/ { print $9 }' /sys/kernel/debug/lnet/nis
-}
-
-# wait_gone PID WHAT: wait at most CMD_LIMIT seconds for PID to end.
-wait_gone() {
-	local i
-	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.2
-	done
-	diag
-	echo w > /proc/sysrq-trigger
-	dmesg | tail -80
-	fail "$2"
-}
+LD_NET=o2ib
+. "$LNET_TOP/tests/vm/linkdown_lib.sh"
 
 # ni_renew: the o2ib NI again, on the current rxe device.
 ni_renew() {
@@ -58,6 +42,35 @@ rxe_renew() {
 	ni_renew
 }
 
+ld_cut() {
+	if [ "$1" = rdma ]; then
+		rdma link delete "$RXE" &
+		ld_wait_gone $! "$1: rdma link delete $RXE hangs"
+		wait $! || fail "rdma link delete $RXE failed"
+	else
+		ip link set eth0 down
+	fi
+}
+
+ld_restore() {
+	if [ "$1" = rdma ]; then
+		rxe_setup eth0
+		ni_renew
+	else
+		ip link set eth0 up
+		rxe_renew
+	fi
+}
+
+ld_target_down() {
+	ip link set eth0 down
+}
+
+ld_target_up() {
+	ip link set eth0 up
+	rxe_renew
+}
+
 rxe_setup eth0
 rdma0=$(rdma_resources)
 o2ib_load timeout=10
@@ -68,85 +81,15 @@ echo serve > "$RUN" || fail "serve"
 barrier up
 
 for round in rdma initiator target; do
+	ld_round "$round"
 	if [ "$LNET_NODE" = a ]; then
-		nid=$(nid_of b)
-		ping_ok "$nid" 10
-		lt_ok put "$nid" 1048576 4 4
-		base=$(sent_bytes)
-		( echo "put $nid 1048576 $COUNT 8" > "$RUN" ) 2>/dev/null &
-		pid=$!
-		# Wait until 4 MiB went out, then cut the link.
-		for ((i = 0; i < 1200; i++)); do
-			[ $(($(sent_bytes) - base)) -ge $((4 << 20)) ] && break
-			kill -0 $pid 2>/dev/null ||
-				fail "$round: transfer ended before the cut: $(cat "$RUN")"
-			sleep 0.1
-		done
-		case $round in
-		target)
-			barrier "cut-$round"
-			barrier "down-$round"
-			;;
-		initiator)
-			ip link set eth0 down
-			;;
-		rdma)
-			rdma link delete "$RXE" &
-			wait_gone $! "$round: rdma link delete $RXE hangs"
-			wait $! || fail "rdma link delete $RXE failed"
-			;;
-		esac
-		log "$round: link cut after $((($(sent_bytes) - base) >> 20)) MiB"
-		wait_gone $pid "$round: transfer hangs with the link down"
-		wait $pid && fail "$round: transfer succeeded with the link down"
-		RESULT=$(cat "$RUN")
-		log "$round: $RESULT"
-		[ "$(field done)" = $COUNT ] && [ "$(field errors)" -gt 0 ] &&
-			[ "$(field status)" != 0 ] && [ "$(field timeouts)" = 0 ] ||
-			fail "$round: not every PUT ended by an LNet error: $RESULT"
 		log "$round: ko2iblnd: $(o2ib_counters)"
-		case $round in
-		initiator)
-			ip link set eth0 up
-			rxe_renew
-			;;
-		rdma)
-			rxe_setup eth0
-			ni_renew
-			;;
-		esac
-		barrier "up-$round"
-		# The link is back: traffic resumes (after a reconnect).
-		ping_ok "$nid" 30
-		lt_ok put "$nid" 1048576 8 4
-		lt_ok get "$nid" 4096 20 4
-		barrier "resumed-$round"
-	else
-		if [ "$round" = target ]; then
-			barrier "cut-$round"
-			ip link set eth0 down
-			log "$round: eth0 down"
-			barrier "down-$round"
-			# Down until a's transfer is over, so no PUT can get through.
-			barrier "up-$round" 600
-			ip link set eth0 up
-			rxe_renew
-			log "$round: eth0 up"
-		else
-			barrier "up-$round" 600
-		fi
-		barrier "resumed-$round" 600
 	fi
 done
 
 barrier traffic-done
 # Every message is finalized: none left allocated on either side.
-for ((i = 0; i < 50; i++)); do
-	read -r alloc _ < /sys/kernel/debug/lnet/stats
-	[ "$alloc" = 0 ] && break
-	sleep 0.2
-done
-[ "$alloc" = 0 ] || { diag; fail "$alloc LNet messages still allocated"; }
+ld_all_finalized
 log "ko2iblnd: $(o2ib_counters)"
 barrier checked
 o2ib_unload

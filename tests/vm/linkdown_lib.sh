@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+# The link-down scenario shared by sock_linkdown.sh and o2ib_linkdown.sh
+# (sourced after the LND's own *_lib.sh, which provides lt_ok, ping_ok,
+# field, diag and barrier): node a sends COUNT 1 MiB PUTs to b, 8 at a
+# time; once LD_CUT_MIB MiB went out the link is cut in one of several
+# ways (the caller's hooks); the transfer must end by itself, every PUT
+# completed, some with an LNet error, none given up on by lnet_test;
+# once the link is back traffic resumes.
+#
+# The caller sets LD_NET (tcp, o2ib) and defines, for node a:
+#   ld_cut ROUND       cut the link (for b's link: nothing, b does it)
+#   ld_restore ROUND   bring it back (likewise)
+# and for node b:
+#   ld_target_down ROUND, ld_target_up ROUND   b's own link, in the
+#                      rounds where b's link is the one cut
+# then calls ld_round ROUND for each round, in order, on both nodes;
+# ld_is_target ROUND says which rounds cut b's link (default: "target").
+
+COUNT=${COUNT:-100}
+LD_CUT_MIB=${LD_CUT_MIB:-4}
+
+# ld_sent_bytes: payload bytes this node's $LD_NET NI has sent.
+ld_sent_bytes() {
+	awk -v net="@$LD_NET" '$1 ~ net "$" { print $9 }' \
+		/sys/kernel/debug/lnet/nis
+}
+
+# ld_wait_gone PID WHAT: wait at most CMD_LIMIT seconds for PID to end,
+# else fail with WHAT, showing the blocked tasks.
+ld_wait_gone() {
+	local i
+	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	diag
+	echo w > /proc/sysrq-trigger
+	dmesg | tail -80
+	fail "$2"
+}
+
+ld_is_target() {
+	[ "$1" = target ]
+}
+
+# ld_initiator ROUND NID: node a's part of a round.
+ld_initiator() {
+	local round=$1 nid=$2 base pid i
+	ping_ok "$nid" 10
+	lt_ok put "$nid" 1048576 4 4
+	base=$(ld_sent_bytes)
+	( echo "put $nid 1048576 $COUNT 8" > "$RUN" ) 2>/dev/null &
+	pid=$!
+	# Wait until LD_CUT_MIB MiB went out, then cut the link.
+	for ((i = 0; i < 1200; i++)); do
+		[ $(($(ld_sent_bytes) - base)) -ge $((LD_CUT_MIB << 20)) ] &&
+			break
+		kill -0 $pid 2>/dev/null ||
+			fail "$round: transfer ended before the cut: $(cat "$RUN")"
+		sleep 0.1
+	done
+	if ld_is_target "$round"; then
+		barrier "cut-$round"
+		barrier "down-$round"
+	else
+		ld_cut "$round"
+	fi
+	log "$round: link cut after $((($(ld_sent_bytes) - base) >> 20)) MiB"
+	ld_wait_gone $pid "$round: transfer hangs with the link down"
+	wait $pid && fail "$round: transfer succeeded with the link down"
+	RESULT=$(cat "$RUN")
+	log "$round: $RESULT"
+	[ "$(field done)" = "$COUNT" ] && [ "$(field errors)" -gt 0 ] &&
+		[ "$(field status)" != 0 ] && [ "$(field timeouts)" = 0 ] ||
+		fail "$round: not every PUT ended by an LNet error: $RESULT"
+	ld_is_target "$round" || ld_restore "$round"
+	barrier "up-$round"
+	# The link is back: traffic resumes (after a reconnect).
+	ping_ok "$nid" 30
+	lt_ok put "$nid" 1048576 8 4
+	lt_ok get "$nid" 4096 20 4
+	barrier "resumed-$round"
+}
+
+# ld_round ROUND: one round, on whichever node this is.
+ld_round() {
+	local round=$1
+	if [ "$LNET_NODE" = a ]; then
+		ld_initiator "$round" "$(nid_of b)"
+		return
+	fi
+	if ld_is_target "$round"; then
+		barrier "cut-$round"
+		ld_target_down "$round"
+		log "$round: link down"
+		barrier "down-$round"
+		# Down until a's transfer is over, so no PUT can get through.
+		barrier "up-$round" 600
+		ld_target_up "$round"
+		log "$round: link up"
+	else
+		barrier "up-$round" 600
+	fi
+	barrier "resumed-$round" 600
+}
+
+# ld_all_finalized: no LNet message is left allocated on this node.
+ld_all_finalized() {
+	local i alloc
+	for ((i = 0; i < 50; i++)); do
+		read -r alloc _ < /sys/kernel/debug/lnet/stats
+		[ "$alloc" = 0 ] && return 0
+		sleep 0.2
+	done
+	diag
+	fail "$alloc LNet messages still allocated"
+}
