@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Peers and connections: a connection's QP, CQ and receive buffers, its
+ * Connections: a connection's QP, CQ and receive buffers, its
  * establishment (queued messages move onto it), its closing and
  * teardown, and the once-a-second reaper (timeouts, keepalive,
  * reconnects).
@@ -13,54 +13,6 @@
 #include <linux/slab.h>
 
 #include "o2iblnd.h"
-
-/**
- * kib_peer_find_locked() - the peer of @nid
- * @net: our NI
- * @nid: its nid4
- *
- * Return: the peer or NULL.
- */
-struct kib_peer *kib_peer_find_locked(struct kib_net *net, u64 nid)
-{
-	struct kib_peer *peer;
-
-	list_for_each_entry(peer, &net->kn_peers, ibp_list)
-		if (peer->ibp_nid == nid)
-			return peer;
-	return NULL;
-}
-
-/**
- * kib_peer_get_locked() - the peer of @nid, created if needed
- * @net: our NI
- * @nid: its nid4
- *
- * Return: the peer, or NULL without memory or when shutting down.
- */
-struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid)
-{
-	struct kib_peer *peer = kib_peer_find_locked(net, nid);
-
-	if (peer || net->kn_down)
-		return peer;
-	peer = kzalloc(sizeof(*peer), GFP_ATOMIC | __GFP_NOWARN);
-	if (!peer)
-		return NULL;
-	peer->ibp_net = net;
-	peer->ibp_nid = nid;
-	INIT_LIST_HEAD(&peer->ibp_conns);
-	INIT_LIST_HEAD(&peer->ibp_txq);
-	peer->ibp_version = IBLND_MSG_VERSION;
-	peer->ibp_queue_depth = clamp(net->kn_ni->ni_tunables.peer_credits,
-				      1, IBLND_MAX_QUEUE_DEPTH);
-	peer->ibp_max_frags = IBLND_MAX_RDMA_FRAGS;
-	peer->ibp_backoff_ms = KIB_RECONNECT_MIN_MS;
-	peer->ibp_reconnect_at = jiffies;
-	INIT_DELAYED_WORK(&peer->ibp_connect_work, kib_connect_work);
-	list_add_tail(&peer->ibp_list, &net->kn_peers);
-	return peer;
-}
 
 /**
  * kib_peer_conn_locked() - the established connection to send on
@@ -107,6 +59,7 @@ struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
 		return NULL;
 	conn->ibc_kind = KIB_CTX_CONN;
 	kref_init(&conn->ibc_ref);
+	kref_get(&peer->ibp_ref);
 	conn->ibc_peer = peer;
 	conn->ibc_net = peer->ibp_net;
 	conn->ibc_active = active;
@@ -131,6 +84,7 @@ static void kib_conn_release(struct kref *ref)
 	struct kib_conn *conn = container_of(ref, struct kib_conn, ibc_ref);
 	struct kib_net *net = conn->ibc_net;
 
+	kib_peer_put(conn->ibc_peer);
 	kfree(conn);
 	if (atomic_dec_and_test(&net->kn_nconns))
 		wake_up(&net->kn_waitq);
@@ -531,7 +485,7 @@ static bool kib_conn_timed_out_locked(struct kib_conn *conn)
 }
 
 /**
- * kib_reaper() - once a second: timeouts, keepalive, reconnects
+ * kib_reaper() - once a second: timeouts, keepalive, idle peers
  * @work: kn_reaper
  */
 void kib_reaper(struct work_struct *work)
@@ -540,13 +494,14 @@ void kib_reaper(struct work_struct *work)
 					   struct kib_net, kn_reaper);
 	unsigned long ka = READ_ONCE(kib_tun.keepalive) * HZ;
 	struct kib_conn *conn, *keep[16];
-	struct kib_peer *peer;
+	struct kib_peer *peer, *ptmp;
 	struct kib_tx *tx, *tmp;
 	int nkeep = 0, i;
 	LIST_HEAD(late);
 
 	spin_lock_bh(&net->kn_lock);
-	list_for_each_entry(peer, &net->kn_peers, ibp_list) {
+	list_for_each_entry_safe(peer, ptmp, &net->kn_peers, ibp_list) {
+		kib_peer_forget_idle_locked(peer);
 		list_for_each_entry_safe(tx, tmp, &peer->ibp_txq, tx_list) {
 			if (time_before(jiffies, tx->tx_deadline))
 				continue;

@@ -269,7 +269,9 @@ static int kib_startup(struct lnet_ni *ni)
 	net->kn_kind = KIB_CTX_NET;
 	net->kn_ni = ni;
 	spin_lock_init(&net->kn_lock);
-	INIT_LIST_HEAD(&net->kn_peers);
+	rc = kib_peer_table_init(net);
+	if (rc)
+		goto free;
 	init_waitqueue_head(&net->kn_waitq);
 	atomic_set(&net->kn_nconns, 0);
 	INIT_DELAYED_WORK(&net->kn_reaper, kib_reaper);
@@ -300,6 +302,8 @@ static int kib_startup(struct lnet_ni *ni)
 	return 0;
 unlock:
 	mutex_unlock(&kib_nets_mutex);
+	/* Empty: a CONNREQ is refused (EARLY) until the NI is up. */
+	kib_peer_table_destroy(net);
 free:
 	ni->ni_data = NULL;
 	kfree(net);
@@ -345,19 +349,13 @@ static void kib_net_stop(struct kib_net *net, int error)
 static void kib_shutdown(struct lnet_ni *ni)
 {
 	struct kib_net *net = ni->ni_data;
-	struct kib_peer *peer, *tmp;
 
 	mutex_lock(&kib_nets_mutex);
 	list_del(&net->kn_list);
 	kib_net_stop(net, -ESHUTDOWN);
 	mutex_unlock(&kib_nets_mutex);
 
-	list_for_each_entry_safe(peer, tmp, &net->kn_peers, ibp_list) {
-		WARN_ON(!list_empty(&peer->ibp_conns) ||
-			!list_empty(&peer->ibp_txq));
-		list_del(&peer->ibp_list);
-		kfree(peer);
-	}
+	kib_peer_table_destroy(net);
 	ni->ni_data = NULL;
 	kfree(net);
 }

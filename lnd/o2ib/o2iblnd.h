@@ -7,7 +7,8 @@
  *	wire.c		message and reject codec (pure; see wire.h)
  *	module.c	parameters, the LND ops, NI start and stop, listener
  *	cm.c		rdma_cm events: connecting, accepting, rejecting
- *	conn.c		peers, connections: QP, CQ, receive buffers, teardown
+ *	peer.c		peer records: table by NID, lifetime
+ *	conn.c		connections: QP, CQ, receive buffers, teardown
  *	tx.c		lnd_send, send queues, credits, NOOPs, RDMA setup
  *	rx.c		receive completions, message dispatch, lnd_recv
  *	debugfs.c	/sys/kernel/debug/ko2iblnd/stats
@@ -24,6 +25,7 @@
 
 #include <linux/atomic.h>
 #include <linux/kref.h>
+#include <linux/rhashtable-types.h>
 #include <linux/scatterlist.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -85,6 +87,8 @@ enum kib_stat {
 	KIB_STAT_CONNS_CREATED,
 	KIB_STAT_CONNS_CLOSED,
 	KIB_STAT_CONNECT_FAILED,
+	KIB_STAT_PEERS,			/* gauge: peer records */
+	KIB_STAT_PEERS_FORGOTTEN,	/* idle ones freed */
 	KIB_STAT_WIRE_SHORT,		/* one per enum kib_wire_err ... */
 	KIB_STAT_WIRE_BAD_MAGIC,
 	KIB_STAT_WIRE_BAD_VERSION,
@@ -145,7 +149,8 @@ enum kib_ctx_kind {
  * @kn_kind: KIB_CTX_NET
  * @kn_ni: the NI
  * @kn_lock: see the top of this file
- * @kn_peers: struct kib_peer, for the NI's lifetime
+ * @kn_peers: struct kib_peer, for walks (see peer.c)
+ * @kn_peer_table: the same peers by NID
  * @kn_list: in the list of NIs (module.c), for device removal
  * @kn_down: 0 while the NI runs; then why it stopped (-ESHUTDOWN, or
  *	-ENODEV when its device went): no new peer, connection or send
@@ -172,6 +177,7 @@ struct kib_net {
 	struct lnet_ni		*kn_ni;
 	spinlock_t		kn_lock;	/* see above */
 	struct list_head	kn_peers;
+	struct rhashtable	kn_peer_table;
 	struct list_head	kn_list;
 	int			kn_down;
 	bool			kn_stopped;
@@ -195,6 +201,9 @@ struct kib_net {
 /**
  * struct kib_peer - a peer NI
  * @ibp_list: in kn_peers
+ * @ibp_node: in kn_peer_table
+ * @ibp_ref: references: the table's, one per connection (ibc_peer)
+ * @ibp_rcu: frees it after table lookups walking past it
  * @ibp_net: our NI
  * @ibp_nid: its nid4
  * @ibp_conns: its connections (struct kib_conn), established or not
@@ -214,6 +223,9 @@ struct kib_net {
  */
 struct kib_peer {
 	struct list_head	ibp_list;
+	struct rhash_head	ibp_node;
+	struct kref		ibp_ref;
+	struct rcu_head		ibp_rcu;
 	struct kib_net		*ibp_net;
 	u64			ibp_nid;
 	struct list_head	ibp_conns;
@@ -400,8 +412,12 @@ struct kib_tx {
 };
 
 /* conn.c */
+int kib_peer_table_init(struct kib_net *net);
+void kib_peer_table_destroy(struct kib_net *net);
 struct kib_peer *kib_peer_find_locked(struct kib_net *net, u64 nid);
 struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid);
+void kib_peer_put(struct kib_peer *peer);
+void kib_peer_forget_idle_locked(struct kib_peer *peer);
 struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active);
 int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid);
 void kib_conn_put(struct kib_conn *conn);

@@ -165,6 +165,24 @@ if [ "$LNET_NODE" = a ]; then
 	"$HOSTILE" -t $WAIT -q $QD "$IP" "$NID" cm_flood ||
 		fail "cm_flood: local error"
 	settle cm_flood
+	# Each attack came from a NID of its own making (-S) and left a peer
+	# record on b; b forgets idle peers, so it keeps only a's: a stream
+	# of new NIDs costs memory only while connected.
+	for ((i = 1; i <= 10; i++)); do
+		"$HOSTILE" -S "192.0.2.$((100 + i))@o2ib" -t $WAIT -q $QD \
+			"$IP" "$NID" msg_bad_type ||
+			fail "msg_bad_type from NID $i: b did not close"
+	done
+	for ((i = 0; i < 300; i++)); do
+		b_stats
+		[ "$(bctr peers)" = 1 ] && break
+		sleep 0.2
+	done
+	[ "$(bctr peers)" = 1 ] ||
+		{ echo "$BSTATS"; fail "b keeps $(bctr peers) peers, want 1 (a)"; }
+	[ "$(bctr peers_forgotten)" -ge 11 ] ||
+		{ echo "$BSTATS"; fail "b forgot $(bctr peers_forgotten) peers, want >= 11"; }
+	log "b forgot idle peers: peers 1, peers_forgotten $(bctr peers_forgotten)"
 	for c in wc_errors tx_timeout; do
 		[ "$(bctr $c)" = 0 ] || { echo "$BSTATS"; fail "b: $c $(bctr $c)"; }
 	done
