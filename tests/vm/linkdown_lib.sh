@@ -13,11 +13,23 @@
 # and for node b:
 #   ld_target_down ROUND, ld_target_up ROUND   b's own link, in the
 #                      rounds where b's link is the one cut
-# then calls ld_round ROUND for each round, in order, on both nodes;
+# then, with the LND loaded, calls ld_start, and ld_round ROUND for each
+# round, in order, on both nodes;
 # ld_is_target ROUND says which rounds cut b's link (default: "target").
 
 COUNT=${COUNT:-100}
 LD_CUT_MIB=${LD_CUT_MIB:-4}
+
+# ld_start: no resend, short LNet and lnet_test timeouts, serve, and
+# wait for the other node to be ready.
+ld_start() {
+	local p=/sys/module/lnet/parameters
+	echo 0 > $p/lnet_health_sensitivity	# retry_count 0: no resend
+	echo 10 > $p/lnet_transaction_timeout
+	echo 90 > /sys/module/lnet_test/parameters/op_timeout
+	echo serve > "$RUN" || fail "serve"
+	barrier up
+}
 
 # ld_sent_bytes: payload bytes this node's $LD_NET NI has sent.
 ld_sent_bytes() {
@@ -106,12 +118,5 @@ ld_round() {
 
 # ld_all_finalized: no LNet message is left allocated on this node.
 ld_all_finalized() {
-	local i alloc
-	for ((i = 0; i < 50; i++)); do
-		read -r alloc _ < /sys/kernel/debug/lnet/stats
-		[ "$alloc" = 0 ] && return 0
-		sleep 0.2
-	done
-	diag
-	fail "$alloc LNet messages still allocated"
+	lnet_idle 10
 }

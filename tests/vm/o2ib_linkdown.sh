@@ -23,7 +23,6 @@ set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/o2ib_lib.sh"
 
-P=/sys/module/lnet/parameters
 COUNT=40
 LD_NET=o2ib
 . "$LNET_TOP/tests/vm/linkdown_lib.sh"
@@ -74,11 +73,7 @@ ld_target_up() {
 rxe_setup eth0
 rdma0=$(rdma_resources)
 o2ib_load timeout=10
-echo 0 > $P/lnet_health_sensitivity	# retry_count 0: no resend
-echo 10 > $P/lnet_transaction_timeout
-echo 90 > /sys/module/lnet_test/parameters/op_timeout
-echo serve > "$RUN" || fail "serve"
-barrier up
+ld_start
 
 for round in rdma initiator target; do
 	ld_round "$round"

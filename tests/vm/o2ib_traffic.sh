@@ -79,18 +79,6 @@ many() {
 	log "more in flight than the queue depth ($depth) to $1: OK"
 }
 
-# idle: wait until no LNet message is allocated.
-idle() {
-	local i alloc
-	for ((i = 0; i < 100; i++)); do
-		read -r alloc _ < /sys/kernel/debug/lnet/stats
-		[ "$alloc" = 0 ] && return 0
-		sleep 0.2
-	done
-	diag
-	fail "$alloc LNet messages still allocated"
-}
-
 rxe_setup eth0
 rdma0=$(rdma_resources)
 log "RDMA resources before ko2iblnd: $rdma0"
@@ -120,7 +108,7 @@ log "target: $t"
 [ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
 want=$((9 * COUNT + MANY + MANY / 4))
 [ "$(field puts "$t")" -ge "$want" ] || fail "PUTs missing (want $want): $t"
-idle
+lnet_idle
 log "ko2iblnd: $(o2ib_counters)"
 for c in rnr credit_overflow unknown_cookie rx_stale wc_errors tx_timeout \
 	 rx_bad_lnet_hdr rx_truncated connack_bad mr_map_failed; do
@@ -177,7 +165,7 @@ lt_ok "$op" "$nid" 1048576 16 8
 log "$op 16 x 1 MiB again on the pool of 2 MRs: OK"
 barrier pool-checked 600
 
-idle
+lnet_idle
 o2ib_unload
 rdma1=$(rdma_resources)
 log "RDMA resources after unload: $rdma1"

@@ -116,6 +116,19 @@ counter() {
 	awk -v n="$2" '$1 == n { print $2 }' "$1"
 }
 
+# lnet_idle [SECONDS]: wait (default 20 s) until no LNet message is
+# allocated on this node: every one was finalized.
+lnet_idle() {
+	local i alloc
+	for ((i = 0; i < ${1:-20} * 5; i++)); do
+		read -r alloc _ < /sys/kernel/debug/lnet/stats
+		[ "$alloc" = 0 ] && return 0
+		sleep 0.2
+	done
+	diag
+	fail "$alloc LNet messages still allocated"
+}
+
 # ping_ok NID [TRIES]: lnetctl ping NID, retrying (a peer that just came
 # back may need a reconnect first).
 ping_ok() {

@@ -12,7 +12,6 @@ set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
 
-P=/sys/module/lnet/parameters
 LD_NET=tcp
 . "$LNET_TOP/tests/vm/linkdown_lib.sh"
 
@@ -33,11 +32,7 @@ ld_target_up() {
 }
 
 sock_load sock_timeout=5
-echo 0 > $P/lnet_health_sensitivity	# retry_count 0: no resend
-echo 10 > $P/lnet_transaction_timeout
-echo 90 > /sys/module/lnet_test/parameters/op_timeout
-echo serve > "$RUN" || fail "serve"
-barrier up
+ld_start
 
 for round in initiator target; do
 	ld_round "$round"
