@@ -121,6 +121,13 @@ bench_ib_write_bw() {
 	done
 }
 
+# rxe_counters WHEN: the soft-RoCE device's counters in the log
+# (retransmissions, sequence errors, RNRs): they tell a slow run that
+# lost packets from one that did not.
+rxe_counters() {
+	log "rxe $1: $(rdma statistic show link "$RXE/1" 2>&1 | tr -s ' \n' ' ')"
+}
+
 # LNet over ko2iblnd on the same rxe0.
 bench_o2ib() {
 	local r nid
@@ -133,15 +140,28 @@ bench_o2ib() {
 		nid=$(nid_of b)
 		ping_ok "$nid" 5
 		lt_ok put "$nid" 1048576 8 8	# warm up: connections open
+		rxe_counters "before the PUTs"
 		for ((r = 1; r <= RUNS; r++)); do
 			lt_ok put "$nid" 1048576 "$PUTS" 8
 			echo "o2ib_put_ns $(field elapsed_ns) $PUTS" >> "$OUT"
+			rxe_counters "after PUT run $r ($(field elapsed_ns) ns)"
 		done
+		barrier o2ib-puts-done
+		rxe_counters "after the PUTs"
 		for ((r = 1; r <= RUNS; r++)); do
 			lt_ok get "$nid" 1048576 "$PUTS" 8
 			echo "o2ib_get_ns $(field elapsed_ns) $PUTS" >> "$OUT"
+			rxe_counters "after GET run $r ($(field elapsed_ns) ns)"
 		done
+		barrier o2ib-gets-done
+		rxe_counters "after the GETs"
 		log "ko2iblnd: $(o2ib_counters)"
+	else
+		rxe_counters "before the PUTs"
+		barrier o2ib-puts-done 1800
+		rxe_counters "after the PUTs"
+		barrier o2ib-gets-done 1800
+		rxe_counters "after the GETs"
 	fi
 	barrier o2ib-done 1800
 	o2ib_unload
