@@ -219,14 +219,30 @@ static int lnet_ni_avail(const struct lnet_ni *ni)
 	return ni->ni_txc.max ? ni->ni_txc.credits : INT_MAX;
 }
 
+/*
+ * Is @ni a better NI to send from than @best?  One whose LND reports no
+ * failure first (a failed one is taken only when the net has no other,
+ * and its LND then fails the message), then the most credits, then the
+ * least used.
+ */
+static bool lnet_ni_better(const struct lnet_ni *ni,
+			   const struct lnet_ni *best)
+{
+	if (lnet_ni_usable(ni) != lnet_ni_usable(best))
+		return lnet_ni_usable(ni);
+	if (lnet_ni_avail(ni) != lnet_ni_avail(best))
+		return lnet_ni_avail(ni) > lnet_ni_avail(best);
+	return ni->ni_seq < best->ni_seq;
+}
+
 /**
  * lnet_ni_for_send_locked() - the local NI a message to @dst leaves by
  * @dst: destination NID
  * @self: source NID asked for, or ANY
  *
  * A local destination goes over 0@lo.  Otherwise an NI on @dst's network
- * (and equal to @self if given): the one with the most credits, ties
- * broken round-robin, the multi-rail rule for local NIs.  No routing yet.
+ * (and equal to @self if given): see lnet_ni_better(), the multi-rail
+ * rule for local NIs.  No routing yet.
  *
  * Return: the NI, ERR_PTR(-EINVAL) if @self is not local, or
  * ERR_PTR(-EHOSTUNREACH).
@@ -248,9 +264,7 @@ struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
 	list_for_each_entry(ni, &net->net_nis, ni_list) {
 		if (!ni->ni_up || (!any && !lnet_nid_equal(self, &ni->ni_nid)))
 			continue;
-		if (!best || lnet_ni_avail(ni) > lnet_ni_avail(best) ||
-		    (lnet_ni_avail(ni) == lnet_ni_avail(best) &&
-		     ni->ni_seq < best->ni_seq))
+		if (!best || lnet_ni_better(ni, best))
 			best = ni;
 	}
 	if (!best)
@@ -258,6 +272,32 @@ struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
 	best->ni_seq++;
 	return best;
 }
+
+/**
+ * lnet_ni_set_fatal() - an LND reports an NI's link or device down or up
+ * @ni: the NI, started (between the LND's startup and its shutdown)
+ * @fatal: true when its link is down or its device gone, false when it
+ *	works again
+ *
+ * A fatal NI is not chosen to send from, is reported down by
+ * ``lnetctl net show`` and in this node's ping replies (so multi-rail
+ * peers stop using it), until the LND clears it or the NI is deleted.
+ *
+ * Context: any (the ping buffer is rebuilt from a work item).
+ */
+void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal)
+{
+	char nid[LNET_NIDSTR_SIZE];
+
+	if (READ_ONCE(ni->ni_fatal) == fatal)
+		return;
+	WRITE_ONCE(ni->ni_fatal, fatal);
+	lnet_nid_to_str(&ni->ni_nid, nid, sizeof(nid));
+	pr_info("LNet: NI %s %s\n", nid,
+		fatal ? "down: its link or device failed" : "up again");
+	lnet_ping_target_update_later();
+}
+EXPORT_SYMBOL(lnet_ni_set_fatal);
 
 void lnet_ni_put_locked(struct lnet_ni *ni)
 {
@@ -776,7 +816,7 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	memset(info, 0, sizeof(*info));
 	info->nid = ni->ni_nid;
 	info->net_id = ni->ni_net->net_id;
-	info->up = ni->ni_up;
+	info->up = lnet_ni_usable(ni);
 	strscpy(info->ifname, ni->ni_ifname, sizeof(info->ifname));
 	info->tunables = ni->ni_tunables;
 	info->send_count = s->send_count;

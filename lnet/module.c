@@ -65,6 +65,7 @@ static void __exit lnet_exit(void)
 {
 	lnet_genl_exit();
 	cancel_work_sync(&lnet_config_work);
+	lnet_ping_target_cancel_updates();
 	/* No module uses LNet any more, so nothing holds it. */
 	WARN_ON(lnet_unconfigure(NULL));
 	lnet_debugfs_fini();

@@ -71,7 +71,7 @@ int lnet_ping_target_update(void)
 			if (!lnet_nid_is_nid4(&ni->ni_nid))
 				continue;
 			pi->pi_ni[n].ns_nid = lnet_nid_to_nid4(&ni->ni_nid);
-			pi->pi_ni[n++].ns_status = ni->ni_up ?
+			pi->pi_ni[n++].ns_status = lnet_ni_usable(ni) ?
 				LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
 		}
 	/* Lo is the first NI of the first net. */
@@ -104,6 +104,33 @@ int lnet_ping_target_update(void)
 	if (!lnet_md_handle_is_none(old) && old.cookie)
 		lnet_md_unlink(old);
 	return 0;
+}
+
+static void lnet_ping_update_work_fn(struct work_struct *work)
+{
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state == LNET_STATE_RUNNING &&
+	    lnet_ping_target_update())
+		pr_warn("LNet: ping buffer not updated: out of memory\n");
+	mutex_unlock(&the_lnet.ln_api_mutex);
+}
+
+static DECLARE_WORK(lnet_ping_update_work, lnet_ping_update_work_fn);
+
+/*
+ * Rebuild the ping buffer soon, from a context that may not take
+ * ln_api_mutex (an LND reporting an NI's status holds its own locks,
+ * which it also takes under ln_api_mutex when an NI stops).
+ */
+void lnet_ping_target_update_later(void)
+{
+	schedule_work(&lnet_ping_update_work);
+}
+
+/* Module exit: no update may run after LNet's code is gone. */
+void lnet_ping_target_cancel_updates(void)
+{
+	cancel_work_sync(&lnet_ping_update_work);
 }
 
 /* Withdraw the responder; its buffer goes with its MD. */

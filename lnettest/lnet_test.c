@@ -18,7 +18,10 @@
  * arrays (LNET_MD_KIOV) while the initiator uses plain buffers, so both MD
  * forms are exercised; the buf_offset module parameter starts the
  * initiator's MDs that many bytes into their buffers, so that they are
- * not page-aligned (a 1 MiB one then spans 257 pages).  Every payload is
+ * not page-aligned (a 1 MiB one then spans 257 pages), and sink_gap
+ * leaves the last bytes of every page of the bulk PUT sinks out of their
+ * fragments (gaps between fragments: LNet and ksocklnd take them, an
+ * RDMA LND cannot map them into one MR).  Every payload is
  * a pattern derived from a seed and the byte offset: the target checks
  * each PUT as it lands (seed = hdr_data), the initiator checks each GET
  * reply, and ACK/REPLY lengths are checked too.
@@ -69,6 +72,11 @@ module_param(buf_offset, uint, 0644);
 MODULE_PARM_DESC(buf_offset,
 		 "Bytes into its buffer where an initiator's MD starts (0: page-aligned buffers of a page or more; below PAGE_SIZE)");
 
+static unsigned int sink_gap;
+module_param(sink_gap, uint, 0644);
+MODULE_PARM_DESC(sink_gap,
+		 "Bytes left out at the end of every page of the bulk PUT sinks, from the next serve (0: whole pages; else gapped fragments, which one RDMA MR cannot map)");
+
 static bool check = true;
 module_param(check, bool, 0644);
 MODULE_PARM_DESC(check,
@@ -118,7 +126,7 @@ static bool lnet_test_pattern(u8 *va, u32 len, u32 seed, u32 off, bool fill)
 	return true;
 }
 
-/* As lnet_test_pattern() over the first @len bytes of a page array. */
+/* As lnet_test_pattern() over the first @len bytes of a fragment array. */
 static bool lnet_test_pages(struct bio_vec *bv, u32 len, u32 seed, u32 off,
 			    bool fill)
 {
@@ -127,10 +135,11 @@ static bool lnet_test_pages(struct bio_vec *bv, u32 len, u32 seed, u32 off,
 	u8 *va;
 
 	while (done < len && ok) {
-		u32 n = min_t(u32, len - done, PAGE_SIZE);
+		u32 n = min_t(u32, len - done, bv->bv_len);
 
 		va = kmap_local_page(bv->bv_page);
-		ok = lnet_test_pattern(va, n, seed, off + done, fill);
+		ok = lnet_test_pattern(va + bv->bv_offset, n, seed, off + done,
+				       fill);
 		kunmap_local(va);
 		done += n;
 		bv++;
@@ -314,6 +323,7 @@ static u64 lnet_test_target_bits(unsigned int i)
 
 static int lnet_test_target_pages(struct lnet_test_target *t)
 {
+	u32 gap = min_t(u32, READ_ONCE(sink_gap), PAGE_SIZE - 1);
 	unsigned int i, j;
 	struct page *p;
 
@@ -322,7 +332,8 @@ static int lnet_test_target_pages(struct lnet_test_target *t)
 			p = alloc_page(GFP_KERNEL);
 			if (!p)
 				return -ENOMEM;
-			bvec_set_page(&t->kiov[i][j], p, PAGE_SIZE, 0);
+			bvec_set_page(&t->kiov[i][j], p, i == LNET_TEST_TGT_GET ?
+				      PAGE_SIZE : PAGE_SIZE - gap, 0);
 		}
 	for (i = 0; i < LNET_TEST_SMALL_MDS; i++)
 		for (j = 0; j < LNET_TEST_PAGES; j++) {

@@ -91,12 +91,21 @@ bool lnet_nid_is_local_locked(const struct lnet_nid *nid);
 struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
 					const struct lnet_nid *self);
 void lnet_ni_put_locked(struct lnet_ni *ni);
+void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
+
+/* Started, and its LND has not reported a link or device failure. */
+static inline bool lnet_ni_usable(const struct lnet_ni *ni)
+{
+	return ni->ni_up && !READ_ONCE(ni->ni_fatal);
+}
 
 /* lo.c: the loopback LND. */
 extern struct lnet_lnd lnet_lolnd;
 
 /* ping.c: the responder's buffer. */
 int lnet_ping_target_update(void);
+void lnet_ping_target_update_later(void);
+void lnet_ping_target_cancel_updates(void);
 void lnet_ping_target_fini(void);
 void lnet_ping_set_discovery(bool on);
 

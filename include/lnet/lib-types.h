@@ -146,6 +146,8 @@ struct lnet_net {
  * @ni_nid: its NID, set by the LND's startup
  * @ni_ifname: interface, "" for 0@lo
  * @ni_up: started and not being shut down
+ * @ni_fatal: its LND reports its link down or its device gone
+ *	(lnet_ni_set_fatal()): not used to send, reported down
  * @ni_tunables: values in force
  * @ni_txc: NI tx credits
  * @ni_stats: counters
@@ -159,6 +161,7 @@ struct lnet_ni {
 	struct lnet_nid		ni_nid;
 	char			ni_ifname[IFNAMSIZ];
 	bool			ni_up;
+	bool			ni_fatal;
 	struct lnet_ni_tunables	ni_tunables;
 	struct lnet_credits	ni_txc;
 	struct lnet_ni_stats	ni_stats;

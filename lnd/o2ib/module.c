@@ -181,6 +181,7 @@ static int kib_listen(struct kib_net *net)
 	}
 	net->kn_listener = id;
 	net->kn_dev = id->device;
+	net->kn_port = id->port_num;
 	return 0;
 }
 
@@ -190,6 +191,32 @@ static int kib_listen(struct kib_net *net)
  * registration falls back to the PD's global rkey (one fragment per DMA
  * segment).
  */
+/*
+ * The device's port events: LNet stops using an NI whose port went down
+ * (for soft-RoCE: its Ethernet link) or whose device failed, and reports
+ * it down to peers, until the port is active again.
+ */
+static void kib_port_event(struct ib_event_handler *handler,
+			   struct ib_event *event)
+{
+	struct kib_net *net = container_of(handler, struct kib_net,
+					   kn_event_handler);
+
+	switch (event->event) {
+	case IB_EVENT_DEVICE_FATAL:
+		lnet_ni_set_fatal(net->kn_ni, true);
+		break;
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_PORT_ACTIVE:
+		if (event->element.port_num == net->kn_port)
+			lnet_ni_set_fatal(net->kn_ni,
+					  event->event == IB_EVENT_PORT_ERR);
+		break;
+	default:
+		break;
+	}
+}
+
 static int kib_pd_setup(struct kib_net *net)
 {
 	const struct lnet_ni_tunables *t = &net->kn_ni->ni_tunables;
@@ -297,6 +324,9 @@ static int kib_startup(struct lnet_ni *ni)
 		goto unlock;
 	}
 	list_add_tail(&net->kn_list, &kib_nets);
+	INIT_IB_EVENT_HANDLER(&net->kn_event_handler, net->kn_dev,
+			      kib_port_event);
+	ib_register_event_handler(&net->kn_event_handler);
 	mutex_unlock(&kib_nets_mutex);
 	queue_delayed_work(kib_wq, &net->kn_reaper, HZ);
 	return 0;
@@ -325,6 +355,7 @@ static void kib_net_stop(struct kib_net *net, int error)
 	if (net->kn_stopped)
 		return;
 	net->kn_stopped = true;
+	ib_unregister_event_handler(&net->kn_event_handler);
 	/* No more CONNREQ can arrive once the listener is gone. */
 	rdma_destroy_id(net->kn_listener);
 	spin_lock_bh(&net->kn_lock);
@@ -379,6 +410,7 @@ static void kib_remove_one(struct ib_device *dev, void *client_data)
 		pr_warn("ko2iblnd: %s removed: NI %pI4 is down until deleted and added again\n",
 			dev_name(&dev->dev), &net->kn_ip);
 		kib_net_stop(net, -ENODEV);
+		lnet_ni_set_fatal(net->kn_ni, true);
 	}
 	mutex_unlock(&kib_nets_mutex);
 }

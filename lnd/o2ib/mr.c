@@ -52,6 +52,8 @@ struct kib_mr_pool {
 	bool				waiting;	/* -EAGAIN given out */
 	bool				shutdown;	/* being destroyed */
 	bool				orphaned;	/* destroyed, maps out */
+	/* rxe: invalidate before every registration, never change keys */
+	bool				stable_keys;
 
 	struct delayed_work		grow_work;
 	struct delayed_work		trim_work;
@@ -406,6 +408,16 @@ struct kib_mr_pool *kib_mr_pool_create(struct ib_pd *pd,
 
 	pool->pd = pd;
 	pool->params = *params;
+	/*
+	 * Soft-RoCE (Linux 6.1 at least) executes a queue's local work
+	 * requests again when a transport retry rewinds the queue to an
+	 * earlier, unacknowledged send: a REG_MR again on a registered MR
+	 * fails ("not free"), a LOCAL_INV of the previous key after the new
+	 * key's REG_MR fails, and the QP stalls.  On rxe every registration
+	 * is therefore LOCAL_INV + REG_MR with the MR's one key, which
+	 * repeats harmlessly; the cost is the stale-key protection below.
+	 */
+	pool->stable_keys = pd->device->ops.driver_id == RDMA_DRIVER_RXE;
 	if (!pool->params.pool_size)
 		pool->params.pool_size = KIB_MR_POOL_SIZE;
 	if (!pool->params.idle_secs)
@@ -546,7 +558,7 @@ int kib_mr_map(struct kib_mr_pool *pool, struct scatterlist *sgl,
 	 * at unmap: the pool has no QP of its own, and it costs no extra
 	 * round trip.
 	 */
-	if (fmr->valid) {
+	if (fmr->valid || pool->stable_keys) {
 		fmr->inv_wr = (struct ib_send_wr) {
 			.opcode = IB_WR_LOCAL_INV,
 			.wr_cqe = &fmr->cqe,
@@ -561,7 +573,8 @@ int kib_mr_map(struct kib_mr_pool *pool, struct scatterlist *sgl,
 	 * previous one (e.g. after a timed-out transfer) cannot write into
 	 * the new buffer.
 	 */
-	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+	if (!pool->stable_keys)
+		ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 	fmr->reg_wr = (struct ib_reg_wr) {
 		.wr = {
 			.opcode = IB_WR_REG_MR,

@@ -160,6 +160,8 @@ enum kib_ctx_kind {
  * @kn_ip: its IPv4 address (network order)
  * @kn_listener: rdma_cm id listening on kn_ip:service
  * @kn_dev: the RDMA device of kn_ip
+ * @kn_port: its port of kn_ip
+ * @kn_event_handler: the device's port events (module.c)
  * @kn_pd: protection domain of every connection of the NI
  * @kn_mr_pool: FastReg MRs for advertised sinks; NULL: the device has
  *	none and sinks use the PD's global rkey
@@ -187,6 +189,8 @@ struct kib_net {
 	struct rdma_cm_id	*kn_listener;
 	struct ib_device	*kn_dev;
 	struct ib_pd		*kn_pd;
+	u32			kn_port;
+	struct ib_event_handler	kn_event_handler;
 	struct kib_mr_pool	*kn_mr_pool;
 	int			kn_max_send_sge;
 	int			kn_max_qp_wr;

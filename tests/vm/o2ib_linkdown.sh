@@ -13,6 +13,8 @@
 # some with an error status, none abandoned.  Once the link is back
 # traffic resumes; no LNet message is left allocated, the modules
 # unload and no RDMA resource (QP, CQ, MR, PD, cm_id) is left behind.
+# The NI's status in net show follows: down once the link or the device
+# goes, up once it is back.
 #
 # On Linux 6.1's rxe a node whose Ethernet link went down and up no
 # longer completes any rdma_cm connection (its peer's REQs, or the REPs
@@ -41,13 +43,28 @@ rxe_renew() {
 	ni_renew
 }
 
+# ni_status_is STATUS WHY: the o2ib NI's status in net show becomes
+# STATUS within 10 s (ko2iblnd reports port and device events to LNet).
+ni_status_is() {
+	local i st
+	for ((i = 0; i < 50; i++)); do
+		st=$("$LNETCTL" net show --net o2ib | awk '$1 == "status:" { print $2 }')
+		[ "$st" = "$1" ] && { log "o2ib NI $1 ($2)"; return 0; }
+		sleep 0.2
+	done
+	"$LNETCTL" net show --net o2ib
+	fail "o2ib NI status '$st' after $2, want $1"
+}
+
 ld_cut() {
 	if [ "$1" = rdma ]; then
 		rdma link delete "$RXE" &
 		ld_wait_gone $! "$1: rdma link delete $RXE hangs"
 		wait $! || fail "rdma link delete $RXE failed"
+		ni_status_is down "rdma link delete"
 	else
 		ip link set eth0 down
+		ni_status_is down "eth0 down"
 	fi
 }
 
@@ -57,16 +74,20 @@ ld_restore() {
 		ni_renew
 	else
 		ip link set eth0 up
+		ni_status_is up "eth0 up"
 		rxe_renew
 	fi
+	ni_status_is up "the NI renewed"
 }
 
 ld_target_down() {
 	ip link set eth0 down
+	ni_status_is down "eth0 down"
 }
 
 ld_target_up() {
 	ip link set eth0 up
+	ni_status_is up "eth0 up"
 	rxe_renew
 }
 

@@ -165,6 +165,55 @@ lt_ok "$op" "$nid" 1048576 16 8
 log "$op 16 x 1 MiB again on the pool of 2 MRs: OK"
 barrier pool-checked 600
 
+# Keepalive: with keepalive=1 (seconds) an idle connection sends a NOOP
+# about once a second, and the peer receives them.
+ka0=$(counter "$O2IB_STATS" keepalives)
+rcvd0=$(counter "$O2IB_STATS" noops_rcvd)
+echo 1 > /sys/module/ko2iblnd/parameters/keepalive
+sleep 6
+ka1=$(counter "$O2IB_STATS" keepalives)
+rcvd1=$(counter "$O2IB_STATS" noops_rcvd)
+echo 100 > /sys/module/ko2iblnd/parameters/keepalive
+log "idle 6 s with keepalive=1: keepalives $ka0 -> $ka1, noops_rcvd $rcvd0 -> $rcvd1"
+[ "$ka1" -ge $((ka0 + 2)) ] || fail "keepalive NOOPs sent: $ka0 -> $ka1"
+[ "$rcvd1" -ge $((rcvd0 + 2)) ] || fail "keepalive NOOPs received: $rcvd0 -> $rcvd1"
+barrier keepalive-done 600
+
+# A sink of gapped fragments (lnet_test sink_gap: 96 bytes left out of
+# every page) is a fragment list one MR cannot map: b refuses the PUT
+# with a PUT_NAK (-EINVAL, as Lustre's o2iblnd), a's PUT fails with an
+# error status, the connection stays, and a PUT into whole pages works again.
+gap_serve() {
+	echo unserve > "$RUN" || fail "unserve"
+	echo "$1" > /sys/module/lnet_test/parameters/sink_gap
+	echo serve > "$RUN" || fail "serve with sink_gap $1"
+}
+[ "$LNET_NODE" = b ] && gap_serve 96
+barrier gap-serve 600
+if [ "$LNET_NODE" = a ]; then
+	naks0=$(counter "$O2IB_STATS" put_naks)
+	lt put "$nid" 65536 1 1
+	[ "$(field errors)" = 1 ] && [ "$(field status)" != 0 ] &&
+		[ "$(field timeouts)" = 0 ] ||
+		fail "PUT into a gapped sink: $RESULT, want an error status"
+	naks1=$(counter "$O2IB_STATS" put_naks)
+	[ "$naks1" -gt "$naks0" ] ||
+		fail "PUT into a gapped sink: no PUT_NAK ($naks0 -> $naks1)"
+	log "PUT into a gapped sink: status $(field status), put_naks $naks0 -> $naks1"
+fi
+barrier gap-put 600
+if [ "$LNET_NODE" = b ]; then
+	[ "$(counter "$O2IB_STATS" mr_map_failed)" -ge 1 ] ||
+		fail "gapped sink: mr_map_failed $(counter "$O2IB_STATS" mr_map_failed), want >= 1"
+	gap_serve 0
+fi
+barrier gap-unserve 600
+if [ "$LNET_NODE" = a ]; then
+	lt_ok put "$nid" 65536 4 2
+	log "gapped sink refused with a PUT_NAK; whole pages again: OK"
+fi
+barrier gap-done 600
+
 lnet_idle
 o2ib_unload
 rdma1=$(rdma_resources)

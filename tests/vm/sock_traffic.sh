@@ -100,5 +100,21 @@ log "target: $t"
 log "ksocklnd: $(tr '\n' ' ' < "$KSTATS")"
 barrier checked
 
+# Sinks of gapped fragments (lnet_test sink_gap: 96 bytes left out of
+# every page): ksocklnd receives into any fragment list, so PUTs into
+# them land intact (ko2iblnd must refuse them: o2ib_traffic).
+echo unserve > "$RUN" || fail "unserve"
+echo 96 > /sys/module/lnet_test/parameters/sink_gap
+echo serve > "$RUN" || fail "serve with gapped sinks"
+barrier gap-serve
+lt_ok put "$nid" 65536 8 4
+barrier gap-put
+t=$(cat "$TARGET")
+[ "$(field puts "$t")" = 8 ] && [ "$(field bad "$t")" = 0 ] ||
+	fail "8 PUTs into gapped sinks: $t"
+log "8 x 64 KiB PUTs into gapped sinks landed intact"
+echo unserve > "$RUN" || fail "unserve"
+echo 0 > /sys/module/lnet_test/parameters/sink_gap
+
 sock_unload
 log "sock traffic OK"
