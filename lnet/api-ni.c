@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
+#include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
 
@@ -225,8 +226,8 @@ static int lnet_ni_avail(const struct lnet_ni *ni)
  * and its LND then fails the message), then the most credits, then the
  * least used.
  */
-static bool lnet_ni_better(const struct lnet_ni *ni,
-			   const struct lnet_ni *best)
+VISIBLE_IF_KUNIT bool lnet_ni_better(const struct lnet_ni *ni,
+				     const struct lnet_ni *best)
 {
 	if (lnet_ni_usable(ni) != lnet_ni_usable(best))
 		return lnet_ni_usable(ni);
@@ -234,6 +235,7 @@ static bool lnet_ni_better(const struct lnet_ni *ni,
 		return lnet_ni_avail(ni) > lnet_ni_avail(best);
 	return ni->ni_seq < best->ni_seq;
 }
+EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
 
 /**
  * lnet_ni_for_send_locked() - the local NI a message to @dst leaves by

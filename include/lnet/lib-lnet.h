@@ -92,6 +92,9 @@ struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
 					const struct lnet_nid *self);
 void lnet_ni_put_locked(struct lnet_ni *ni);
 void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool lnet_ni_better(const struct lnet_ni *ni, const struct lnet_ni *best);
+#endif
 
 /* Started, and its LND has not reported a link or device failure. */
 static inline bool lnet_ni_usable(const struct lnet_ni *ni)
