@@ -281,7 +281,8 @@ struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
  * @fatal: true when its link is down or its device gone, false when it
  *	works again
  *
- * A fatal NI is not chosen to send from, is reported down by
+ * A fatal NI is chosen to send from only when its net has no other
+ * (lnet_ni_better()), is reported down by
  * ``lnetctl net show`` and in this node's ping replies (so multi-rail
  * peers stop using it), until the LND clears it or the NI is deleted.
  *

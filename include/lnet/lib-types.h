@@ -147,7 +147,8 @@ struct lnet_net {
  * @ni_ifname: interface, "" for 0@lo
  * @ni_up: started and not being shut down
  * @ni_fatal: its LND reports its link down or its device gone
- *	(lnet_ni_set_fatal()): not used to send, reported down
+ *	(lnet_ni_set_fatal()): sent from only when its net has no other
+ *	NI, reported down
  * @ni_tunables: values in force
  * @ni_txc: NI tx credits
  * @ni_stats: counters

@@ -501,7 +501,8 @@ void kib_reaper(struct work_struct *work)
 
 	spin_lock_bh(&net->kn_lock);
 	list_for_each_entry_safe(peer, ptmp, &net->kn_peers, ibp_list) {
-		kib_peer_forget_idle_locked(peer);
+		if (kib_peer_forget_idle_locked(peer))
+			continue;
 		list_for_each_entry_safe(tx, tmp, &peer->ibp_txq, tx_list) {
 			if (time_before(jiffies, tx->tx_deadline))
 				continue;

@@ -186,12 +186,6 @@ static int kib_listen(struct kib_net *net)
 }
 
 /*
- * The PD and the MR pool of the NI's device.  Sinks are registered with
- * FastReg MRs (one fragment, as Lustre sends); a device without fast
- * registration falls back to the PD's global rkey (one fragment per DMA
- * segment).
- */
-/*
  * The device's port events: LNet stops using an NI whose port went down
  * (for soft-RoCE: its Ethernet link) or whose device failed, and reports
  * it down to peers, until the port is active again.
@@ -217,6 +211,12 @@ static void kib_port_event(struct ib_event_handler *handler,
 	}
 }
 
+/*
+ * The PD and the MR pool of the NI's device.  Sinks are registered with
+ * FastReg MRs (one fragment, as Lustre sends); a device without fast
+ * registration falls back to the PD's global rkey (one fragment per DMA
+ * segment).
+ */
 static int kib_pd_setup(struct kib_net *net)
 {
 	const struct lnet_ni_tunables *t = &net->kn_ni->ni_tunables;

@@ -421,7 +421,7 @@ void kib_peer_table_destroy(struct kib_net *net);
 struct kib_peer *kib_peer_find_locked(struct kib_net *net, u64 nid);
 struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid);
 void kib_peer_put(struct kib_peer *peer);
-void kib_peer_forget_idle_locked(struct kib_peer *peer);
+bool kib_peer_forget_idle_locked(struct kib_peer *peer);
 struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active);
 int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid);
 void kib_conn_put(struct kib_conn *conn);

@@ -159,12 +159,15 @@ static bool kib_peer_idle_locked(struct kib_peer *peer)
 /**
  * kib_peer_forget_idle_locked() - unlink and free @peer if nothing uses it
  * @peer: the peer; it leaves kn_peers (walk it with the _safe iterator)
+ *
+ * Return: true if it was freed: the caller must not touch it any more.
  */
-void kib_peer_forget_idle_locked(struct kib_peer *peer)
+bool kib_peer_forget_idle_locked(struct kib_peer *peer)
 {
 	if (!kib_peer_idle_locked(peer))
-		return;
+		return false;
 	kib_peer_unlink_locked(peer);
 	kib_peer_put(peer);	/* the table's: the last */
 	kib_stat_inc(KIB_STAT_PEERS_FORGOTTEN);
+	return true;
 }
