@@ -91,10 +91,29 @@ static void tun_others(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.ntx, 1024);
 }
 
+/* 0 or less: the module parameter (1 when loaded without it); 1..127. */
+static void tun_conns_per_peer(struct kunit *test)
+{
+	struct lnet_ni_tunables t = tun(8, 0, 0);
+
+	kib_ni_tunables(&t);
+	KUNIT_EXPECT_EQ(test, t.conns_per_peer, 1);
+	t.conns_per_peer = 5;
+	kib_ni_tunables(&t);
+	KUNIT_EXPECT_EQ(test, t.conns_per_peer, 5);
+	t.conns_per_peer = 200;
+	kib_ni_tunables(&t);
+	KUNIT_EXPECT_EQ(test, t.conns_per_peer, 127);
+	t.conns_per_peer = -1;
+	kib_ni_tunables(&t);
+	KUNIT_EXPECT_EQ(test, t.conns_per_peer, 1);
+}
+
 static struct kunit_case o2iblnd_tun_cases[] = {
 	KUNIT_CASE(tun_hiw),
 	KUNIT_CASE(tun_concurrent_sends),
 	KUNIT_CASE(tun_others),
+	KUNIT_CASE(tun_conns_per_peer),
 	{}
 };
 

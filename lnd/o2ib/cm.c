@@ -84,8 +84,10 @@ void kib_connect_work(struct work_struct *work)
 	int rc;
 
 	spin_lock_bh(&net->kn_lock);
-	if (net->kn_down || !list_empty(&peer->ibp_conns) ||
-	    list_empty(&peer->ibp_txq)) {
+	/* The first connection is for what waits, the others for more. */
+	if (net->kn_down ||
+	    (list_empty(&peer->ibp_conns) ? list_empty(&peer->ibp_txq) :
+	     kib_peer_nconns_locked(peer) >= kib_peer_conns_wanted(peer))) {
 		peer->ibp_connecting = false;
 		spin_unlock_bh(&net->kn_lock);
 		return;
@@ -242,8 +244,12 @@ static int kib_rejected(struct kib_conn *conn, struct rdma_cm_event *event)
 		rc = -EALREADY;
 		break;
 	case IBLND_REJECT_CONN_STALE:
-		if (full)
-			peer->ibp_incarnation = rej.ibr_incarnation;
+		/*
+		 * It restarted.  A V1 reject does not say its incarnation:
+		 * ask again as one who does not know it (dststamp 0), or
+		 * the same stale CONNREQ would be refused for ever.
+		 */
+		peer->ibp_incarnation = full ? rej.ibr_incarnation : 0;
 		retry = true;
 		rc = -ESTALE;
 		break;
@@ -266,8 +272,18 @@ static int kib_rejected(struct kib_conn *conn, struct rdma_cm_event *event)
 	case IBLND_REJECT_EARLY:
 		rc = -EAGAIN;
 		break;
+	case IBLND_REJECT_CONN_UNCOMPAT:
+	case IBLND_REJECT_FATAL:
+		/* A V1 peer: as it. (A V1-only one says FATAL.) */
+		if (rej.ibr_version == IBLND_MSG_VERSION_1 &&
+		    conn->ibc_version != IBLND_MSG_VERSION_1) {
+			peer->ibp_version = IBLND_MSG_VERSION_1;
+			retry = true;
+			rc = -EPROTO;
+		}
+		break;
 	default:
-		/* FATAL, NO_RESOURCES, UNCOMPAT (we speak V2 only) */
+		/* NO_RESOURCES, UNCOMPAT from a V2 peer */
 		break;
 	}
 	peer->ibp_retry_now = retry;
@@ -294,8 +310,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	const struct rdma_conn_param *p = &event->param.conn;
 	struct kib_msg msg;
 	const struct kib_connparams *cp = &msg.ibm_u.connparams;
-	u16 qd_max = clamp(net->kn_ni->ni_tunables.peer_credits, 1,
-			   IBLND_MAX_QUEUE_DEPTH);
+	u16 qd_max;
 	u16 version = IBLND_MSG_VERSION;
 	struct rdma_conn_param acc;
 	struct kib_peer *peer;
@@ -328,6 +343,9 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 		kib_stat_inc(KIB_STAT_WIRE_SHORT + err - KIB_WIRE_SHORT);
 		return kib_reject(cmid, NULL, version, IBLND_REJECT_FATAL, 0);
 	}
+	qd_max = version == IBLND_MSG_VERSION_1 ? IBLND_MSG_QUEUE_SIZE_V1 :
+		 clamp(net->kn_ni->ni_tunables.peer_credits, 1,
+		       IBLND_MAX_QUEUE_DEPTH);
 	/* 4. */
 	if (msg.ibm_dstnid != net->kn_nid || cmid->device != net->kn_dev)
 		return kib_reject(cmid, NULL, version, IBLND_REJECT_FATAL, 0);
@@ -341,10 +359,11 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	if (msg.ibm_type != IBLND_MSG_CONNREQ)
 		return kib_reject(cmid, net, version, IBLND_REJECT_FATAL,
 				  qd_max);
-	/* We speak V2 only (spec 5.3). */
-	if (version != IBLND_MSG_VERSION)
-		return kib_reject(cmid, net, IBLND_MSG_VERSION,
-				  IBLND_REJECT_CONN_UNCOMPAT, qd_max);
+	/* msg_version=0x11 plays a node that knows V1 only (Lustre 1.8). */
+	if (version != IBLND_MSG_VERSION_1 &&
+	    kib_tun.msg_version == IBLND_MSG_VERSION_1)
+		return kib_reject(cmid, NULL, IBLND_MSG_VERSION_1,
+				  IBLND_REJECT_FATAL, 0);
 	/* 7. */
 	if (cp->ibcp_queue_depth > qd_max || !cp->ibcp_queue_depth)
 		return kib_reject(cmid, net, version,
@@ -392,6 +411,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 				  qd_max);
 	}
 	peer->ibp_incarnation = msg.ibm_srcstamp;
+	peer->ibp_version = version;
 	conn = kib_conn_alloc(peer, false);
 	if (conn) {
 		peer->ibp_accepting++;

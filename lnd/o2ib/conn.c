@@ -15,8 +15,43 @@
 #include "o2iblnd.h"
 
 /**
+ * kib_peer_conns_wanted() - connections to keep to a peer
+ * @peer: the peer
+ *
+ * Return: its NI's conns_per_peer (1..127): we connect until the peer
+ *	has that many, its connections to us included.
+ */
+int kib_peer_conns_wanted(const struct kib_peer *peer)
+{
+	return clamp(peer->ibp_net->kn_ni->ni_tunables.conns_per_peer, 1,
+		     LNET_GENL_CONNS_PER_PEER_MAX);
+}
+
+/**
+ * kib_peer_nconns_locked() - connections of a peer not closing
+ * @peer: the peer
+ *
+ * Return: its connections established or being set up, either way.
+ */
+int kib_peer_nconns_locked(const struct kib_peer *peer)
+{
+	const struct kib_conn *conn;
+	int n = 0;
+
+	list_for_each_entry(conn, &peer->ibp_conns, ibc_list)
+		n++;
+	return n;
+}
+
+/**
  * kib_peer_conn_locked() - the established connection to send on
  * @peer: the peer
+ *
+ * With several connections (conns_per_peer), each message takes the
+ * next one, as Lustre's o2iblnd does: the chosen one moves to the end
+ * of the list.  All of a transaction's messages then go on the
+ * connection its request went on (responses go where the request came
+ * from), so nothing relies on order across connections.
  *
  * Return: the connection or NULL.
  */
@@ -24,24 +59,43 @@ struct kib_conn *kib_peer_conn_locked(struct kib_peer *peer)
 {
 	struct kib_conn *conn;
 
-	list_for_each_entry(conn, &peer->ibp_conns, ibc_list)
-		if (conn->ibc_state == KIB_CONN_ESTABLISHED)
-			return conn;
+	list_for_each_entry(conn, &peer->ibp_conns, ibc_list) {
+		if (conn->ibc_state != KIB_CONN_ESTABLISHED)
+			continue;
+		if (!list_is_last(&conn->ibc_list, &peer->ibp_conns))
+			list_move_tail(&conn->ibc_list, &peer->ibp_conns);
+		return conn;
+	}
 	return NULL;
 }
 
 /**
  * kib_peer_connect_locked() - start an active connection after @delay
- * @peer: the peer; nothing happens if it has a connection or attempt
+ * @peer: the peer; nothing happens if an attempt runs or it has all the
+ *	connections it should (kib_peer_conns_wanted())
  * @delay: jiffies
  */
 void kib_peer_connect_locked(struct kib_peer *peer, unsigned long delay)
 {
 	if (peer->ibp_net->kn_down || peer->ibp_connecting ||
-	    !list_empty(&peer->ibp_conns))
+	    kib_peer_nconns_locked(peer) >= kib_peer_conns_wanted(peer))
 		return;
 	peer->ibp_connecting = true;
 	mod_delayed_work(kib_wq, &peer->ibp_connect_work, delay);
+}
+
+/**
+ * kib_peer_connect_more_locked() - top a peer up to conns_per_peer
+ * @peer: the peer, which has a connection
+ *
+ * An extra connection is opened only when there is traffic (a message
+ * sent, or a connection of ours just established), one at a time, and
+ * not before the backoff of a failed attempt has passed.
+ */
+void kib_peer_connect_more_locked(struct kib_peer *peer)
+{
+	if (kib_peer_conns_wanted(peer) > 1 && !peer->ibp_accepting)
+		kib_peer_connect_locked(peer, kib_peer_reconnect_delay(peer));
 }
 
 /**
@@ -65,7 +119,8 @@ struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
 	conn->ibc_active = active;
 	conn->ibc_state = active ? KIB_CONN_CONNECTING : KIB_CONN_ACCEPTED;
 	conn->ibc_version = peer->ibp_version;
-	conn->ibc_queue_depth = peer->ibp_queue_depth;
+	conn->ibc_queue_depth = peer->ibp_version == IBLND_MSG_VERSION_1 ?
+				IBLND_MSG_QUEUE_SIZE_V1 : peer->ibp_queue_depth;
 	conn->ibc_max_frags = peer->ibp_max_frags;
 	INIT_LIST_HEAD(&conn->ibc_tx_noops);
 	INIT_LIST_HEAD(&conn->ibc_tx_queue);
@@ -115,9 +170,10 @@ static void kib_qp_event(struct ib_event *event, void *context)
  * @cmid: its rdma_cm id, with its device resolved
  *
  * Send queue: concurrent_sends messages, each with up to max_frags RDMA
- * WRITEs or an MR registration before it, within the device's limit (concurrent_sends shrinks
- * to fit).  Receive queue: 2 x queue depth + 2 (spec 5.1).  One spare
- * WR each for ib_drain_qp().
+ * WRITEs or an MR registration before it, within the device's limit
+ * (concurrent_sends shrinks to fit), plus the NOOPs V2 sends out of band.
+ * Receive queue: 2 x queue depth + 2 for V2, 2 x queue depth for V1
+ * (spec 5.1).  One spare WR each for ib_drain_qp().
  *
  * Context: process (rdma_cm handler).
  * Return: 0 or -errno; what was created is freed by the teardown.
@@ -136,14 +192,17 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 	sends = net->kn_ni->ni_tunables.concurrent_sends;
 	if (sends <= 0 || sends > qd)
 		sends = qd;
-	sends += KIB_OOB_MSGS;
+	if (kib_oob_capable(conn->ibc_version))
+		sends += KIB_OOB_MSGS;
 	while (sends > 1 && sends * per_tx + 1 > net->kn_max_qp_wr)
 		sends--;
 	if (sends * per_tx + 1 > net->kn_max_qp_wr)
 		return -ENOMEM;
 	conn->ibc_concurrent_sends = sends;
 	sq = sends * per_tx;
-	conn->ibc_nrx = 2 * qd + 2;
+	conn->ibc_nrx = 2 * qd;
+	if (kib_oob_capable(conn->ibc_version))
+		conn->ibc_nrx += KIB_OOB_MSGS;
 	if (conn->ibc_nrx + 1 > net->kn_max_qp_wr)
 		return -ENOMEM;
 
@@ -239,7 +298,7 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 
 	peer->ibp_connecting = false;
 	peer->ibp_error = error;
-	if (list_empty(&peer->ibp_txq) || !list_empty(&peer->ibp_conns))
+	if (list_empty(&peer->ibp_txq) && list_empty(&peer->ibp_conns))
 		return;
 	if (peer->ibp_retry_now) {
 		peer->ibp_retry_now = false;
@@ -251,6 +310,9 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 	peer->ibp_reconnect_at = jiffies + delay;
 	peer->ibp_backoff_ms = min(peer->ibp_backoff_ms * 2,
 				   KIB_RECONNECT_MAX_MS);
+	/* An extra connection failed: the others carry the traffic. */
+	if (!list_empty(&peer->ibp_conns))
+		return;
 	if (error == -EAGAIN)
 		kib_peer_connect_locked(peer, delay);
 	else if (!peer->ibp_accepting)
@@ -424,6 +486,8 @@ void kib_conn_established(struct kib_conn *conn)
 	peer->ibp_reconnect_at = jiffies;
 	peer->ibp_error = 0;
 	peer->ibp_races = 0;
+	if (conn->ibc_active)
+		kib_peer_connect_more_locked(peer);
 	kib_stat_inc(KIB_STAT_CONNS_ACTIVE);
 	kib_stat_inc(KIB_STAT_CONNS_CREATED);
 	list_splice_init(&peer->ibp_txq, &txs);

@@ -3,6 +3,8 @@
  * /sys/kernel/debug/ko2iblnd/stats: ko2iblnd's counters, all NIs
  * together, one "name value" line each.  conns_active is a gauge; the
  * others only grow.  Documentation/o2iblnd.rst says what each counts.
+ *
+ * /sys/kernel/debug/ko2iblnd/conns: one line per connection (module.c).
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -84,14 +86,23 @@ static int kib_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kib_stats);
 
+static int kib_conns_show(struct seq_file *m, void *v)
+{
+	kib_conns_print(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kib_conns);
+
 /**
- * kib_debugfs_init() - create /sys/kernel/debug/ko2iblnd/stats
+ * kib_debugfs_init() - create /sys/kernel/debug/ko2iblnd/{stats,conns}
  */
 void kib_debugfs_init(void)
 {
 	kib_debugfs_root = debugfs_create_dir("ko2iblnd", NULL);
 	debugfs_create_file("stats", 0400, kib_debugfs_root, NULL,
 			    &kib_stats_fops);
+	debugfs_create_file("conns", 0400, kib_debugfs_root, NULL,
+			    &kib_conns_fops);
 }
 
 /**

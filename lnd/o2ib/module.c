@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <net/net_namespace.h>
@@ -43,6 +44,7 @@ struct kib_tunables kib_tun = {
 	.tos			= -1,
 	.ib_mtu			= 0,
 	.wrq_sge		= 2,
+	.msg_version		= IBLND_MSG_VERSION,
 };
 
 module_param_named(service, kib_tun.service, int, 0444);
@@ -88,7 +90,9 @@ MODULE_PARM_DESC(require_privileged_port, "reject connections from ports above 1
 module_param_named(use_privileged_port, kib_tun.use_privileged_port, int, 0644);
 MODULE_PARM_DESC(use_privileged_port, "connect from a port below 1024 (falls back if none is free)");
 module_param_named(conns_per_peer, kib_tun.conns_per_peer, int, 0444);
-MODULE_PARM_DESC(conns_per_peer, "accepted for compatibility; one connection per peer");
+MODULE_PARM_DESC(conns_per_peer, "default of NIs: connections to open to each peer (1..127)");
+module_param_named(msg_version, kib_tun.msg_version, int, 0444);
+MODULE_PARM_DESC(msg_version, "not Lustre's: 18 (0x12, V2) or, to test interoperability, 17 (0x11): propose V1 and refuse V2, as Lustre 1.8 did");
 module_param_named(tos, kib_tun.tos, int, 0444);
 MODULE_PARM_DESC(tos, "type of service of connections (-1: unset)");
 module_param_named(ib_mtu, kib_tun.ib_mtu, int, 0444);
@@ -271,6 +275,11 @@ void kib_ni_tunables(struct lnet_ni_tunables *t)
 	t->fmr_cache = !!t->fmr_cache;
 	if (t->ntx <= 0)
 		t->ntx = 512;
+	/* 0 (ksocklnd's "auto"): the module parameter, as Lustre's does */
+	if (t->conns_per_peer <= 0)
+		t->conns_per_peer = kib_tun.conns_per_peer;
+	t->conns_per_peer = clamp(t->conns_per_peer, 1,
+				  LNET_GENL_CONNS_PER_PEER_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(kib_ni_tunables);
 
@@ -391,6 +400,50 @@ static void kib_shutdown(struct lnet_ni *ni)
 	kfree(net);
 }
 
+static const char *const kib_conn_state_names[] = {
+	[KIB_CONN_CONNECTING]	= "connecting",
+	[KIB_CONN_ACCEPTED]	= "accepted",
+	[KIB_CONN_ESTABLISHED]	= "established",
+	[KIB_CONN_CLOSING]	= "closing",
+	[KIB_CONN_DEAD]		= "dead",
+};
+
+/**
+ * kib_conns_print() - one line per connection of every NI
+ * @m: the debugfs file (debugfs.c)
+ *
+ * Connections being closed have left their peer's list: not shown.
+ *
+ * Context: process.
+ */
+void kib_conns_print(struct seq_file *m)
+{
+	struct kib_conn *conn;
+	struct kib_peer *peer;
+	struct kib_net *net;
+
+	mutex_lock(&kib_nets_mutex);
+	list_for_each_entry(net, &kib_nets, kn_list) {
+		spin_lock_bh(&net->kn_lock);
+		list_for_each_entry(peer, &net->kn_peers, ibp_list) {
+			list_for_each_entry(conn, &peer->ibp_conns, ibc_list)
+				seq_printf(m, "%pI4h %pI4h %s %s v%#x qd %u credits %d outstanding %d sent %lld received %lld\n",
+					   &(u32){ lnet_nid4_addr(net->kn_nid) },
+					   &(u32){ lnet_nid4_addr(peer->ibp_nid) },
+					   kib_conn_state_names[conn->ibc_state],
+					   conn->ibc_active ? "active" : "passive",
+					   conn->ibc_version,
+					   conn->ibc_queue_depth,
+					   conn->ibc_credits,
+					   conn->ibc_outstanding,
+					   (long long)atomic64_read(&conn->ibc_nsent),
+					   (long long)atomic64_read(&conn->ibc_nrcvd));
+		}
+		spin_unlock_bh(&net->kn_lock);
+	}
+	mutex_unlock(&kib_nets_mutex);
+}
+
 /*
  * An RDMA device is going (rdma link delete, driver unload, hot unplug).
  * Clients are removed in the reverse order of registration, so rdma_cm
@@ -433,6 +486,18 @@ static int __init kib_init(void)
 {
 	int rc;
 
+	if (kib_tun.conns_per_peer < 1 ||
+	    kib_tun.conns_per_peer > LNET_GENL_CONNS_PER_PEER_MAX) {
+		pr_err("ko2iblnd: conns_per_peer must be 1..%d\n",
+		       LNET_GENL_CONNS_PER_PEER_MAX);
+		return -EINVAL;
+	}
+	if (kib_tun.msg_version != IBLND_MSG_VERSION_1 &&
+	    kib_tun.msg_version != IBLND_MSG_VERSION_2) {
+		pr_err("ko2iblnd: msg_version must be %d or %d\n",
+		       IBLND_MSG_VERSION_1, IBLND_MSG_VERSION_2);
+		return -EINVAL;
+	}
 	if (kib_tun.peer_credits < 1 ||
 	    kib_tun.peer_credits > IBLND_MAX_QUEUE_DEPTH) {
 		pr_err("ko2iblnd: peer_credits must be 1..%d\n",
@@ -444,7 +509,7 @@ static int __init kib_init(void)
 		.peer_credits		= kib_tun.peer_credits,
 		.peer_buffer_credits	= kib_tun.peer_buffer_credits,
 		.credits		= kib_tun.credits,
-		.conns_per_peer		= 1,
+		.conns_per_peer		= kib_tun.conns_per_peer,
 		.peercredits_hiw	= kib_tun.peer_credits_hiw,
 		.map_on_demand		= kib_tun.map_on_demand,
 		.concurrent_sends	= kib_tun.concurrent_sends,

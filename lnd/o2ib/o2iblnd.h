@@ -34,6 +34,7 @@
 #include <rdma/rdma_cm.h>
 
 #include <lnet/lib-lnet.h>
+#include <uapi/lnet/lnet_genl.h>
 
 #include "mr.h"
 #include "wire.h"
@@ -44,6 +45,12 @@
 #define KIB_RECONNECT_MAX_MS	60000	/* doubled up to this */
 #define KIB_RACE_MAX		20	/* then the lower NID may win */
 #define KIB_MAX_SEND_SGE	16
+
+/* V2 sends NOOPs without credit ("out of band"); V1 spends one on them. */
+static inline bool kib_oob_capable(u16 version)
+{
+	return version != IBLND_MSG_VERSION_1;
+}
 
 /* Tunables: module parameters with Lustre's names (module.c). */
 struct kib_tunables {
@@ -72,6 +79,7 @@ struct kib_tunables {
 	int	tos;
 	int	ib_mtu;
 	int	wrq_sge;
+	int	msg_version;
 };
 
 extern struct kib_tunables kib_tun;
@@ -135,7 +143,9 @@ static inline void kib_stat_add(enum kib_stat s, long n)
 	atomic64_add(n, &kib_stats[s]);
 }
 
+struct seq_file;
 void kib_debugfs_init(void);
+void kib_conns_print(struct seq_file *m);
 void kib_debugfs_fini(void);
 
 /* What an rdma_cm id's context is: its first member says. */
@@ -307,6 +317,8 @@ struct kib_rx {
  * @ibc_mr_wait: in kn_mr_waiters (with a reference): a message waits
  *	for an MR of the exhausted pool; empty otherwise
  * @ibc_last_send: last message posted (jiffies)
+ * @ibc_nsent: messages posted (debugfs "conns")
+ * @ibc_nrcvd: messages received
  * @ibc_nrx: receive buffers
  * @ibc_rxs: the receive buffers
  * @ibc_qp_created: rdma_create_qp() succeeded
@@ -342,6 +354,8 @@ struct kib_conn {
 	struct list_head	ibc_early_rxs;
 	struct list_head	ibc_mr_wait;
 	unsigned long		ibc_last_send;
+	atomic64_t		ibc_nsent;
+	atomic64_t		ibc_nrcvd;
 	int			ibc_nrx;
 	struct kib_rx		*ibc_rxs;
 	bool			ibc_qp_created;
@@ -415,17 +429,22 @@ struct kib_tx {
 	struct ib_send_wr	tx_send_wr;
 };
 
-/* conn.c */
+/* peer.c */
 int kib_peer_table_init(struct kib_net *net);
 void kib_peer_table_destroy(struct kib_net *net);
 struct kib_peer *kib_peer_find_locked(struct kib_net *net, u64 nid);
 struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid);
 void kib_peer_put(struct kib_peer *peer);
 bool kib_peer_forget_idle_locked(struct kib_peer *peer);
+
+/* conn.c */
 struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active);
 int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid);
 void kib_conn_put(struct kib_conn *conn);
+int kib_peer_conns_wanted(const struct kib_peer *peer);
+int kib_peer_nconns_locked(const struct kib_peer *peer);
 struct kib_conn *kib_peer_conn_locked(struct kib_peer *peer);
+void kib_peer_connect_more_locked(struct kib_peer *peer);
 void kib_conn_close_locked(struct kib_conn *conn, int error);
 void kib_conn_close(struct kib_conn *conn, int error);
 void kib_conn_established(struct kib_conn *conn);
@@ -448,6 +467,8 @@ void kib_tx_done(struct kib_tx *tx);
 void kib_txlist_done(struct list_head *txs, int status);
 void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx);
 void kib_check_sends(struct kib_conn *conn);
+bool kib_need_noop_locked(const struct kib_conn *conn);
+bool kib_credit_ok_locked(const struct kib_conn *conn, u8 type);
 void kib_mr_wake(void *arg);
 void kib_mr_work(struct work_struct *work);
 int kib_map_iter(struct kib_tx *tx, struct iov_iter *it,

@@ -123,7 +123,7 @@ struct kib_peer *kib_peer_get_locked(struct kib_net *net, u64 nid)
 	peer->ibp_nid = nid;
 	INIT_LIST_HEAD(&peer->ibp_conns);
 	INIT_LIST_HEAD(&peer->ibp_txq);
-	peer->ibp_version = IBLND_MSG_VERSION;
+	peer->ibp_version = kib_tun.msg_version;
 	peer->ibp_queue_depth = clamp(net->kn_ni->ni_tunables.peer_credits,
 				      1, IBLND_MAX_QUEUE_DEPTH);
 	peer->ibp_max_frags = IBLND_MAX_RDMA_FRAGS;

@@ -181,6 +181,7 @@ void kib_handle_rx(struct kib_rx *rx)
 	enum kib_post_credit credit = KIB_POST_NO_CREDIT;
 	int rc = 0;
 
+	atomic64_inc(&conn->ibc_nrcvd);
 	if (msg->ibm_srcnid != conn->ibc_peer->ibp_nid ||
 	    msg->ibm_dstnid != net->kn_nid ||
 	    msg->ibm_srcstamp != conn->ibc_incarnation ||
@@ -198,6 +199,10 @@ void kib_handle_rx(struct kib_rx *rx)
 			return;
 		}
 		conn->ibc_credits += msg->ibm_credits;
+		/* V1: the credit the NOOP took goes back with the next message. */
+		if (msg->ibm_type == IBLND_MSG_NOOP &&
+		    !kib_oob_capable(conn->ibc_version))
+			conn->ibc_outstanding++;
 		spin_unlock_bh(&net->kn_lock);
 		kib_check_sends(conn);
 	}
@@ -205,7 +210,15 @@ void kib_handle_rx(struct kib_rx *rx)
 	switch (msg->ibm_type) {
 	case IBLND_MSG_NOOP:
 		kib_stat_inc(KIB_STAT_NOOPS_RCVD);
-		credit = KIB_POST_NO_CREDIT;	/* V2: sent without credit */
+		/*
+		 * V2: sent without credit.  V1: a keepalive NOOP (no credits
+		 * carried) returns its credit when the buffer is reposted; one
+		 * carrying credits already did, above.
+		 */
+		if (!kib_oob_capable(conn->ibc_version) && !msg->ibm_credits)
+			credit = KIB_POST_PEER_CREDIT;
+		else
+			credit = KIB_POST_NO_CREDIT;
 		break;
 	case IBLND_MSG_IMMEDIATE:
 		if (msg->ibm_nob < IBLND_IMMEDIATE_HDR_SIZE) {

@@ -19,6 +19,7 @@
  * (tx_sending) or waiting for the peer's response (tx_waiting).  It is
  * done when none of the three holds.
  */
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
@@ -429,6 +430,8 @@ static int kib_hiw(const struct kib_conn *conn)
 	int hiw = t->peercredits_hiw;	/* [pc / 2, pc - 1] by kib_startup */
 	int pc = clamp(t->peer_credits, 1, IBLND_MAX_QUEUE_DEPTH);
 
+	if (!kib_oob_capable(conn->ibc_version))
+		return IBLND_CREDITS_HIGHWATER_V1;
 	/* Scaled to the negotiated depth (spec 5.3), at least 1. */
 	return max(1, conn->ibc_queue_depth * hiw / pc);
 }
@@ -440,8 +443,18 @@ static bool kib_keepalive_due(const struct kib_conn *conn)
 	return ka > 0 && time_after_eq(jiffies, conn->ibc_last_send + ka * HZ);
 }
 
-/* Spec 5.9 rules (A), (B), (C) and at most KIB_OOB_MSGS in flight. */
-static bool kib_need_noop_locked(const struct kib_conn *conn)
+/**
+ * kib_need_noop_locked() - should a NOOP go now?
+ * @conn: the connection
+ *
+ * Spec 5.9 rules (A), (B), (C); V2: at most KIB_OOB_MSGS in flight.  V1
+ * (Lustre's rules for it): a NOOP takes a credit, and the last credit is
+ * kept for a NOOP that returns credits, so it needs a credit to go and
+ * is useless while a queued message can take the credits with it.
+ *
+ * Return: true if a NOOP is needed.
+ */
+bool kib_need_noop_locked(const struct kib_conn *conn)
 {
 	if (conn->ibc_state != KIB_CONN_ESTABLISHED)
 		return false;
@@ -449,10 +462,35 @@ static bool kib_need_noop_locked(const struct kib_conn *conn)
 		return false;
 	if (!list_empty(&conn->ibc_tx_queue_nocred))
 		return false;
-	if (conn->ibc_noops_posted >= KIB_OOB_MSGS)
+	if (kib_oob_capable(conn->ibc_version)) {
+		if (conn->ibc_noops_posted >= KIB_OOB_MSGS)
+			return false;
+		return list_empty(&conn->ibc_tx_queue) || !conn->ibc_credits;
+	}
+	if (!conn->ibc_credits)
 		return false;
-	return list_empty(&conn->ibc_tx_queue) || !conn->ibc_credits;
+	if (conn->ibc_credits == 1 && !conn->ibc_outstanding)
+		return false;
+	return list_empty(&conn->ibc_tx_queue) || conn->ibc_credits == 1;
 }
+EXPORT_SYMBOL_IF_KUNIT(kib_need_noop_locked);
+
+/**
+ * kib_credit_ok_locked() - may a credited message of @type go now?
+ * @conn: the connection
+ * @type: its ibm_type
+ *
+ * Return: true if a credit is free for it (V1: not the last one, which
+ *	only a NOOP may take).
+ */
+bool kib_credit_ok_locked(const struct kib_conn *conn, u8 type)
+{
+	if (!conn->ibc_credits)
+		return false;
+	return conn->ibc_credits > 1 || type == IBLND_MSG_NOOP ||
+	       kib_oob_capable(conn->ibc_version);
+}
+EXPORT_SYMBOL_IF_KUNIT(kib_credit_ok_locked);
 
 /* Register @tx's sink in an MR of the pool and describe it (tx_rd). */
 static int kib_tx_register(struct kib_tx *tx)
@@ -557,7 +595,7 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 
 	if (conn->ibc_nsends_posted >= conn->ibc_concurrent_sends)
 		return -EAGAIN;
-	if (credit && !conn->ibc_credits)
+	if (credit && !kib_credit_ok_locked(conn, tx->tx_type))
 		return -EAGAIN;
 	if (tx->tx_rd) {
 		rc = kib_tx_register(tx);
@@ -596,6 +634,7 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	conn->ibc_outstanding = 0;
 	conn->ibc_nsends_posted++;
 	conn->ibc_last_send = jiffies;
+	atomic64_inc(&conn->ibc_nsent);
 	tx->tx_sending++;
 	list_add_tail(&tx->tx_list, &conn->ibc_active_txs);
 
@@ -679,7 +718,8 @@ void kib_check_sends(struct kib_conn *conn)
 			tx = list_first_entry(&conn->ibc_tx_queue_nocred,
 					      struct kib_tx, tx_list);
 		} else if (!list_empty(&conn->ibc_tx_noops)) {
-			credit = 0;	/* V2: out of band */
+			/* V2: out of band; V1: credited */
+			credit = !kib_oob_capable(conn->ibc_version);
 			tx = list_first_entry(&conn->ibc_tx_noops,
 					      struct kib_tx, tx_list);
 		} else if (!list_empty(&conn->ibc_tx_queue)) {
@@ -760,6 +800,7 @@ static void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, u64 nid)
 	conn = kib_peer_conn_locked(peer);
 	if (conn) {
 		kref_get(&conn->ibc_ref);
+		kib_peer_connect_more_locked(peer);
 	} else {
 		tx->tx_deadline = jiffies + kib_peer_tx_timeout();
 		list_add_tail(&tx->tx_list, &peer->ibp_txq);

@@ -27,6 +27,8 @@
 #define IBLND_MAX_RDMA_FRAGS	257	/* LNET_MAX_IOV + 1 */
 #define IBLND_SERVICE_PORT	987
 #define IBLND_MAX_QUEUE_DEPTH	255
+#define IBLND_MSG_QUEUE_SIZE_V1	8	/* V1: fixed queue depth, */
+#define IBLND_CREDITS_HIGHWATER_V1 7	/* and credit-return point */
 
 /* ibm_type (spec 5.4) */
 #define IBLND_MSG_CONNREQ	0xc0

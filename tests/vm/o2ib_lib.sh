@@ -13,6 +13,7 @@
 O2IB_KO=lnd/o2ib/ko2iblnd.ko
 O2IB_MODULES="lnet/lnet.ko $O2IB_KO"
 O2IB_STATS=/sys/kernel/debug/ko2iblnd/stats
+O2IB_CONNS=/sys/kernel/debug/ko2iblnd/conns
 RXE=rxe0
 
 # rxe_setup [NETDEV] [SECONDS]: soft-RoCE device $RXE on NETDEV (default
@@ -52,7 +53,7 @@ o2ib_built() {
 
 # o2ib_load [KO2IBLND_PARAM=VALUE...]: load lnet, ko2iblnd (with the given
 # parameters) and lnet_test, and bring up an o2ib NI on eth0 ($RXE must
-# be up: rxe_setup).
+# be up: rxe_setup), with the lnetctl net add options in $O2IB_NET_OPTS.
 o2ib_load() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	o2ib_built || fail "$O2IB_KO is not built (no ko2iblnd in this tree?)"
@@ -60,8 +61,9 @@ o2ib_load() {
 	insmod "$LNET_MODDIR/$O2IB_KO" "$@" || fail "insmod ko2iblnd.ko $*"
 	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
 	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
-	"$LNETCTL" net add --net o2ib --if eth0 ||
-		{ o2ib_diag; fail "lnetctl net add --net o2ib --if eth0"; }
+	# shellcheck disable=SC2086 # options, word-split on purpose
+	"$LNETCTL" net add --net o2ib --if eth0 ${O2IB_NET_OPTS:-} ||
+		{ o2ib_diag; fail "lnetctl net add --net o2ib --if eth0 ${O2IB_NET_OPTS:-}"; }
 }
 
 # o2ib_unload: the reverse of o2ib_load; rmmod fails on a leaked reference.
@@ -82,6 +84,7 @@ nid_of() {
 o2ib_diag() {
 	{
 		echo "== ko2iblnd"; cat "$O2IB_STATS"
+		echo "== connections"; cat "$O2IB_CONNS"
 		echo "== nis"; cat /sys/kernel/debug/lnet/nis
 		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
 		echo "== target"; cat "$TARGET"
