@@ -449,6 +449,31 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	return 0;
 }
 
+/*
+ * A connection attempt failed.  One the peer asked us to repeat at once
+ * (a restarted peer's CONN_STALE, a smaller queue, its V1 version, a
+ * race) is part of connecting, not worth a warning.
+ */
+static void kib_connect_failed(struct kib_conn *conn,
+			       struct rdma_cm_event *event, int rc)
+{
+	struct kib_peer *peer = conn->ibc_peer;
+	u32 addr = lnet_nid4_addr(peer->ibp_nid);
+
+	kib_stat_inc(KIB_STAT_CONNECT_FAILED);
+	if (conn->ibc_active && READ_ONCE(peer->ibp_retry_now)) {
+		pr_debug("ko2iblnd: connecting to %pI4h: %s (status %d): %d, retrying\n",
+			 &addr, rdma_event_msg(event->event), event->status,
+			 rc);
+		return;
+	}
+	pr_warn_ratelimited("ko2iblnd: %s %pI4h failed: %s (status %d): %d\n",
+			    conn->ibc_active ? "connecting to" :
+					       "accepting from",
+			    &addr, rdma_event_msg(event->event),
+			    event->status, rc);
+}
+
 /**
  * kib_cm_handler() - rdma_cm events of the listener and of connections
  * @cmid: the id: the listener (context: struct kib_net), a new passive
@@ -510,15 +535,8 @@ int kib_cm_handler(struct rdma_cm_id *cmid, struct rdma_cm_event *event)
 		break;
 	}
 	if (rc) {
-		if (!conn->ibc_established) {
-			kib_stat_inc(KIB_STAT_CONNECT_FAILED);
-			pr_warn_ratelimited("ko2iblnd: %s %pI4h failed: %s (status %d): %d\n",
-					    conn->ibc_active ? "connecting to" :
-							       "accepting from",
-					    &(u32){ lnet_nid4_addr(conn->ibc_peer->ibp_nid) },
-					    rdma_event_msg(event->event),
-					    event->status, rc);
-		}
+		if (!conn->ibc_established)
+			kib_connect_failed(conn, event, rc);
 		kib_conn_close(conn, rc);
 	}
 	return 0;
