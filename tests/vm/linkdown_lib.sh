@@ -37,6 +37,12 @@ ld_sent_bytes() {
 		/sys/kernel/debug/lnet/nis
 }
 
+# ld_recv_bytes: payload bytes this node's $LD_NET NI has received.
+ld_recv_bytes() {
+	awk -v net="@$LD_NET" '$1 ~ net "$" { print $10 }' \
+		/sys/kernel/debug/lnet/nis
+}
+
 # ld_wait_gone PID WHAT: wait at most CMD_LIMIT seconds for PID to end,
 # else fail with WHAT, showing the blocked tasks.
 ld_wait_gone() {
@@ -61,20 +67,23 @@ ld_initiator() {
 	ping_ok "$nid" 10
 	lt_ok put "$nid" 1048576 4 4
 	base=$(ld_sent_bytes)
+	ld_is_target "$round" && barrier "go-$round"
 	( echo "put $nid 1048576 $COUNT 8" > "$RUN" ) 2>/dev/null &
 	pid=$!
-	# Wait until LD_CUT_MIB MiB went out, then cut the link.
-	for ((i = 0; i < 1200; i++)); do
-		[ $(($(ld_sent_bytes) - base)) -ge $((LD_CUT_MIB << 20)) ] &&
-			break
-		kill -0 $pid 2>/dev/null ||
-			fail "$round: transfer ended before the cut: $(cat "$RUN")"
-		sleep 0.1
-	done
 	if ld_is_target "$round"; then
-		barrier "cut-$round"
+		# b cuts its own link once LD_CUT_MIB MiB arrived: a round
+		# trip of barriers here took long enough, under TCG, for the
+		# whole transfer to get through first.
 		barrier "down-$round"
 	else
+		# Wait until LD_CUT_MIB MiB went out, then cut the link.
+		for ((i = 0; i < 1200; i++)); do
+			[ $(($(ld_sent_bytes) - base)) -ge \
+			  $((LD_CUT_MIB << 20)) ] && break
+			kill -0 $pid 2>/dev/null ||
+				fail "$round: transfer ended before the cut: $(cat "$RUN")"
+			sleep 0.1
+		done
 		ld_cut "$round"
 	fi
 	log "$round: link cut after $((($(ld_sent_bytes) - base) >> 20)) MiB"
@@ -102,9 +111,16 @@ ld_round() {
 		return
 	fi
 	if ld_is_target "$round"; then
-		barrier "cut-$round"
+		local base i
+		barrier "go-$round"
+		base=$(ld_recv_bytes)
+		for ((i = 0; i < 1200; i++)); do
+			[ $(($(ld_recv_bytes) - base)) -ge \
+			  $((LD_CUT_MIB << 20)) ] && break
+			sleep 0.05
+		done
 		ld_target_down "$round"
-		log "$round: link down"
+		log "$round: link down after $((($(ld_recv_bytes) - base) >> 20)) MiB received"
 		barrier "down-$round"
 		# Down until a's transfer is over, so no PUT can get through.
 		barrier "up-$round" 600
