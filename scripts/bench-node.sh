@@ -10,7 +10,8 @@
 #  o2ib (BENCH_LND o2ib or both): soft-RoCE (rxe0) on the same eth0,
 #    BENCH_RUNS runs of ib_write_bw (1 MiB RDMA writes, BENCH_SECONDS
 #    each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs and 1 MiB
-#    GETs (8 in flight) over ko2iblnd.  If ko2iblnd.ko is not built,
+#    GETs (8 in flight) over ko2iblnd (BENCH_O2IB_CONNS > 0: that many
+#    connections per peer).  If ko2iblnd.ko is not built,
 #    LNet over o2ib is skipped: a writes "o2ib_skipped <why>".
 #
 # With o2ib alone iperf3 still runs first, for comparison.  lnet_test
@@ -131,7 +132,11 @@ rxe_counters() {
 # LNet over ko2iblnd on the same rxe0.
 bench_o2ib() {
 	local r nid
-	o2ib_load
+	if [ "${BENCH_O2IB_CONNS:-0}" -gt 0 ]; then
+		O2IB_NET_OPTS="--conns-per-peer $BENCH_O2IB_CONNS" o2ib_load
+	else
+		o2ib_load
+	fi
 	echo 0 > /sys/module/lnet_test/parameters/check
 	echo serve > "$RUN" || fail "serve"
 	"$LNETCTL" net show

@@ -64,6 +64,9 @@ def main():
                     help="1 MiB PUTs (and GETs) per LNet run "
                     "(default: 15 per --seconds, as many MiB as the raw "
                     "tools move in a run at ~15 MiB/s)")
+    ap.add_argument("--o2ib-conns", type=int, default=0,
+                    help="conns_per_peer of the o2ib NIs (default: "
+                    "ko2iblnd's, 1)")
     args = ap.parse_args()
 
     subprocess.run([os.path.join(TOP, "scripts", "test-kernel.sh"), "lean"],
@@ -77,7 +80,8 @@ def main():
     script = os.path.join(TOP, "scripts", "bench-node.sh")
     puts = args.puts or 15 * args.seconds
     env = {"BENCH_RUNS": str(args.runs), "BENCH_SECONDS": str(args.seconds),
-           "BENCH_LND": args.lnd, "BENCH_PUTS": str(puts)}
+           "BENCH_LND": args.lnd, "BENCH_PUTS": str(puts),
+           "BENCH_O2IB_CONNS": str(args.o2ib_conns)}
     # Per part: a minute of setup, then every run; soft-RoCE under TCG
     # moves ~10 MiB/s, so 64 MiB PUTs or GETs take seconds each.
     timeout = 120 + args.runs * (args.seconds + 60)

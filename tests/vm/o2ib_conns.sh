@@ -54,6 +54,18 @@ many() {
 	[ "$(field done)" = 64 ] || fail "64 PUTs of 4 KiB: $RESULT"
 }
 
+# phase_end BARRIER: every PUT landed intact, nothing went wrong, every
+# LNet message finalized; unload, and wait for the other node.
+phase_end() {
+	local t
+	t=$(cat "$TARGET")
+	[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
+	zero_counters
+	lnet_idle
+	o2ib_unload
+	barrier "$1"
+}
+
 # zero_counters: what must stay 0 on this node.
 zero_counters() {
 	local c
@@ -124,12 +136,7 @@ if [ "$LNET_NODE" = b ]; then
 	log "b uses all 3 connections: OK"
 fi
 barrier cpp-done 600
-t=$(cat "$TARGET")
-[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
-zero_counters
-lnet_idle
-o2ib_unload
-barrier cpp-unloaded
+phase_end cpp-unloaded
 
 # --- 2. V1: b plays a V1-only node, a connects ---
 if [ "$LNET_NODE" = b ]; then
@@ -160,16 +167,7 @@ barrier v1-sizes 600
 many "$nid"
 log "V1: more in flight than the queue depth: OK"
 barrier v1-many 600
-rcvd0=$(counter "$O2IB_STATS" noops_rcvd)
-ka0=$(counter "$O2IB_STATS" keepalives)
-echo 1 > /sys/module/ko2iblnd/parameters/keepalive
-sleep 6
-echo 100 > /sys/module/ko2iblnd/parameters/keepalive
-rcvd1=$(counter "$O2IB_STATS" noops_rcvd)
-ka1=$(counter "$O2IB_STATS" keepalives)
-log "V1 idle 6 s, keepalive=1: keepalives $ka0 -> $ka1, noops_rcvd $rcvd0 -> $rcvd1"
-[ "$ka1" -ge $((ka0 + 2)) ] || fail "V1 keepalive NOOPs sent: $ka0 -> $ka1"
-[ "$rcvd1" -ge $((rcvd0 + 2)) ] || fail "V1 NOOPs received: $rcvd0 -> $rcvd1"
+o2ib_keepalive_check "V1: "
 barrier v1-keepalive 600
 # Credited NOOPs gave their credits back: the queue fills again.
 many "$nid"
@@ -197,10 +195,5 @@ fi
 sizes "$nid"
 log "V1 after a's reload: PUT/GET 0 B .. 1 MiB to $peer: OK"
 barrier v1-done 600
-t=$(cat "$TARGET")
-[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
-zero_counters
-lnet_idle
-o2ib_unload
-barrier done
+phase_end done
 log "o2ib connections OK"

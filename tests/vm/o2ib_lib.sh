@@ -103,6 +103,25 @@ o2ib_counters() {
 	tr '\n' ' ' < "$O2IB_STATS" 2>/dev/null || echo "(no $O2IB_STATS)"
 }
 
+# o2ib_keepalive_check [WHAT]: with keepalive=1 (seconds) for 6 s, an
+# idle connection sends a keepalive NOOP about once a second and the peer
+# receives them: at least 2 each way (run on both nodes at once).
+o2ib_keepalive_check() {
+	local what=${1:-} ka0 ka1 rcvd0 rcvd1
+	ka0=$(counter "$O2IB_STATS" keepalives)
+	rcvd0=$(counter "$O2IB_STATS" noops_rcvd)
+	echo 1 > /sys/module/ko2iblnd/parameters/keepalive
+	sleep 6
+	echo 100 > /sys/module/ko2iblnd/parameters/keepalive
+	ka1=$(counter "$O2IB_STATS" keepalives)
+	rcvd1=$(counter "$O2IB_STATS" noops_rcvd)
+	log "${what}idle 6 s with keepalive=1: keepalives $ka0 -> $ka1, noops_rcvd $rcvd0 -> $rcvd1"
+	[ "$ka1" -ge $((ka0 + 2)) ] ||
+		fail "${what}keepalive NOOPs sent: $ka0 -> $ka1"
+	[ "$rcvd1" -ge $((rcvd0 + 2)) ] ||
+		fail "${what}keepalive NOOPs received: $rcvd0 -> $rcvd1"
+}
+
 # rdma_resources: "qp N cq N mr N pd N" of every RDMA device (soft-RoCE
 # counts what the kernel holds: a leak shows here).
 rdma_resources() {
