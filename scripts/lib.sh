@@ -25,18 +25,28 @@ distro_kdir() {
 
 # Bump when scripts/test-kernel.sh changes how a kernel is built: the cache
 # key covers the source version, the fragments and this recipe number.
-KERNEL_RECIPE=1
+KERNEL_RECIPE=2
 
 # Cache key of a test-kernel flavour.
 kernel_key() {
-	local flavour=$1 frags
-	frags="$TOP/kernel/lean.config"
-	[ "$flavour" = debug ] && frags="$frags $TOP/kernel/debug.config"
-	# shellcheck disable=SC2086
-	{ kernel_src_version; echo "$KERNEL_RECIPE"; cat $frags; } |
+	local flavour=$1
+	{ kernel_src_version; echo "$KERNEL_RECIPE"; cat "$TOP/kernel/$flavour.config"; } |
 		sha256sum | cut -c1-12
 }
 
 kernel_build_dir() {
 	echo "$LNET_CACHE/kernel-$1-$(kernel_key "$1")"
+}
+
+# The distro flavour's cache directory (scripts/distro-kernel.sh): keyed by
+# the headers' kernel and package version and by the scripts that make it.
+distro_kernel_dir() {
+	local kdir kver key
+	kdir=$(distro_kdir) || return 1
+	kver=${kdir##*/linux-headers-}
+	key=$({ dpkg-query -W -f='${Version}' "linux-headers-$kver"
+		cat "$TOP/scripts/distro-kernel.sh" \
+		    "$TOP/tests/harness/initramfs-init.sh"; } |
+		sha256sum | cut -c1-12)
+	echo "$LNET_CACHE/distro-$kver-$key"
 }

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (once per machine) a test kernel from Debian's linux-source-6.1 and
-# print its build directory.  Usage: test-kernel.sh lean|debug [--path]
+# Build (once per machine) the debug test kernel from Debian's
+# linux-source-6.1 and print its build directory.
+# Usage: test-kernel.sh debug [--path]
+# (The other flavour, distro, is Debian's own kernel: scripts/distro-kernel.sh.)
 #
 # The build lives in $LNET_CACHE (default /var/cache/lnet-test), keyed by a
 # hash of the source version, the config fragments and this script, so a
@@ -11,8 +13,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: test-kernel.sh lean|debug [--path]}
-case "$flavour" in lean|debug) ;; *) echo "unknown flavour $flavour" >&2; exit 2 ;; esac
+flavour=${1:?usage: test-kernel.sh debug [--path]}
+case "$flavour" in debug) ;; *) echo "unknown flavour $flavour" >&2; exit 2 ;; esac
 out=$(kernel_build_dir "$flavour")
 if [ "${2:-}" = --path ]; then
 	echo "$out"
@@ -54,13 +56,13 @@ fi
 mkdir -p "$out"
 if [ ! -f "$out/.lnet-configured" ]; then
 	log "configuring in $out"
-	frags=("$TOP/kernel/lean.config")
-	[ "$flavour" = debug ] && frags+=("$TOP/kernel/debug.config")
-	make -s -C "$src" O="$out" x86_64_defconfig >/dev/null
-	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
-		"$out/.config" "${frags[@]}" >/dev/null)
-	make -s -C "$src" O="$out" olddefconfig >/dev/null
-	# Every option a fragment asks for must have survived olddefconfig.
+	frags=("$TOP/kernel/$flavour.config")
+	# From nothing: every option not in the fragment is off (even the
+	# defaults of what it makes visible), so the fragment names every
+	# option the VMs need and nothing else gets built.
+	make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="${frags[0]}" \
+		allnoconfig >/dev/null
+	# Every option the fragment asks for must have survived Kconfig.
 	bad=0
 	for f in "${frags[@]}"; do
 		while IFS= read -r line; do

@@ -20,7 +20,6 @@ import importlib.util
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -29,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "harness"))
 
 import vm          # noqa: E402
-from cases import HostTest, VmTest, kernel_dir, module_dir  # noqa: E402
+from cases import HostTest, VmTest, boot, ensure_kernel, module_dir  # noqa: E402
 
 
 def load_tests():
@@ -43,12 +42,6 @@ def load_tests():
         spec.loader.exec_module(mod)
         tests += getattr(mod, "TESTS", [])
     return tests
-
-
-def ensure_kernel(flavour):
-    """Build the test kernel once per machine (a no-op when cached)."""
-    subprocess.run([os.path.join(vm.TOP, "scripts", "test-kernel.sh"), flavour],
-                   check=True, stdout=subprocess.DEVNULL)
 
 
 class Runner:
@@ -129,7 +122,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tests", nargs="*", help="test names (default: all)")
-    ap.add_argument("--flavour", choices=["lean", "debug"],
+    ap.add_argument("--flavour", choices=["distro", "debug"],
                     help="only this kernel flavour")
     ap.add_argument("--suite", action="append", default=[],
                     help="KUnit suite module(s) to run, e.g. lnet_nid")
@@ -150,13 +143,13 @@ def main():
         return 0
 
     if args.shell:
-        flavour = args.flavour or "lean"
+        flavour = args.flavour or "distro"
         ensure_kernel(flavour)
         HostTest.build_modules(flavour)
         run_dir = os.path.join(vm.TOP, "build", "shell")
         shutil.rmtree(run_dir, ignore_errors=True)
         os.makedirs(run_dir)
-        topo = vm.Topology("shell", [vm.Node("shell")], kernel_dir(flavour),
+        topo = vm.Topology("shell", [vm.Node("shell")], boot(flavour),
                            module_dir(flavour), run_dir,
                            debug=flavour == "debug")
         return topo.shell()
@@ -175,7 +168,7 @@ def main():
     jobs = []
     for t in tests:
         jobs += t.jobs(args.flavour)
-    for flavour in sorted({j.flavour for j in jobs} & {"lean", "debug"}):
+    for flavour in sorted({j.flavour for j in jobs} & {"distro", "debug"}):
         ensure_kernel(flavour)
 
     runner = Runner(args)

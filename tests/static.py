@@ -36,8 +36,6 @@ def checkpatch(_run_dir):
 TESTS = [
     HostTest("build[distro]", lambda d: build_modules("distro"), flavour="distro",
              builds=True),
-    HostTest("build[lean]", lambda d: build_modules("lean"), flavour="lean",
-             builds=True),
     HostTest("build[debug]", lambda d: build_modules("debug"), flavour="debug",
              builds=True),
     HostTest("checkpatch", checkpatch),

@@ -15,7 +15,9 @@ from typing import Callable, Optional
 
 import vm
 
-FLAVOURS = ("lean", "debug")
+# distro: Debian's own kernel, the one users run (scripts/distro-kernel.sh);
+# debug: a minimal kernel with every bug catcher (scripts/test-kernel.sh).
+FLAVOURS = ("distro", "debug")
 _built = {}                 # flavour -> Result of its module build
 _build_lock = threading.Lock()
 
@@ -25,8 +27,28 @@ def _kdir(which):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def kernel_dir(flavour):
-    return _kdir(flavour)
+def ensure_kernel(flavour):
+    """Make the flavour's kernel once per machine (a no-op when cached)."""
+    script = "distro-kernel.sh" if flavour == "distro" else "test-kernel.sh"
+    args = [] if flavour == "distro" else [flavour]
+    subprocess.run([os.path.join(vm.TOP, "scripts", script)] + args,
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def boot(flavour):
+    """How to boot the flavour's kernel (see vm.Boot)."""
+    init = os.path.join(vm.TOP, "tests", "harness", "guest-init.sh")
+    if flavour == "distro":
+        d = subprocess.run([os.path.join(vm.TOP, "scripts", "distro-kernel.sh"),
+                            "--path"], check=True, capture_output=True,
+                           text=True).stdout.strip()
+        # The initramfs (tests/harness/initramfs-init.sh) reads these.
+        return vm.Boot(flavour, os.path.join(d, "vmlinuz"),
+                       os.path.join(d, "initrd.gz"),
+                       ["LNET_INIT=" + init,
+                        "LNET_DISTRO_MODULES=" + os.path.join(d, "lib", "modules")])
+    return vm.Boot(flavour, os.path.join(_kdir(flavour), "arch/x86/boot/bzImage"),
+                   "", ["init=" + init])
 
 
 def module_dir(flavour):
@@ -108,8 +130,8 @@ class VmTest:
     kernel splat appears, and check(run_dir, args), if given, agrees."""
     name: str
     nodes: list
-    flavours: tuple = ("lean",)
-    timeout: int = 120                  # seconds, lean kernel
+    flavours: tuple = ("distro",)
+    timeout: int = 120                  # seconds, distro kernel
     debug_timeout: int = 0              # 0: derived from timeout
     check: Optional[Callable] = None
     env: dict = field(default_factory=dict)
@@ -146,7 +168,7 @@ class VmJob:
         env = dict(self.test.env)
         if args is not None and getattr(args, "suite", None):
             env["LNET_KUNIT_SUITES"] = " ".join(args.suite)
-        topo = vm.Topology(self.id, self.test.nodes, kernel_dir(self.flavour),
+        topo = vm.Topology(self.id, self.test.nodes, boot(self.flavour),
                            module_dir(self.flavour), run_dir,
                            debug=self.flavour == "debug",
                            timeout=self.timeout(), extra_env=env)

@@ -41,6 +41,13 @@ set -a
 . "$RESULTS/node.env"
 set +a
 
+# Debian's kernel has the RDMA stack and netem as modules and this PID 1
+# has no udev: load what ko2iblnd, soft-RoCE, ib_write_bw and tc need.
+if [ "$LNET_FLAVOUR" = distro ]; then
+	modprobe -a ib_core rdma_cm ib_uverbs rdma_ucm rdma_rxe sch_netem ||
+		echo "LNET-TEST: FATAL: modprobe of the RDMA stack failed"
+fi
+
 hostname "$node"
 ip link set lo up
 for nic in $LNET_NICS; do

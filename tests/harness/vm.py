@@ -46,6 +46,16 @@ class Node:
 
 
 @dataclass
+class Boot:
+    """How a kernel flavour boots: its image, its initramfs if it has one,
+    and how its first process finds the harness's init (guest-init.sh)."""
+    flavour: str
+    image: str
+    initrd: str = ""
+    args: list = field(default_factory=list)
+
+
+@dataclass
 class Result:
     ok: bool
     reason: str = ""
@@ -68,7 +78,7 @@ def kill_all():
         _live.pop(pid, None)
 
 
-def accel(kernel_dir):
+def accel(image):
     """QEMU accelerator: TCG, unless a quick probe shows that KVM boots.
 
     On the machines this project runs on /dev/kvm exists but a KVM guest
@@ -93,7 +103,7 @@ def accel(kernel_dir):
         log = cache + ".console"
         cmd = ["qemu-system-x86_64", "-machine", "q35,accel=kvm", "-cpu", "host",
                "-m", "256", "-nodefaults", "-display", "none", "-no-reboot",
-               "-kernel", os.path.join(kernel_dir, "arch/x86/boot/bzImage"),
+               "-kernel", image,
                "-append", "console=ttyS0 panic=-1 root=/dev/nonexistent",
                "-serial", "file:" + log]
         try:
@@ -158,11 +168,11 @@ def find_splat(console_text):
 class Topology:
     """A set of nodes booted together for one test run."""
 
-    def __init__(self, name, nodes, kernel_dir, mod_dir, run_dir,
+    def __init__(self, name, nodes, boot, mod_dir, run_dir,
                  debug=False, timeout=120, extra_env=None):
         self.name = name
         self.nodes = nodes
-        self.kernel_dir = kernel_dir
+        self.boot = boot
         self.mod_dir = mod_dir
         self.run_dir = run_dir
         self.debug = debug
@@ -190,7 +200,7 @@ class Topology:
             "LNET_NODE": node.name,
             "LNET_NODES": " ".join(n.name for n in self.nodes),
             "LNET_MODDIR": self.mod_dir,
-            "LNET_KDIR": self.kernel_dir,
+            "LNET_FLAVOUR": self.boot.flavour,
             "LNET_DEBUG_KERNEL": "1" if self.debug else "0",
             "LNET_SCRIPT": self._script_path(node),
             "LNET_RXE": node.rxe,
@@ -219,7 +229,7 @@ class Topology:
         append = [
             "console=ttyS0", "root=root", "rootfstype=9p",
             "rootflags=trans=virtio,version=9p2000.L,msize=262144", "ro",
-            "init=" + os.path.join(TOP, "tests", "harness", "guest-init.sh"),
+        ] + self.boot.args + [
             "panic=-1", "rcupdate.rcu_cpu_stall_timeout=300",
             "watchdog_thresh=60", "loglevel=5",
             "LNET_NODE=" + node.name,
@@ -228,13 +238,13 @@ class Topology:
             append.append("LNET_SHELL=1")
         # For debugging only (e.g. kmemleak=off): tests never set it.
         append += os.environ.get("LNET_KERNEL_ARGS", "").split()
-        kvm = accel(self.kernel_dir) == "kvm"
+        kvm = accel(self.boot.image) == "kvm"
         cmd = [
             "qemu-system-x86_64", "-machine", "q35,accel=" + ("kvm" if kvm else "tcg"),
             "-cpu", "host" if kvm else "max",
             "-smp", "1", "-m", str(memory), "-nodefaults", "-no-user-config",
             "-display", "none", "-no-reboot",
-            "-kernel", os.path.join(self.kernel_dir, "arch/x86/boot/bzImage"),
+            "-kernel", self.boot.image,
             "-append", " ".join(append),
             "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=root,mount_tag=root",
@@ -242,6 +252,8 @@ class Topology:
             "-device", "virtio-9p-pci,fsdev=shared,mount_tag=shared",
             "-device", "virtio-rng-pci",
         ]
+        if self.boot.initrd:
+            cmd += ["-initrd", self.boot.initrd]
         for i, link in enumerate(node.links):
             group, port = self.mcast[link]
             cmd += ["-netdev", "socket,id=n%d,mcast=%s:%d,localaddr=127.0.0.1"

@@ -11,7 +11,7 @@ TESTS = [
            nodes=[vm.Node("splat", script="harness_selftest.sh"),
                   vm.Node("hang", script="harness_selftest.sh"),
                   vm.Node("exit", script="harness_selftest.sh")],
-           flavours=("lean",), timeout=60,
+           flavours=("distro",), timeout=60,
            expect_failure=r"(?=.*splat: kernel splat)(?=.*hang: timeout)"
                           r"(?=.*exit: script exit 1)"),
 ]

@@ -74,5 +74,5 @@ def check(run_dir, job):
 
 TESTS = [
     VmTest("kunit", nodes=[vm.Node("k", script="kunit.sh")],
-           flavours=("lean", "debug"), timeout=120, check=check),
+           flavours=("debug",), timeout=120, check=check),
 ]

@@ -6,5 +6,5 @@ from cases import VmTest
 
 TESTS = [
     VmTest("lo_traffic", nodes=[vm.Node("a", script="lo_traffic.sh")],
-           flavours=("lean", "debug"), timeout=180),
+           flavours=("distro", "debug"), timeout=180),
 ]

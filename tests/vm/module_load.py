@@ -6,5 +6,5 @@ from cases import VmTest
 
 TESTS = [
     VmTest("module_load", nodes=[vm.Node("m", script="module_load.sh")],
-           flavours=("lean", "debug"), timeout=120, debug_timeout=900),
+           flavours=("distro", "debug"), timeout=120, debug_timeout=900),
 ]

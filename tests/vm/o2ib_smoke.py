@@ -11,5 +11,5 @@ TESTS = [
     VmTest("o2ib_smoke",
            nodes=[vm.Node("a", script="o2ib_smoke.sh", rxe="eth0"),
                   vm.Node("b", script="o2ib_smoke.sh", rxe="eth0")],
-           flavours=("lean", "debug"), timeout=900, debug_timeout=1800),
+           flavours=("distro", "debug"), timeout=900, debug_timeout=1800),
 ]

@@ -10,5 +10,5 @@ from cases import VmTest
 TESTS = [
     VmTest("o2ib_tunables",
            nodes=[vm.Node("t", script="o2ib_tunables.sh", rxe="eth0")],
-           flavours=("lean", "debug"), timeout=600, debug_timeout=1200),
+           flavours=("distro", "debug"), timeout=600, debug_timeout=1200),
 ]

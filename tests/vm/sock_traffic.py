@@ -9,5 +9,5 @@ from cases import VmTest
 TESTS = [
     VmTest("sock_traffic", nodes=[vm.Node("a", script="sock_traffic.sh"),
                                   vm.Node("b", script="sock_traffic.sh")],
-           flavours=("lean", "debug"), timeout=300, debug_timeout=900),
+           flavours=("distro", "debug"), timeout=300, debug_timeout=900),
 ]
