@@ -6,17 +6,18 @@
 #   make                  modules against the distro headers
 #   make KDIR=<dir>       modules against another kernel build directory
 #   make check            the whole test suite (what CI runs)
+#   make check-quick      host checks and the distro VM tests (developers)
 #   make demo             two VMs running LNet
 #   make bench            LND benchmarks: ksocklnd vs iperf3, ko2iblnd vs ib_write_bw (not a test)
-#   make kunit [SUITE=s]  KUnit suites in a VM (FLAVOUR=lean|debug)
-#   make vmtest T=<name>  one VM test (FLAVOUR=lean|debug)
+#   make kunit [SUITE=s]  KUnit suites in a VM (debug kernel)
+#   make vmtest T=<name>  one VM test (FLAVOUR=distro|debug)
 #   make shell            a shell in a VM with the modules (FLAVOUR=...)
 
 KDIR ?= $(shell scripts/kdir.sh distro)
 # Each kernel gets its own object tree, so builds against different
 # kernels never share (and never mix) .o files.
 BUILD ?= build/$(notdir $(patsubst %/,%,$(KDIR)))
-FLAVOUR ?= lean
+FLAVOUR ?= distro
 MODSRC := $(wildcard Kbuild include lnet lnettest lnd health nidmap kunit)
 
 .PHONY: all modules clean deps check demo kunit vmtest shell kernels FORCE
@@ -45,11 +46,17 @@ deps:
 	scripts/deps.sh
 
 kernels: deps
-	scripts/test-kernel.sh lean
+	scripts/distro-kernel.sh
 	scripts/test-kernel.sh debug
 
 check:
 	scripts/check.sh
+
+.PHONY: check-quick
+check-quick:
+	scripts/deps.sh
+	scripts/distro-kernel.sh >/dev/null
+	tests/run.py --quick
 
 demo:
 	scripts/demo.sh
@@ -59,7 +66,7 @@ bench:
 	scripts/bench.py
 
 kunit:
-	tests/run.py --flavour $(FLAVOUR) kunit $(if $(SUITE),--suite $(SUITE))
+	tests/run.py --flavour debug kunit $(if $(SUITE),--suite $(SUITE))
 
 vmtest:
 	tests/run.py --flavour $(FLAVOUR) $(T)

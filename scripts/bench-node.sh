@@ -28,13 +28,13 @@ LND=${BENCH_LND:-both}
 PUTS=${BENCH_PUTS:-64}
 PINGS=${BENCH_PINGS:-500}
 SMALL=${BENCH_SMALL:-5000}
-OUT=$RESULTS/bench.txt
+OUT=${RESULTS:?}/bench.txt
 # ib_write_bw: connection through rdma_cm (-R), as ko2iblnd connects, on
 # the IPv4 address; 1 MiB writes for a fixed time (-D); -F: no failure
 # on the CPU frequency check (there is no cpufreq in a VM).
 IB_WRITE_BW=(ib_write_bw -d "$RXE" -R -F -s 1048576 -D "$SECONDS_PER_RUN")
 
-peer=$IP_b_net0
+peer=${IP_b_net0:?}
 [ "$LNET_NODE" = a ] && : > "$OUT"
 
 # iperf3 runs, a -> b.

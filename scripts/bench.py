@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The LND benchmark (make bench): two lean VMs on one link.
+"""The LND benchmark (make bench): two VMs on one link, Debian's kernel.
 
 In one boot, node a measures towards node b: TCP bandwidth with iperf3,
 then LNet 1 MiB PUT bandwidth, 0-byte PUT rate and ping rate over ksocklnd
@@ -17,7 +17,6 @@ Documentation/benchmark.rst.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -69,9 +68,8 @@ def main():
                     "ko2iblnd's, 1)")
     args = ap.parse_args()
 
-    subprocess.run([os.path.join(TOP, "scripts", "test-kernel.sh"), "lean"],
-                   check=True, stdout=subprocess.DEVNULL)
-    built = cases.build_modules("lean")
+    cases.ensure_kernel("distro")
+    built = cases.build_modules("distro")
     if not built.ok:
         print("module build failed: %s\n%s" % (built.reason, built.details))
         return 1
@@ -89,7 +87,7 @@ def main():
         timeout += 120 + args.runs * (args.seconds + 150)
     topo = vm.Topology("bench", [vm.Node("a", script=script),
                                  vm.Node("b", script=script)],
-                       cases.kernel_dir("lean"), cases.module_dir("lean"),
+                       cases.boot("distro"), cases.module_dir("distro"),
                        run_dir, timeout=timeout, extra_env=env)
     try:
         res = topo.run()
@@ -123,8 +121,8 @@ def main():
         print("%-40s %.2f" % (name, statistics.median(r[num])
                               / statistics.median(r[den])))
 
-    print("two lean VMs (QEMU %s), one link; logs in %s"
-          % (vm.accel(cases.kernel_dir("lean")).upper(), run_dir))
+    print("two VMs on Debian's kernel (QEMU %s), one link; logs in %s"
+          % (vm.accel(cases.boot("distro").image).upper(), run_dir))
     show("TCP (iperf3) a -> b", "iperf3_bps", "MiB/s")
     if args.lnd != "o2ib":
         show("LNet/sock 1 MiB PUT a -> b", "put_ns", "MiB/s")

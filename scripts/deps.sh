@@ -9,11 +9,15 @@ set -euo pipefail
 PKGS=(
 	# module build against the distro kernel
 	linux-headers-amd64 build-essential make gcc kmod
-	# test kernels, built from Debian's kernel source
+	# the debug test kernel, built from Debian's kernel source; the distro
+	# one is Debian's linux-image, fetched by scripts/distro-kernel.sh and
+	# booted through a busybox initramfs
 	linux-source-6.1 bc bison flex libelf-dev libssl-dev cpio xz-utils
-	dwarves rsync
+	dwarves rsync busybox-static
 	# static checks
-	sparse perl
+	sparse perl shellcheck flake8
+	# the user tool under valgrind (VM test lnetctl)
+	valgrind
 	# VMs and what runs inside them (the guest's root is this host's /)
 	qemu-system-x86 iproute2 iputils-ping procps util-linux
 	# RDMA (soft-RoCE) and benchmarks

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Print the kernel build directory for: distro | lean | debug.
+# Print the kernel build directory for: distro | debug.
 # debug prints where the cached test kernel is (or will be) built.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the project's scripts: where the per-machine cache is,
 # where the Debian kernel source and headers are.
@@ -18,7 +19,8 @@ kernel_src_dir() {
 # Newest installed Debian distro kernel headers (linux-headers-amd64).
 distro_kdir() {
 	local d
-	d=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+	d=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-amd64' | sort -V |
+		tail -n 1)
 	[ -n "$d" ] || return 1
 	echo "$d"
 }

@@ -8,6 +8,8 @@
     tests/run.py kunit --suite lnet_nid
     tests/run.py --shell [--flavour debug]   a VM shell with the modules
     tests/run.py --list
+    tests/run.py -k 'sock_'           tests whose name matches
+    tests/run.py --quick              host checks + distro VM tests (make check-quick)
 
 Tests live in tests/static.py (host checks) and tests/vm/*.py (VM tests),
 each a module with a TESTS list.  VMs run in parallel up to one per core;
@@ -18,6 +20,7 @@ import argparse
 import glob
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import sys
@@ -28,10 +31,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "harness"))
 
 import vm          # noqa: E402
+import report     # noqa: E402
 from cases import HostTest, VmTest, boot, ensure_kernel, module_dir  # noqa: E402
 
 
 def load_tests():
+    """Every test of tests/static.py and tests/vm/*.py.  A file without a
+    TESTS list, or two tests with one name, is an error, not a silent
+    gap."""
     tests = []
     paths = [os.path.join(HERE, "static.py")]
     paths += sorted(glob.glob(os.path.join(HERE, "vm", "*.py")))
@@ -40,7 +47,15 @@ def load_tests():
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
-        tests += getattr(mod, "TESTS", [])
+        found = getattr(mod, "TESTS", None)
+        if not found:
+            raise SystemExit("%s: no TESTS list" % os.path.relpath(path, vm.TOP))
+        tests += found
+    seen = set()
+    for t in tests:
+        if t.name in seen:
+            raise SystemExit("two tests are named %s" % t.name)
+        seen.add(t.name)
     return tests
 
 
@@ -60,13 +75,17 @@ class Runner:
         os.symlink(stamp, latest)
 
     def report(self, job, res, secs):
+        phases = getattr(job, "phases", [])
         with self.lock:
-            self.results.append((job.id, res))
+            self.results.append((job.id, res, secs, phases))
             word = "PASS" if res.ok else "FAIL"
             line = "%s %s (%ds)" % (word, job.id, secs)
             if not res.ok:
                 line += ": " + res.reason
             print(line, flush=True)
+            for p in phases:
+                print("    %s %s (%ds)" % ("ok  " if p.ok else "FAIL", p.name, p.secs),
+                      flush=True)
             if not res.ok and res.details:
                 print("    " + res.details.replace("\n", "\n    "), flush=True)
 
@@ -111,9 +130,13 @@ class Runner:
             threads.append(t)
         for t in threads:
             t.join()
-        passed = sum(1 for _, r in self.results if r.ok)
+        passed = sum(1 for r in self.results if r[1].ok)
         failed = len(self.results) - passed
-        print("results in %s" % self.out)
+        report.write_junit(os.path.join(self.out, "results.xml"), self.results)
+        print("slowest:")
+        for line in report.slowest(self.results):
+            print(line)
+        print("results in %s (JUnit: results.xml)" % self.out)
         print("%d passed, %d failed" % (passed, failed))
         return 1 if failed else 0
 
@@ -128,6 +151,11 @@ def main():
                     help="KUnit suite module(s) to run, e.g. lnet_nid")
     ap.add_argument("--shell", action="store_true", help="shell in a VM")
     ap.add_argument("--list", action="store_true", help="list tests")
+    ap.add_argument("-k", dest="pattern",
+                    help="only tests whose name matches this regular expression")
+    ap.add_argument("--quick", action="store_true",
+                    help="developer tier: host checks and the distro VM tests "
+                         "(not what CI runs: no debug kernel)")
     args = ap.parse_args()
 
     # Both end in the main thread's finally, which reaps every QEMU.  SIGINT
@@ -154,6 +182,13 @@ def main():
                            debug=flavour == "debug")
         return topo.shell()
 
+    if args.quick:
+        args.flavour = args.flavour or "distro"
+    if args.pattern:
+        args.tests = args.tests + [t.name for t in tests
+                                   if re.search(args.pattern, t.name)]
+        if not args.tests:
+            ap.error("no test matches %s" % args.pattern)
     if args.tests:
         unknown = set(args.tests) - {t.name for t in tests}
         if unknown:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Host checks: module builds (W=1, sparse) against every kernel, and
-checkpatch --strict on every project C file and header."""
+"""Host checks: module builds (W=1, sparse) against every kernel,
+checkpatch --strict on every project C file and header, shellcheck and
+flake8 on every script, and the harness's own unit tests."""
 
 import glob
 import os
@@ -33,10 +34,45 @@ def checkpatch(_run_dir):
     return vm.Result(True)
 
 
+def _run(cmd, what):
+    p = subprocess.run(cmd, cwd=vm.TOP, capture_output=True, text=True)
+    if p.returncode != 0:
+        return vm.Result(False, "%s findings" % what, (p.stdout + p.stderr)[-6000:])
+    return vm.Result(True)
+
+
+def _repo_files(pattern):
+    return subprocess.run(["git", "ls-files", "--cached", "--others",
+                           "--exclude-standard", pattern], cwd=vm.TOP,
+                          check=True, capture_output=True, text=True).stdout.split()
+
+
+def lint(_run_dir):
+    """shellcheck (.shellcheckrc) on every shell script, flake8 (setup.cfg)
+    on every Python file of the repo."""
+    shells = _repo_files("*.sh")
+    pys = _repo_files("*.py")
+    if not shells or not pys:
+        return vm.Result(False, "no scripts found")
+    res = _run(["shellcheck", "-f", "gcc"] + shells, "shellcheck")
+    if res.ok:
+        res = _run(["flake8"] + pys, "flake8")
+    return res
+
+
+def harness_unit(_run_dir):
+    """The splat scanner's and the verdict's unit tests (test_*.py)."""
+    return _run(["python3", "-m", "unittest", "discover", "-s",
+                 os.path.join("tests", "harness"), "-p", "test_*.py"],
+                "harness unit test")
+
+
 TESTS = [
     HostTest("build[distro]", lambda d: build_modules("distro"), flavour="distro",
              builds=True),
     HostTest("build[debug]", lambda d: build_modules("debug"), flavour="debug",
              builds=True),
     HostTest("checkpatch", checkpatch),
+    HostTest("lint", lint),
+    HostTest("harness_unit", harness_unit),
 ]

@@ -135,9 +135,12 @@ class VmTest:
     debug_timeout: int = 0              # 0: derived from timeout
     check: Optional[Callable] = None
     env: dict = field(default_factory=dict)
-    # For tests of the harness itself: the run must fail, and its reason
-    # must match this regular expression.
+    # For tests of the harness itself: the run must fail, its reason must
+    # match this regular expression, and then check(), if given, decides.
     expect_failure: str = ""
+    # Regular expressions of kernel lines the test provokes on purpose
+    # (see splat.find_splat): matching lines are not splats.
+    allow_splats: tuple = ()
 
     def jobs(self, flavour_filter):
         return [VmJob(self, f) for f in self.flavours
@@ -150,6 +153,8 @@ class VmJob:
         self.flavour = flavour
         self.id = "%s[%s]" % (test.name, flavour)
         self.slots = len(test.nodes)
+        self.suites = []            # KUnit suites asked for (--suite)
+        self.phases = []            # report.Phase of the run, once done
 
     def timeout(self):
         if self.flavour == "debug":
@@ -166,15 +171,16 @@ class VmJob:
         if not built.ok:
             return vm.Result(False, "modules for %s did not build" % self.flavour)
         env = dict(self.test.env)
-        if args is not None and getattr(args, "suite", None):
-            env["LNET_KUNIT_SUITES"] = " ".join(args.suite)
+        self.suites = list(getattr(args, "suite", None) or [])
+        if self.suites:
+            env["LNET_KUNIT_SUITES"] = " ".join(self.suites)
         topo = vm.Topology(self.id, self.test.nodes, boot(self.flavour),
                            module_dir(self.flavour), run_dir,
                            debug=self.flavour == "debug",
-                           timeout=self.timeout(), extra_env=env)
+                           timeout=self.timeout(), extra_env=env,
+                           allow_splats=self.test.allow_splats)
         res = topo.run()
-        if res.ok and self.test.check:
-            res = self.test.check(run_dir, self)
+        self.phases = topo.phases()
         if self.test.expect_failure:
             if res.ok:
                 return vm.Result(False, "passed, but it must fail with /%s/"
@@ -182,5 +188,7 @@ class VmJob:
             if not re.search(self.test.expect_failure, res.reason):
                 return vm.Result(False, "failed for the wrong reason: "
                                  + res.reason, res.details)
-            return vm.Result(True)
+            res = vm.Result(True)
+        if res.ok and self.test.check:
+            res = self.test.check(run_dir, self)
         return res

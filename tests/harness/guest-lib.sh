@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for node scripts running inside a test VM.  Source it:
 #	. "$LNET_TOP/tests/harness/guest-lib.sh"
@@ -33,6 +34,15 @@ lnet_unload() {
 			rmmod "$m" || fail "rmmod $m"
 		fi
 	done
+}
+
+# phase NAME: the node's next phase starts here.  The harness times and
+# reports each phase on its own (tests/harness/report.py): it ends where
+# the next one starts, or with the script, whose exit status judges it.
+# Use one name per step that can fail on its own: "ping", "bulk_put", ...
+phase() {
+	echo "LNET-TEST: $LNET_NODE phase $1" > /dev/kmsg
+	log "phase $1"
 }
 
 # barrier NAME [TIMEOUT]: wait until every node of the test reached NAME.

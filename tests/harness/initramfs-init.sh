@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0
 #
 # PID 1 of the distro kernel's initramfs (made by scripts/distro-kernel.sh).

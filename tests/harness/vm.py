@@ -25,6 +25,9 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
+from report import merge_phases, node_phases
+from splat import find_splat
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Subnet per link index: documentation ranges only (RFC 5737, then 6890).
@@ -118,58 +121,11 @@ def accel(image):
     return _accel
 
 
-# What counts as a kernel splat in a console log: kernel lines (they carry
-# a printk timestamp) with one of these markers, and kmemleak reports, which
-# the guest copies to the console after its final scan.  RCU stall reports
-# are not here: under TCG they measure the emulator, and the stall timeout is
-# raised on the command line instead.
-SPLAT = re.compile(
-    r"^\[ *\d+\.\d+\] .*("
-    r"BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|general protection fault|"
-    r"KASAN:|UBSAN:|"
-    r"possible circular locking|possible recursive locking|"
-    r"inconsistent lock state|suspicious RCU usage|"
-    r"INFO: task .* blocked for more than|"
-    r"list_add corruption|list_del corruption)"
-    r"|^unreferenced object 0x")
-
-
-# The guest's "up" line: from here on the node runs the test.
-NODE_UP = re.compile(r"^\[ *\d+\.\d+\] LNET-TEST: \S+ up$")
-
-# The power-off the guest asks for once its results are written.  What
-# follows is device shutdown racing the still-running init: with the 9p
-# root gone, init can fault on its own pages, die of SIGBUS and make the
-# kernel panic ("Attempted to kill init").  That is the harness's
-# teardown, not the test's splat.
-POWER_OFF = re.compile(r"^\[ *\d+\.\d+\] sysrq: Power Off$")
-
-
-def find_splat(console_text):
-    """Return the first splat in a console log with its context, or ''.
-
-    Splats before the node is up are not ours: none of the project's
-    modules is loaded yet.  (The debug kernel under TCG once reported a
-    KASAN wild access in an interrupt during early CPU identification.)
-    They are skipped, unless the node never came up.  So is what follows
-    the final power-off request (see POWER_OFF).
-    """
-    lines = console_text.splitlines()
-    start = next((i for i, line in enumerate(lines) if NODE_UP.search(line)),
-                 0)
-    end = next((i for i, line in enumerate(lines)
-                if i >= start and POWER_OFF.search(line)), len(lines))
-    for i, line in enumerate(lines[:end]):
-        if i >= start and SPLAT.search(line):
-            return "\n".join(lines[max(0, i - 2):i + 45])
-    return ""
-
-
 class Topology:
     """A set of nodes booted together for one test run."""
 
     def __init__(self, name, nodes, boot, mod_dir, run_dir,
-                 debug=False, timeout=120, extra_env=None):
+                 debug=False, timeout=120, extra_env=None, allow_splats=()):
         self.name = name
         self.nodes = nodes
         self.boot = boot
@@ -178,6 +134,7 @@ class Topology:
         self.debug = debug
         self.timeout = timeout
         self.extra_env = extra_env or {}
+        self.allow_splats = [re.compile(a) for a in allow_splats]
         links = []
         for n in nodes:
             for link in n.links:
@@ -185,10 +142,11 @@ class Topology:
                     links.append(link)
         self.links = links
         # A random group and port per link keeps concurrent runs apart.
-        self.mcast = {link: ("239.255.%d.%d" % (random.randint(0, 255),
-                                                 random.randint(1, 254)),
-                             random.randint(20000, 60000))
-                      for link in links}
+        self.mcast = {}
+        for link in links:
+            group = "239.255.%d.%d" % (random.randint(0, 255),
+                                       random.randint(1, 254))
+            self.mcast[link] = (group, random.randint(20000, 60000))
 
     def node_ip(self, node_index, link):
         return "%s.%d" % (SUBNETS[self.links.index(link)], 10 + node_index)
@@ -232,6 +190,9 @@ class Topology:
         ] + self.boot.args + [
             "panic=-1", "rcupdate.rcu_cpu_stall_timeout=300",
             "watchdog_thresh=60", "loglevel=5",
+            # The whole log is kept: the harness scans the guest's dmesg
+            # at the end, and KUnit's KTAP is read from it.
+            "log_buf_len=16M",
             "LNET_NODE=" + node.name,
         ]
         if interactive:
@@ -316,35 +277,54 @@ class Topology:
                 _live.pop(p.pid, None)
         return self._judge(timed_out)
 
+    def _read(self, node, name):
+        try:
+            with open(os.path.join(self.run_dir, node.name, name),
+                      errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def _judge_node(self, node, timed_out):
+        """Return (failure, details) for one node, or None if it passed."""
+        console = self._read(node, "console.log")
+        tail = "--- %s: console tail ---\n%s" % (
+            node.name, "\n".join(console.splitlines()[-40:]))
+        # The console shows what went wrong as it happened; dmesg (saved
+        # by the guest at the end) also has what was below the console's
+        # log level.
+        for name, text in (("console", console),
+                           ("dmesg", self._read(node, "dmesg.txt"))):
+            splat = find_splat(text, self.allow_splats)
+            if splat:
+                return ("%s: kernel splat" % node.name,
+                        "--- %s: splat (%s) ---\n%s" % (node.name, name, splat))
+        if node.name in timed_out:
+            return "%s: timeout after %ds" % (node.name, self.timeout), tail
+        rc = self._read(node, "rc").strip()
+        if rc != "0":
+            return ("%s: script exit %s" % (node.name, rc or "missing"), tail)
+        # On the debug kernel "no leak report" means something only if
+        # kmemleak was alive and its final scan ran (guest-init.sh).
+        if self.debug and not re.search(r"LNET-TEST: %s kmemleak scan done$"
+                                        % re.escape(node.name), console,
+                                        re.MULTILINE):
+            return ("%s: kmemleak's final scan did not run" % node.name, tail)
+        return None
+
+    def phases(self):
+        """The run's phases (see report.py), merged across nodes."""
+        return merge_phases([node_phases(self._read(n, "console.log"), n.name)
+                             for n in self.nodes])
+
     def _judge(self, timed_out):
         failures = []
         details = []
         for node in self.nodes:
-            try:
-                with open(self.console_path(node), errors="replace") as f:
-                    console = f.read()
-            except FileNotFoundError:
-                console = ""
-            splat = find_splat(console)
-            if splat:
-                failures.append("%s: kernel splat" % node.name)
-                details.append("--- %s: splat ---\n%s" % (node.name, splat))
-                continue
-            if node.name in timed_out:
-                failures.append("%s: timeout after %ds" % (node.name, self.timeout))
-                details.append("--- %s: console tail ---\n%s"
-                               % (node.name, "\n".join(console.splitlines()[-40:])))
-                continue
-            rc_file = os.path.join(self.run_dir, node.name, "rc")
-            try:
-                rc = int(open(rc_file).read().strip())
-            except (FileNotFoundError, ValueError):
-                rc = None
-            if rc != 0:
-                failures.append("%s: script exit %s" % (node.name,
-                                                       "missing" if rc is None else rc))
-                details.append("--- %s: console tail ---\n%s"
-                               % (node.name, "\n".join(console.splitlines()[-40:])))
+            verdict = self._judge_node(node, timed_out)
+            if verdict:
+                failures.append(verdict[0])
+                details.append(verdict[1])
         if failures:
             return Result(False, "; ".join(failures), "\n".join(details))
         return Result(True)

@@ -11,7 +11,7 @@ import re
 import subprocess
 
 import vm
-from cases import VmTest
+from cases import VmTest, module_dir
 
 
 def join_ktap(files):
@@ -42,13 +42,24 @@ def join_ktap(files):
     return "\n".join(["KTAP version 1", "1..%d" % total] + body) + "\n"
 
 
+def expected_suites(job):
+    """The suite modules the run had to load: those asked for with
+    --suite, else every one the host built for this kernel."""
+    if job.suites:
+        return sorted(s if s.endswith("_test") else s + "_test"
+                      for s in job.suites)
+    built = glob.glob(os.path.join(module_dir(job.flavour), "kunit", "*_test.ko"))
+    return sorted(os.path.basename(p)[:-3] for p in built)
+
+
 def check(run_dir, job):
     kdir = os.path.join(run_dir, "k", "kunit")
-    mods = open(os.path.join(kdir, "modules")).read().split()
+    want = expected_suites(job)
     files = sorted(glob.glob(os.path.join(kdir, "*.ktap")))
-    if len(files) != len(mods):
-        return vm.Result(False, "%d suite module(s) but %d result(s)"
-                         % (len(mods), len(files)))
+    got = sorted(os.path.basename(f)[:-5] for f in files)
+    if not want or got != want:
+        return vm.Result(False, "suite modules: wanted %s, got results of %s"
+                         % (" ".join(want) or "none", " ".join(got) or "none"))
     silent = [os.path.basename(f) for f in files
               if "KTAP version" not in open(f, errors="replace").read()]
     if silent:
@@ -63,9 +74,14 @@ def check(run_dir, job):
                         "parse", joined], capture_output=True, text=True)
     with open(os.path.join(run_dir, "kunit.parsed"), "w") as f:
         f.write(p.stdout + p.stderr)
-    summary = [ln for ln in p.stdout.splitlines() if "Testing complete" in ln]
+    summary = "".join(ln for ln in p.stdout.splitlines()
+                      if "Testing complete" in ln).strip()
     if p.returncode != 0:
-        return vm.Result(False, "KUnit failures: %s" % "".join(summary).strip(),
+        return vm.Result(False, "KUnit failures: %s" % summary, p.stdout[-6000:])
+    # A skipped case is a case that did not run: not a pass.
+    m = re.search(r"Ran (\d+) tests: passed: (\d+)$", summary)
+    if not m or m.group(1) != m.group(2):
+        return vm.Result(False, "KUnit: not every case passed: %s" % summary,
                          p.stdout[-6000:])
     print("    kunit[%s]: %s" % (job.flavour, "".join(summary).strip()
                                  .replace("=", "").strip()), flush=True)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # The link-down scenario shared by sock_linkdown.sh and o2ib_linkdown.sh
 # (sourced after the LND's own *_lib.sh, which provides lt_ok, ping_ok,

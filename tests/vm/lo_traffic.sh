@@ -51,7 +51,7 @@ done
 
 # 10 operations of each kind, each a message each way: send = recv = 200
 # data messages, no drop, no message left over.
-read -r alloc max errs sends recvs routes drops slen rlen rtlen dlen < "$STATS"
+read -r alloc max errs sends recvs _routes drops slen rlen _rtlen _dlen < "$STATS"
 log "stats: $(cat "$STATS")"
 [ "$alloc" = 0 ] || fail "$alloc messages still allocated"
 [ "$errs" = 0 ] && [ "$drops" = 0 ] || fail "errors $errs drops $drops"

@@ -118,7 +118,7 @@ barrier up
 if [ "$LNET_NODE" = a ]; then
 	# If a fails, b must not wait for more requests.
 	trap '[ $? = 0 ] || touch "$SHARED/.a-failed" "$SHARED/.stats-done"' EXIT
-	IP=$IP_b_net0
+	IP=${IP_b_net0:?}
 	NID=$(nid_of b)
 	ping_ok "$NID" 10
 	lt_ok put "$NID" 4096 4 2

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the ko2iblnd tests (tests/vm/o2ib_*.sh) and the o2ib part of
 # the benchmark, on soft-RoCE (rdma_rxe) over the VMs' virtio NICs.

@@ -48,7 +48,7 @@ if [ "$LNET_NODE" = a ]; then
 	lt_ok put "$(nid_of b)" 1048576 4 4
 	lt_ok get "$(nid_of b)" 1048576 4 4
 else
-	IP=$IP_b_net0
+	IP=${IP_b_net0:?}
 	NID=$(nid_of b)
 	barrier connected
 	active=$(counter "$KSTATS" conns_active)

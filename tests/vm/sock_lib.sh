@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the ksocklnd tests (tests/vm/sock_*.sh).  Source it after
 # guest-lib.sh:
 #	. "$LNET_TOP/tests/vm/sock_lib.sh"
 
 LNETCTL=$LNET_TOP/build/utils/lnetctl
+# shellcheck disable=SC2034 # used by the scripts that source this
 HOSTILE=$LNET_TOP/build/utils/sock_hostile
 RUN=/sys/kernel/debug/lnet_test/run
 TARGET=/sys/kernel/debug/lnet_test/target

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Test reports: the phases of a VM test, the machine-readable results
+(JUnit XML) and the summary of the slowest tests.
+
+A node script divides its work into phases with guest-lib.sh's `phase
+NAME`, which writes "LNET-TEST: <node> phase NAME" to the kernel log.  A
+phase ends where the node's next one starts (it passed: the script went
+on) or where the script exits (it passed if the script exited 0).  A phase
+run by several nodes passed if it passed on each; its time is the longest.
+"""
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+STAMP = r"\[ *(\d+\.\d+)\] "
+
+
+@dataclass
+class Phase:
+    name: str
+    ok: bool
+    secs: float
+
+
+def node_phases(console, node):
+    """The phases one node's console shows, in order."""
+    mark = re.compile(STAMP + r"LNET-TEST: %s (?:phase (\S+)|script exit (\d+))$"
+                      % re.escape(node))
+    phases = []
+    start = None
+    for line in console.splitlines():
+        m = mark.search(line)
+        if not m:
+            continue
+        t, name, rc = float(m.group(1)), m.group(2), m.group(3)
+        if start:
+            phases.append(Phase(start[0], rc in (None, "0"), t - start[1]))
+            start = None
+        if rc is not None:
+            break
+        start = (name, t)
+    if start:               # the script never exited: the phase did not end
+        phases.append(Phase(start[0], False, 0.0))
+    return phases
+
+
+def merge_phases(per_node):
+    """Combine the phases of every node (lists of Phase) by name."""
+    merged = {}
+    for phases in per_node:
+        for p in phases:
+            if p.name in merged:
+                q = merged[p.name]
+                merged[p.name] = Phase(p.name, q.ok and p.ok, max(q.secs, p.secs))
+            else:
+                merged[p.name] = p
+    return list(merged.values())
+
+
+def write_junit(path, results):
+    """results: (job id, vm.Result, seconds, [Phase]) per job."""
+    suite = ET.Element("testsuite", name="lnet", tests=str(len(results)),
+                       failures=str(sum(1 for r in results if not r[1].ok)),
+                       time="%.1f" % sum(r[2] for r in results))
+    for job_id, res, secs, phases in results:
+        case = ET.SubElement(suite, "testcase", classname="lnet", name=job_id,
+                             time="%.1f" % secs)
+        if not res.ok:
+            f = ET.SubElement(case, "failure", message=res.reason)
+            f.text = res.details
+        for p in phases:
+            pc = ET.SubElement(suite, "testcase", classname=job_id, name=p.name,
+                               time="%.1f" % p.secs)
+            if not p.ok:
+                ET.SubElement(pc, "failure", message="phase failed")
+    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def slowest(results, n=5):
+    """Lines naming the n slowest jobs."""
+    top = sorted(results, key=lambda r: -r[2])[:n]
+    return ["  %5ds  %s" % (r[2], r[0]) for r in top]

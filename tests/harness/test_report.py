@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of report.py: phases from a console, their merge, JUnit."""
+
+import os
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+import vm
+from report import Phase, merge_phases, node_phases, write_junit
+
+CONSOLE = """[    5.000000] LNET-TEST: a up
+[    5.100000] LNET-TEST: a phase ping
+[    7.100000] LNET-TEST: b phase ping
+[    9.600000] LNET-TEST: a phase bulk
+user output
+[   20.600000] LNET-TEST: a script exit 1
+"""
+
+
+class Phases(unittest.TestCase):
+    def test_node_phases(self):
+        p = node_phases(CONSOLE, "a")
+        self.assertEqual([(x.name, x.ok) for x in p], [("ping", True), ("bulk", False)])
+        self.assertAlmostEqual(p[0].secs, 4.5)
+        self.assertAlmostEqual(p[1].secs, 11.0)
+
+    def test_unfinished_phase_fails(self):
+        p = node_phases("[ 1.0] LNET-TEST: a phase x\n", "a")
+        self.assertEqual([(x.name, x.ok) for x in p], [("x", False)])
+
+    def test_merge(self):
+        m = merge_phases([[Phase("x", True, 1.0)], [Phase("x", False, 3.0)]])
+        self.assertEqual(m, [Phase("x", False, 3.0)])
+
+    def test_junit(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.xml")
+            write_junit(path, [("t[distro]", vm.Result(False, "boom"), 3.0,
+                                [Phase("p", False, 1.0)]),
+                               ("u[debug]", vm.Result(True), 2.0, [])])
+            root = ET.parse(path).getroot()
+            self.assertEqual(root.get("failures"), "1")
+            self.assertEqual(len(root.findall("testcase")), 3)
+            self.assertEqual(root.find("testcase/failure").get("message"), "boom")
+
+
+if __name__ == "__main__":
+    unittest.main()
