@@ -7,5 +7,5 @@ from cases import VmTest
 TESTS = [
     VmTest("demo", nodes=[vm.Node("a", script="demo.sh"),
                           vm.Node("b", script="demo.sh")],
-           flavours=("distro",), timeout=150),
+           flavours=("distro", "debug"), timeout=150),
 ]

@@ -11,5 +11,5 @@ TESTS = [
     VmTest("lnetctl", nodes=[vm.Node("c", script="lnetctl.sh")],
            # Lean only: it takes ~15 min on the debug kernel; the control
            # API under the family runs there in the lnet_ctl KUnit suite.
-           flavours=("distro",), timeout=600),
+           flavours=("distro", "debug"), timeout=600),
 ]

@@ -9,5 +9,5 @@ from cases import VmTest
 TESTS = [
     VmTest("o2ib_conns", nodes=[vm.Node("a", script="o2ib_conns.sh"),
                                 vm.Node("b", script="o2ib_conns.sh")],
-           flavours=("distro",), timeout=600),
+           flavours=("distro", "debug"), timeout=600),
 ]

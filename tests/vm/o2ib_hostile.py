@@ -10,5 +10,5 @@ TESTS = [
     VmTest("o2ib_hostile",
            nodes=[vm.Node("a", script="o2ib_hostile.sh", rxe="eth0"),
                   vm.Node("b", script="o2ib_hostile.sh", rxe="eth0")],
-           flavours=("distro",), timeout=900),
+           flavours=("distro", "debug"), timeout=900),
 ]

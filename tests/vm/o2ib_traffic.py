@@ -10,5 +10,5 @@ from cases import VmTest
 TESTS = [
     VmTest("o2ib_traffic", nodes=[vm.Node("a", script="o2ib_traffic.sh"),
                                   vm.Node("b", script="o2ib_traffic.sh")],
-           flavours=("distro",), timeout=600),
+           flavours=("distro", "debug"), timeout=600),
 ]

@@ -8,5 +8,5 @@ from cases import VmTest
 TESTS = [
     VmTest("sock_hostile", nodes=[vm.Node("a", script="sock_hostile.sh"),
                                   vm.Node("b", script="sock_hostile.sh")],
-           flavours=("distro",), timeout=240),
+           flavours=("distro", "debug"), timeout=240),
 ]

@@ -7,5 +7,5 @@ from cases import VmTest
 TESTS = [
     VmTest("sock_reload", nodes=[vm.Node("a", script="sock_reload.sh"),
                                  vm.Node("b", script="sock_reload.sh")],
-           flavours=("distro",), timeout=240),
+           flavours=("distro", "debug"), timeout=240),
 ]
