@@ -9,6 +9,7 @@ set -euo pipefail
 
 LNETCTL=$LNET_TOP/build/utils/lnetctl
 RUN=/sys/kernel/debug/lnet_test/run
+TARGET=/sys/kernel/debug/lnet_test/target
 
 show() {
 	log "\$ $*"
@@ -36,6 +37,14 @@ for peer in $LNET_NODES; do
 done
 
 barrier done
+# As the target of the other node's PUTs: each landed once, every byte as
+# sent (the initiator checked its GET replies itself).
+t=$(cat $TARGET)
+log "lnet_test target: $t"
+case " $t " in
+*" puts=20 bad=0 "*) ;;
+*) fail "target: want 20 PUTs landed intact: $t" ;;
+esac
 show "$LNETCTL" stats show
 echo unserve > $RUN
 rmmod lnet_test

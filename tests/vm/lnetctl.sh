@@ -260,8 +260,9 @@ must_fail "gni, no such LND (kernel)" "errno: -93" \
 my_ip=IP_${LNET_NODE}_net0
 "$LNETCTL" net show | grep -q "nid: ${!my_ip}@tcp9\$" ||
 	fail "net show: no tcp9 NI: $("$LNETCTL" net show)"
-"$LNETCTL" net show --net tcp9 | grep -q "lnd tunables" &&
-	fail "net show (detail 0) has lnd tunables"
+# Output first: a failing lnetctl must fail here, not pass as "not shown".
+out=$("$LNETCTL" net show --net tcp9)
+grep -q "lnd tunables" <<<"$out" && fail "net show (detail 0) has lnd tunables"
 # conns_per_peer 0 (ksocklnd's default): shown as chosen from the link speed
 cpp=$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)
 [ -n "$cpp" ] && [ "$cpp" -ge 1 ] ||
@@ -329,7 +330,8 @@ grep -q "'lnd tunables: tos' is not supported, ignored" "$T/cpp.err" ||
 # ko2iblnd's keys are accepted (and ignored by ksocklnd): no warning
 grep -q "peercredits_hiw\|ntx" "$T/cpp.err" &&
 	{ cat "$T/cpp.err"; fail "import: warning for an o2ib lnd tunable"; }
-"$LNETCTL" net show --net tcp9 -v | grep -q "peercredits_hiw\|ntx" &&
+out=$("$LNETCTL" net show --net tcp9 -v)
+grep -q "peercredits_hiw\|ntx" <<<"$out" &&
 	fail "net show -v: o2ib lnd tunables shown for tcp9"
 [ "$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)" = 2 ] ||
 	fail "import: conns_per_peer 2 not applied"

@@ -126,8 +126,14 @@ o2ib_keepalive_check() {
 # rdma_resources: "qp N cq N mr N pd N" of every RDMA device (soft-RoCE
 # counts what the kernel holds: a leak shows here).
 rdma_resources() {
-	rdma resource show 2>/dev/null |
-		awk '{ for (i = 3; i < NF; i += 2) printf "%s %s ", $i, $(i + 1) }'
+	local out
+	out=$(rdma resource show) || fail "rdma resource show failed"
+	out=$(echo "$out" |
+		awk '{ for (i = 3; i < NF; i += 2) printf "%s %s ", $i, $(i + 1) }')
+	case "$out" in
+	*qp*) echo "$out" ;;
+	*) fail "rdma resource show: no qp count: '$out'" ;;
+	esac
 }
 
 # A failing node leaves a mark, so that the others stop at their next

@@ -68,10 +68,10 @@ insmod "$LNET_MODDIR/lnd/o2ib/ko2iblnd.ko" peer_credits=8 \
 "$LNETCTL" net show -v
 tail_of 4 1 12 64 384 1 512 >"$T/def.tail"
 lnd_tail o2ib | expect_yaml "net show -v: defaults of o2ib" "$T/def.tail"
-"$LNETCTL" net show --net o2ib | grep -q "lnd tunables" &&
-	fail "net show (detail 0) has lnd tunables"
-"$LNETCTL" net show --net lo -v | grep -q "lnd tunables" &&
-	fail "net show -v: lo has lnd tunables"
+out=$("$LNETCTL" net show --net o2ib)
+grep -q "lnd tunables" <<<"$out" && fail "net show (detail 0) has lnd tunables"
+out=$("$LNETCTL" net show --net lo -v)
+grep -q "lnd tunables" <<<"$out" && fail "net show -v: lo has lnd tunables"
 "$LNETCTL" net del --net o2ib || fail "net del o2ib"
 
 # --- values from a Lustre-style import ---

@@ -24,6 +24,11 @@ attack() {
 		sleep 0.1
 	done
 	[ "$now" -gt "$before" ] || { diag; fail "attack $name: $ctr stayed $now"; }
+	# One attack, one count.
+	sleep 0.5
+	now=$(counter "$file" "$ctr")
+	[ "$now" = $((before + 1)) ] ||
+		{ diag; fail "attack $name: $ctr went from $before to $now"; }
 	# The node closed the hostile connection (its close may trail ours):
 	# a next attack from the same NID and incarnation would otherwise be
 	# refused as a duplicate.

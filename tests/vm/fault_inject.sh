@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The debug kernel's fault injection during ksocklnd traffic: while a
+# moves 1 MiB PUTs and GETs to b and back, failslab and fail_page_alloc
+# fail a share of the atomic allocations (the ones made where nothing can
+# sleep: receive paths, completions) on both nodes.  Operations may fail,
+# with an error; none may hang (lnet_test's op_timeout bounds each).  Once
+# the injection stops, PUTs and GETs of every size work again with the
+# data checked at both ends, nothing stays allocated in LNet, the modules
+# unload (a leaked reference fails rmmod) and kmemleak finds nothing.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+FI=/sys/kernel/debug
+[ -d $FI/failslab ] && [ -d $FI/fail_page_alloc ] ||
+	fail "no failslab / fail_page_alloc in debugfs (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)"
+
+# inject on|off: fail 5% of atomic slab and 2% of atomic page allocations.
+inject() {
+	local f
+	for f in failslab fail_page_alloc; do
+		echo Y > $FI/$f/ignore-gfp-wait
+		echo 0 > $FI/$f/verbose
+		echo 1 > $FI/$f/interval
+		echo -1 > $FI/$f/times
+		echo 0 > $FI/$f/space
+	done
+	if [ "$1" = on ]; then
+		echo 5 > $FI/failslab/probability
+		echo 2 > $FI/fail_page_alloc/probability
+	else
+		echo 0 > $FI/failslab/probability
+		echo 0 > $FI/fail_page_alloc/probability
+	fi
+}
+
+sock_load sock_timeout=30
+echo 20 > /sys/module/lnet_test/parameters/op_timeout
+echo serve > "$RUN" || fail "serve"
+barrier up
+nid=$(nid_of "$(peers)")
+
+phase under_injection
+inject on
+fails=0
+if [ "$LNET_NODE" = a ]; then
+	for op in put get put get; do
+		lt "$op" "$nid" 1048576 8 4
+		[ "$(field timeouts)" = 0 ] ||
+			{ inject off; diag; fail "$op under injection: an operation hung: $RESULT"; }
+		[ "$LT_RC" = 0 ] || fails=$((fails + 1))
+	done
+	lt ping "$nid" 20
+	[ "$(field timeouts)" = 0 ] || { inject off; fail "ping hung: $RESULT"; }
+fi
+barrier injected 600
+inject off
+log "under injection: $fails of 4 runs failed; failslab $(cat $FI/failslab/times)"
+# What b's target counted so far (a PUT whose receive failed under
+# injection counts as bad: its event carries the error).
+t0=$(cat "$TARGET")
+
+phase recovered
+if [ "$LNET_NODE" = a ]; then
+	ping_ok "$nid" 10
+	for op in put get; do
+		for size in 0 1 4096 65537 1048576; do
+			lt_ok "$op" "$nid" "$size" 4 2
+		done
+	done
+fi
+barrier recovered 600
+# Since the injection stopped, b took a's 20 PUTs, each once and intact.
+t=$(cat "$TARGET")
+log "target: $t0 -> $t"
+if [ "$LNET_NODE" = b ]; then
+	[ "$(field bad "$t")" = "$(field bad "$t0")" ] ||
+		fail "PUTs landed with bad data after the injection: $t0 -> $t"
+	[ "$(field puts "$t")" = $(($(field puts "$t0") + 20)) ] ||
+		fail "want 20 PUTs landed after the injection: $t0 -> $t"
+fi
+lnet_idle 60
+barrier idle
+
+phase unload
+sock_unload
