@@ -24,7 +24,10 @@
  * RDMA LND cannot map them into one MR).  Every payload is
  * a pattern derived from a seed and the byte offset: the target checks
  * each PUT as it lands (seed = hdr_data), the initiator checks each GET
- * reply, and ACK/REPLY lengths are checked too.
+ * reply, and ACK/REPLY lengths are checked too.  The target counts the
+ * PUTs that landed (puts=), those delivered as good whose bytes or length
+ * were wrong (bad=: corruption, never expected) and those whose event
+ * carried an error (failed=: a receive the LND could not complete).
  *
  * Seeds grow with every operation started, so they also give the order:
  * the initiator counts answers that arrive after one to a later operation
@@ -170,6 +173,7 @@ struct lnet_test_target {
 	atomic_t		live;		/* MDs not yet unlinked */
 	atomic_t		puts;		/* PUTs landed */
 	atomic_t		bad;		/* ... with wrong data/length */
+	atomic_t		failed;		/* ... whose event had an error */
 	spinlock_t		order_lock;	/* @sources, @reordered */
 	struct lnet_test_source	sources[LNET_TEST_SOURCES];
 	unsigned int		reordered;	/* PUTs landed out of order */
@@ -263,10 +267,16 @@ static void lnet_test_target_event(struct lnet_event *ev)
 		} else {
 			ok = true;
 		}
-		if (!ok || ev->status || ev->mlength != ev->rlength || off ||
-		    (READ_ONCE(check) &&
-		     !lnet_test_pages(kiov, ev->mlength, ev->hdr_data, 0,
-				      false)))
+		/*
+		 * A receive that failed (the event says so) is not data
+		 * corruption: bad counts only PUTs LNet delivered as good.
+		 */
+		if (ev->status)
+			atomic_inc(&t->failed);
+		else if (!ok || ev->mlength != ev->rlength || off ||
+			 (READ_ONCE(check) &&
+			  !lnet_test_pages(kiov, ev->mlength, ev->hdr_data, 0,
+					   false)))
 			atomic_inc(&t->bad);
 		if (!ev->status)
 			lnet_test_target_order(t, ev);
@@ -564,7 +574,8 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			goto out;
 		served = true;
 	}
-	bad0 = atomic_read(&lnet_test_tgt->bad);
+	bad0 = atomic_read(&lnet_test_tgt->bad) +
+	       atomic_read(&lnet_test_tgt->failed);
 
 	t0 = ktime_get_ns();
 	/* Keep @conc operations in flight, finishing them in order. */
@@ -588,7 +599,8 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			break;
 	}
 	elapsed = ktime_get_ns() - t0;
-	errors += atomic_read(&lnet_test_tgt->bad) - bad0;
+	errors += atomic_read(&lnet_test_tgt->bad) +
+		  atomic_read(&lnet_test_tgt->failed) - bad0;
 
 	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
 	snprintf(lnet_test_result, sizeof(lnet_test_result),
@@ -715,12 +727,12 @@ static int lnet_test_target_show(struct seq_file *m, void *v)
 	t = lnet_test_tgt;
 	if (t) {
 		spin_lock_bh(&t->order_lock);
-		seq_printf(m, "serving=1 puts=%d bad=%d reordered=%u\n",
+		seq_printf(m, "serving=1 puts=%d bad=%d failed=%d reordered=%u\n",
 			   atomic_read(&t->puts), atomic_read(&t->bad),
-			   t->reordered);
+			   atomic_read(&t->failed), t->reordered);
 		spin_unlock_bh(&t->order_lock);
 	} else {
-		seq_puts(m, "serving=0 puts=0 bad=0 reordered=0\n");
+		seq_puts(m, "serving=0 puts=0 bad=0 failed=0 reordered=0\n");
 	}
 	mutex_unlock(&lnet_test_mutex);
 	return 0;

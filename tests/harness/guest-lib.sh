@@ -46,13 +46,18 @@ phase() {
 }
 
 # barrier NAME [TIMEOUT]: wait until every node of the test reached NAME.
+# Fails at once when another node's script has failed (guest-init.sh
+# leaves .failed.<node>), instead of waiting out the timeout.
 barrier() {
-	local name=$1 timeout=${2:-300} n want waited=0
+	local name=$1 timeout=${2:-300} n want waited=0 f
 	want=$(echo "$LNET_NODES" | wc -w)
 	touch "$SHARED/.barrier.$name.$LNET_NODE"
 	while :; do
 		n=$(find "$SHARED" -maxdepth 1 -name ".barrier.$name.*" | wc -l)
 		[ "$n" -ge "$want" ] && return 0
+		for f in "$SHARED"/.failed.*; do
+			[ -e "$f" ] && fail "barrier $name: node ${f##*.failed.} failed"
+		done
 		[ $waited -ge $((timeout * 10)) ] && fail "barrier $name: $n/$want"
 		sleep 0.1
 		waited=$((waited + 1))

@@ -106,7 +106,7 @@ ld_initiator() {
 
 # ld_round ROUND: one round, on whichever node this is.
 ld_round() {
-	local round=$1
+	local round=$1 t0 t
 	if [ "$LNET_NODE" = a ]; then
 		ld_initiator "$round" "$(nid_of b)"
 		return
@@ -124,13 +124,23 @@ ld_round() {
 		log "$round: link down after $((($(ld_recv_bytes) - base) >> 20)) MiB received"
 		barrier "down-$round"
 		# Down until a's transfer is over, so no PUT can get through.
+		t0=$(cat "$TARGET")
 		barrier "up-$round" 600
 		ld_target_up "$round"
 		log "$round: link up"
 	else
+		t0=$(cat "$TARGET")
 		barrier "up-$round" 600
 	fi
 	barrier "resumed-$round" 600
+	# The receiver's verdict on a's 8 PUTs after the link came back: all
+	# landed, intact.  (A receive of the cut transfer may still fail, or
+	# land, after the snapshot: at least 8 landed, none corrupt.)
+	t=$(cat "$TARGET")
+	log "$round: target $t0 -> $t"
+	[ "$(field bad "$t")" = 0 ] &&
+		[ "$(field puts "$t")" -ge $(($(field puts "$t0") + 8)) ] ||
+		fail "$round: a's PUTs after the link came back: target $t0 -> $t"
 }
 
 # ld_all_finalized: no LNet message is left allocated on this node.

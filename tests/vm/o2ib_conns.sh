@@ -59,7 +59,8 @@ many() {
 phase_end() {
 	local t
 	t=$(cat "$TARGET")
-	[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
+	[ "$(field bad "$t")" = 0 ] && [ "$(field failed "$t")" = 0 ] ||
+		fail "PUTs landed corrupt or failed: $t"
 	zero_counters
 	lnet_idle
 	o2ib_unload
@@ -173,6 +174,9 @@ barrier v1-keepalive 600
 many "$nid"
 barrier v1-again 600
 zero_counters
+# Each node took the other's V1 PUTs: 4 of each size, 2 x (400 + 64).
+nsizes=$(echo "$SIZES" | wc -w)
+target_expect $((nsizes * 4 + 928))
 
 # --- 3. V1: a reloads, b connects to the new a ---
 if [ "$LNET_NODE" = a ]; then
@@ -195,5 +199,11 @@ fi
 sizes "$nid"
 log "V1 after a's reload: PUT/GET 0 B .. 1 MiB to $peer: OK"
 barrier v1-done 600
+# The new a took b's PUTs of every size; b counts on from part 2.
+if [ "$LNET_NODE" = a ]; then
+	target_expect $((nsizes * 4))
+else
+	target_expect $((2 * nsizes * 4 + 928))
+fi
 phase_end done
 log "o2ib connections OK"

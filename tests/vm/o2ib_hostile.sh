@@ -205,7 +205,8 @@ else
 	lt_ok get "$(nid_of a)" 1048576 2 2
 	[ "$(field "done")" = 2 ] || fail "get after the attacks: $RESULT"
 	t=$(cat "$TARGET")
-	[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
+	[ "$(field bad "$t")" = 0 ] && [ "$(field failed "$t")" = 0 ] ||
+		fail "PUTs landed corrupt or failed: $t"
 	log "ko2iblnd: $(tr '\n' ' ' < "$KSTATS")"
 fi
 barrier done

@@ -136,24 +136,3 @@ rdma_resources() {
 	esac
 }
 
-# A failing node leaves a mark, so that the others stop at their next
-# barrier instead of waiting out its timeout (TCG runs are long enough).
-trap '[ $? = 0 ] || touch "$SHARED/.failed.$LNET_NODE"' EXIT
-
-# barrier NAME [TIMEOUT]: as guest-lib.sh's, but fails at once when
-# another node's script has failed.
-barrier() {
-	local name=$1 timeout=${2:-300} n want waited=0 f
-	want=$(echo "$LNET_NODES" | wc -w)
-	touch "$SHARED/.barrier.$name.$LNET_NODE"
-	while :; do
-		n=$(find "$SHARED" -maxdepth 1 -name ".barrier.$name.*" | wc -l)
-		[ "$n" -ge "$want" ] && return 0
-		for f in "$SHARED"/.failed.*; do
-			[ -e "$f" ] && fail "barrier $name: node ${f##*.failed.} failed"
-		done
-		[ $waited -ge $((timeout * 10)) ] && fail "barrier $name: $n/$want"
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-}

@@ -102,5 +102,7 @@ else
 	ping_ok "$(nid_of a)" 3
 fi
 barrier done
+# b took a's 10 small and 4 large PUTs, before and after the attacks.
+[ "$LNET_NODE" = a ] || target_expect 14
 sock_unload
 log "sock hostile OK"

@@ -113,6 +113,18 @@ field() {
 	echo "${2:-$RESULT}" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+# target_expect PUTS: as the target of the other nodes' lnet_test PUTs,
+# exactly PUTS landed since "serve", every one intact (lnet_test checks
+# each byte as it lands): the receiver's verdict on the data it was sent.
+target_expect() {
+	local t
+	t=$(cat "$TARGET")
+	[ "$(field puts "$t")" = "$1" ] && [ "$(field bad "$t")" = 0 ] &&
+		[ "$(field failed "$t")" = 0 ] ||
+		{ diag; fail "target: want $1 PUTs landed intact: $t"; }
+	log "target: $1 PUTs landed intact"
+}
+
 # counter FILE NAME: a "name value" counter.
 counter() {
 	awk -v n="$2" '$1 == n { print $2 }' "$1"

@@ -48,6 +48,9 @@ for round in 1 2; do
 	else
 		traffic "$(nid_of a)"
 		barrier "loaded-$round"
+		# a's traffic to this incarnation: one exchange (24 PUTs) in
+		# round 1, two (after the reload of round 1, then now) in 2.
+		target_expect $((round * 24))
 		sock_unload
 		log "round $round: modules unloaded"
 		if [ "$round" = 2 ]; then
@@ -64,5 +67,8 @@ for round in 1 2; do
 	fi
 done
 barrier done
+# a took b's 24 PUTs twice a round; the last b took a's 24 after its
+# reload.
+if [ "$LNET_NODE" = a ]; then target_expect 96; else target_expect 24; fi
 sock_unload
 log "sock reload OK"

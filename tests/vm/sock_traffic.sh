@@ -21,12 +21,9 @@ COUNT=10
 QUEUED_MIN=500
 # The link is blocked for up to this many seconds.
 BLOCK_SECS=20
-# On the debug kernel the 1,000 messages still queue on credits, but the
-# link is not blocked: starting them takes longer than the block, and
-# the TCP keepalive of the idle side then ended the connection in one run
-# (ECONNRESET on a quarter of the PUTs, not diagnosed further).
+# The same on the debug kernel, with fewer operations of each size.
 BLOCK=1
-[ "$LNET_DEBUG_KERNEL" = 1 ] && COUNT=4 BLOCK=0
+[ "$LNET_DEBUG_KERNEL" = 1 ] && COUNT=4
 
 # No timeout may end a message while the link is blocked: sock_timeout,
 # TCP keepalive and lnet_test's op_timeout are well above the block.
@@ -94,7 +91,8 @@ barrier traffic-done
 # As a target: every PUT landed intact and in order.
 t=$(cat "$TARGET")
 log "target: $t"
-[ "$(field bad "$t")" = 0 ] || fail "PUTs landed with bad data: $t"
+[ "$(field bad "$t")" = 0 ] && [ "$(field failed "$t")" = 0 ] ||
+	fail "PUTs landed corrupt or failed: $t"
 [ "$(field reordered "$t")" = 0 ] || fail "PUTs landed out of order: $t"
 # Each PUT the peer started exactly once: 6 sizes x COUNT, then 1,000.
 [ "$(field puts "$t")" = $((6 * COUNT + 1000)) ] ||
@@ -111,9 +109,7 @@ echo serve > "$RUN" || fail "serve with gapped sinks"
 barrier gap-serve
 lt_ok put "$nid" 65536 8 4
 barrier gap-put
-t=$(cat "$TARGET")
-[ "$(field puts "$t")" = 8 ] && [ "$(field bad "$t")" = 0 ] ||
-	fail "8 PUTs into gapped sinks: $t"
+target_expect 8
 log "8 x 64 KiB PUTs into gapped sinks landed intact"
 echo unserve > "$RUN" || fail "unserve"
 echo 0 > /sys/module/lnet_test/parameters/sink_gap
