@@ -110,8 +110,11 @@ static int lnet_global_apply(unsigned int idx, s64 v,
 	case LNET_G_DISCOVERY:
 		if (v > 1)
 			goto range;
+		/*
+		 * Kept for lnetctl and discovery to come; the ping buffer
+		 * advertises no DISCOVERY until multi-rail (lnet/ping.c).
+		 */
 		WRITE_ONCE(*val, !v);
-		lnet_ping_set_discovery(v);
 		return 0;
 	case LNET_G_MAX_INTERFACES:
 		if (v < LNET_INTERFACES_MIN) {

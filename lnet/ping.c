@@ -7,6 +7,14 @@
  * new MD goes in front of the old, which is then unlinked and frees its
  * buffer when its last REPLY is gone.  lnet_ping() is a GET into a bound
  * MD, validated as spec 6.2 says.
+ *
+ * Until this stack does multi-rail the ping buffer advertises the non-MR
+ * profile of spec 7 (NI_STATUS | RTE_DISABLED): a stock Lustre node then
+ * treats us as non-MR without discovery and never pushes.  A push may
+ * still come (forced, or from a node that saw an older buffer): the push
+ * target, a PUT-only MD behind the ping MD with the same match bits,
+ * takes it and LNet ACKs it, as Lustre's sender requires; its content is
+ * discarded.
  */
 #include <linux/completion.h>
 #include <linux/export.h>
@@ -22,14 +30,50 @@ static void lnet_ping_target_event(struct lnet_event *ev)
 		kfree(ev->md_start);
 }
 
+/* The push target discards what it receives: its MD frees its buffer. */
+#define LNET_PUSH_BUF_SIZE	PAGE_SIZE
+
+/* The non-MR profile (spec 7): no MULTI_RAIL, no DISCOVERY. */
 static u32 lnet_ping_features(void)
 {
-	u32 f = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_MULTI_RAIL |
-		LNET_PING_FEAT_RTE_DISABLED;
+	return LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_RTE_DISABLED;
+}
 
-	if (lnet_discovery_enabled())
-		f |= LNET_PING_FEAT_DISCOVERY;
-	return f;
+/* Posted once per LNet start, after the first ping MD (same match bits). */
+static int lnet_push_target_init(void)
+{
+	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
+	struct lnet_handle_md mdh;
+	struct lnet_md md;
+	struct lnet_me *me;
+	void *buf;
+	int rc;
+
+	buf = kzalloc(LNET_PUSH_BUF_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	me = lnet_me_attach(LNET_RESERVED_PORTAL, &any,
+			    LNET_PROTO_PING_MATCHBITS, 0, LNET_INS_AFTER);
+	if (IS_ERR(me)) {
+		kfree(buf);
+		return PTR_ERR(me);
+	}
+	md = (struct lnet_md) {
+		.start = buf,
+		.length = LNET_PUSH_BUF_SIZE,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_PUT | LNET_MD_TRUNCATE,
+		.handler = lnet_ping_target_event,
+	};
+	rc = lnet_md_attach(me, &md, LNET_RETAIN, &mdh);
+	if (rc) {
+		kfree(buf);
+		return rc;
+	}
+	lnet_lock();
+	the_lnet.ln_push_mdh = mdh;
+	lnet_unlock();
+	return 0;
 }
 
 /**
@@ -103,7 +147,9 @@ int lnet_ping_target_update(void)
 	lnet_unlock();
 	if (!lnet_md_handle_is_none(old) && old.cookie)
 		lnet_md_unlink(old);
-	return 0;
+	else
+		rc = lnet_push_target_init();	/* the first ping MD */
+	return rc;
 }
 
 static void lnet_ping_update_work_fn(struct work_struct *work)
@@ -133,33 +179,22 @@ void lnet_ping_target_cancel_updates(void)
 	cancel_work_sync(&lnet_ping_update_work);
 }
 
-/* Withdraw the responder; its buffer goes with its MD. */
+/* Withdraw the responder and the push target; buffers go with the MDs. */
 void lnet_ping_target_fini(void)
 {
-	struct lnet_handle_md old;
+	struct lnet_handle_md old, push;
 
 	lnet_lock();
 	old = the_lnet.ln_ping_mdh;
+	push = the_lnet.ln_push_mdh;
 	the_lnet.ln_ping_mdh = LNET_MD_HANDLE_NONE;
+	the_lnet.ln_push_mdh = LNET_MD_HANDLE_NONE;
 	the_lnet.ln_ping_info = NULL;
 	lnet_unlock();
 	if (!lnet_md_handle_is_none(old) && old.cookie)
 		lnet_md_unlink(old);
-}
-
-/* Discovery on/off changes the feature bits in place (no new sequence). */
-void lnet_ping_set_discovery(bool on)
-{
-	lnet_lock();
-	if (the_lnet.ln_ping_info) {
-		if (on)
-			the_lnet.ln_ping_info->pi_features |=
-				LNET_PING_FEAT_DISCOVERY;
-		else
-			the_lnet.ln_ping_info->pi_features &=
-				~LNET_PING_FEAT_DISCOVERY;
-	}
-	lnet_unlock();
+	if (!lnet_md_handle_is_none(push) && push.cookie)
+		lnet_md_unlink(push);
 }
 
 struct lnet_ping_ctx {

@@ -9,6 +9,7 @@
  *	ping <nid> <count>
  *	put <nid> <size> <count> <concurrency>
  *	get <nid> <size> <count> <concurrency>
+ *	push <nid>
  *	serve | unserve
  *
  * The target side ("serve", automatic for a run when not serving) posts
@@ -40,6 +41,7 @@
  * nodes, for benchmarks, which should measure LNet rather than the
  * pattern code: the data is then not verified.
  */
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/ktime.h>
@@ -647,6 +649,105 @@ static int lnet_test_ping(const struct lnet_nid *nid, u32 count)
 	return rc;
 }
 
+/*
+ * What a stock Lustre node sends after discovering a Multi-Rail peer (wire
+ * spec 7): its ping buffer (0@lo with the sequence number, then its NIDs;
+ * NI_STATUS|RTE_DISABLED|MULTI_RAIL|DISCOVERY) in a PUT to portal 0, match
+ * bits 0x8000000000000000, offset 0, hdr_data 0, ACK requested, pid 12345.
+ * Lustre fails its discovery of the peer if the ACK does not come.
+ */
+#define LNET_TEST_PING_MAGIC	0x70696e67U
+#define LNET_TEST_PING_BITS	0x8000000000000000ULL
+#define LNET_TEST_PING_FEAT	0x1eU
+#define LNET_TEST_NI_UP		0x15aac0deU
+#define LNET_TEST_PUSH_NIS	4
+
+struct lnet_test_push {
+	struct completion	done;		/* ACK, or a failed SEND */
+	struct completion	unlinked;
+	int			status;
+	bool			acked;
+	u32			buf[4 + 4 * LNET_TEST_PUSH_NIS];
+};
+
+static void lnet_test_push_event(struct lnet_event *ev)
+{
+	struct lnet_test_push *p = ev->md_user_ptr;
+
+	if (ev->type == LNET_EVENT_ACK) {
+		p->acked = !ev->status;
+		p->status = ev->status;
+		complete(&p->done);
+	} else if (ev->type == LNET_EVENT_SEND && ev->status) {
+		p->status = ev->status;
+		complete(&p->done);
+	}
+	if (ev->unlinked)
+		complete(&p->unlinked);
+}
+
+static int lnet_test_push(const struct lnet_nid *nid)
+{
+	struct lnet_processid target = { .nid = *nid, .pid = 12345 };
+	char nidstr[LNET_NIDSTR_SIZE];
+	struct lnet_handle_md mdh;
+	struct lnet_test_push *p;
+	struct lnet_ni_info *info;
+	unsigned int n = 1;
+	struct lnet_md md;
+	u64 nid4;
+	int rc;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!p || !info) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	init_completion(&p->done);
+	init_completion(&p->unlinked);
+	/* Header, then 0@lo with sequence number 1, then our NIDs. */
+	p->buf[0] = LNET_TEST_PING_MAGIC;
+	p->buf[1] = LNET_TEST_PING_FEAT;
+	p->buf[2] = 12345;
+	nid4 = LNET_NID_LO_0;
+	memcpy(&p->buf[4], &nid4, sizeof(nid4));
+	p->buf[6] = 1;
+	while (n < LNET_TEST_PUSH_NIS && !lnet_ni_info_get(n, info)) {
+		nid4 = lnet_nid_to_nid4(&info->nid);
+		memcpy(&p->buf[4 + 4 * n], &nid4, sizeof(nid4));
+		p->buf[4 + 4 * n + 2] = LNET_TEST_NI_UP;
+		n++;
+	}
+	p->buf[3] = n;
+	md = (struct lnet_md) {
+		.start = p->buf,
+		.length = 16 + 16 * n,
+		.threshold = 2,			/* SEND and ACK */
+		.user_ptr = p,
+		.handler = lnet_test_push_event,
+	};
+	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
+	if (rc)
+		goto out;
+	rc = lnet_put(NULL, mdh, LNET_ACK_REQ, &target, 0,
+		      LNET_TEST_PING_BITS, 0, 0);
+	if (!rc && !wait_for_completion_timeout(&p->done, op_timeout * HZ))
+		rc = -ETIMEDOUT;
+	lnet_md_unlink(mdh);
+	wait_for_completion(&p->unlinked);
+	if (!rc && !p->acked)
+		rc = p->status ? p->status : -EIO;
+	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
+	snprintf(lnet_test_result, sizeof(lnet_test_result),
+		 "op=push nid=%s nnis=%u acked=%d rc=%d\n", nidstr, n,
+		 p->acked, rc);
+out:
+	kfree(info);
+	kfree(p);
+	return rc;
+}
+
 /* Parse and run one command line. */
 static int lnet_test_command(char *line)
 {
@@ -674,6 +775,8 @@ static int lnet_test_command(char *line)
 	}
 	if (!strcmp(argv[0], "ping") && argc <= 3)
 		return lnet_test_ping(&nid, v[0]);
+	if (!strcmp(argv[0], "push") && argc == 2)
+		return lnet_test_push(&nid);
 	if (argc != 5)
 		return -EINVAL;
 	if (!strcmp(argv[0], "put"))

@@ -141,7 +141,15 @@ class Runner:
         return 1 if failed else 0
 
 
+# Mounted over in the guest (guest-init.sh): a tree under one of these is
+# invisible to the VMs.
+GUEST_TMPFS = ("/tmp", "/run", "/var/tmp", "/var/log", "/dev/shm")
+
+
 def main():
+    if any(vm.TOP == d or vm.TOP.startswith(d + "/") for d in GUEST_TMPFS):
+        raise SystemExit("the repository is under %s, which the test VMs mount "
+                         "a tmpfs over: clone it elsewhere" % vm.TOP)
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tests", nargs="*", help="test names (default: all)")

@@ -110,7 +110,6 @@ int lnet_ping_target_update(void);
 void lnet_ping_target_update_later(void);
 void lnet_ping_target_cancel_updates(void);
 void lnet_ping_target_fini(void);
-void lnet_ping_set_discovery(bool on);
 
 /* params.c: global parameters. */
 bool lnet_discovery_enabled(void);

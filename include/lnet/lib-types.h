@@ -403,6 +403,7 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_ping_info: its buffer
  * @ln_ping_size: its size in bytes
  * @ln_ping_seq: its sequence number (entry 0's status)
+ * @ln_push_mdh: the push target's MD (portal 0, PUTs, ACKed, discarded)
  */
 struct lnet {
 	spinlock_t		ln_lock;	/* see top of file */
@@ -425,6 +426,7 @@ struct lnet {
 	struct lnet_ping_info	*ln_ping_info;
 	unsigned int		ln_ping_size;
 	u32			ln_ping_seq;
+	struct lnet_handle_md	ln_push_mdh;
 	struct list_head	ln_rsp_list;	/* MDs awaiting ACK/REPLY */
 	struct delayed_work	ln_rsp_work;	/* expires them */
 };
