@@ -48,15 +48,30 @@ void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 /**
  * lnet_ni_send() - hand a message that holds its credits to its LND
  * @msg: the message
+ *
+ * A message the LND refuses at once is finalized with its error.
  */
 void lnet_ni_send(struct lnet_msg *msg)
+{
+	int rc = lnet_ni_send_rc(msg);
+
+	if (rc < 0)
+		lnet_finalize(msg, rc);
+}
+
+/**
+ * lnet_ni_send_rc() - hand a message that holds its credits to its LND
+ * @msg: the message
+ *
+ * Return: 0, or the LND's -errno: the caller must finalize @msg with it.
+ */
+int lnet_ni_send_rc(struct lnet_msg *msg)
 {
 	struct lnet_ni *ni = msg->msg_txni;
 	int rc;
 
 	rc = ni->ni_net->net_lnd->lnd_send(ni, NULL, msg);
-	if (rc < 0)
-		lnet_finalize(msg, rc);
+	return rc < 0 ? rc : 0;
 }
 
 /* Choose the NI and peer NI for @msg and complete its header. */

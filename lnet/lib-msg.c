@@ -176,6 +176,33 @@ static void lnet_msg_send_ack(struct lnet_msg *msg)
 	lnet_send_msg(msg);
 }
 
+/*
+ * The bookkeeping of one finished message: its credits go back (messages
+ * that now hold all theirs join @ready), it is counted and its MD gets
+ * its event.  Return: true if it is a delivered PUT to acknowledge.
+ */
+static bool lnet_msg_complete_locked(struct lnet_msg *msg, int status,
+				     struct list_head *ready)
+{
+	msg->msg_finalized = true;
+	if (msg->msg_send && msg->msg_txni)
+		lnet_msg_credits_release(msg, ready);
+	if (msg->msg_txni || msg->msg_rxni)
+		lnet_msg_count_locked(msg, status);
+	if (msg->msg_md)
+		lnet_msg_detach_md(msg, status);
+	return !status && msg->msg_ack && !msg->msg_send;
+}
+
+/* After its bookkeeping: a message becomes its ACK, or is freed. */
+static void lnet_msg_retire(struct lnet_msg *msg, bool ack)
+{
+	if (ack)
+		lnet_msg_send_ack(msg);
+	else
+		lnet_msg_free(msg);
+}
+
 /**
  * lnet_finalize() - a message is done
  * @msg: the message
@@ -183,17 +210,23 @@ static void lnet_msg_send_ack(struct lnet_msg *msg)
  *
  * Called by an LND when a send completed or a receive was delivered, and
  * by the core for messages that fail before reaching an LND.  Returns the
- * message's credits (sending the messages that were waiting for them),
- * counts it, delivers its event, and frees it or turns it into an ACK.
+ * message's credits, counts it, delivers its event, frees it or turns it
+ * into an ACK, and starts the messages that were waiting for its credits.
  * Each message is finalized exactly once; a second call is a bug and is
  * refused with a warning.
+ *
+ * Completion is iterative: a waiting message that its LND refuses at once
+ * is finalized by the loop below, not by a nested call (a nested call per
+ * queued message overflowed the stack when an NI failed with a backlog).
+ * The loop is the one place where credit waiters are started.
  *
  * Context: Process context or softirq; no LNet lock held.
  */
 void lnet_finalize(struct lnet_msg *msg, int status)
 {
-	struct lnet_msg *m, *tmp;
-	LIST_HEAD(ready);
+	LIST_HEAD(ready);	/* hold their credits: to their LND */
+	LIST_HEAD(refused);	/* refused by their LND: to finalize */
+	struct lnet_msg *m;
 	bool ack;
 
 	lnet_lock();
@@ -201,23 +234,29 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 		lnet_unlock();
 		return;
 	}
-	msg->msg_finalized = true;
-	if (msg->msg_send && msg->msg_txni)
-		lnet_msg_credits_release(msg, &ready);
-	if (msg->msg_txni || msg->msg_rxni)
-		lnet_msg_count_locked(msg, status);
-	if (msg->msg_md)
-		lnet_msg_detach_md(msg, status);
-	ack = !status && msg->msg_ack && !msg->msg_send;
+	ack = lnet_msg_complete_locked(msg, status, &ready);
 	lnet_unlock();
+	lnet_msg_retire(msg, ack);
 
-	list_for_each_entry_safe(m, tmp, &ready, msg_list) {
+	for (;;) {
+		m = list_first_entry_or_null(&ready, struct lnet_msg,
+					     msg_list);
+		if (m) {
+			list_del_init(&m->msg_list);
+			m->msg_status = lnet_ni_send_rc(m);
+			if (m->msg_status)
+				list_add_tail(&m->msg_list, &refused);
+			continue;
+		}
+		m = list_first_entry_or_null(&refused, struct lnet_msg,
+					     msg_list);
+		if (!m)
+			break;
 		list_del_init(&m->msg_list);
-		lnet_ni_send(m);
+		lnet_lock();
+		ack = lnet_msg_complete_locked(m, m->msg_status, &ready);
+		lnet_unlock();
+		lnet_msg_retire(m, ack);
 	}
-	if (ack)
-		lnet_msg_send_ack(msg);
-	else
-		lnet_msg_free(msg);
 }
 EXPORT_SYMBOL(lnet_finalize);

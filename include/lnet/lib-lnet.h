@@ -68,6 +68,7 @@ void lnet_ptl_insert_locked(struct lnet_me *me);
 /* lib-move.c: the send and receive paths. */
 void lnet_send_msg(struct lnet_msg *msg);
 void lnet_ni_send(struct lnet_msg *msg);
+int lnet_ni_send_rc(struct lnet_msg *msg);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 	       void *private);
 int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,
