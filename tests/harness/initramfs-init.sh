@@ -21,7 +21,8 @@ mount -t devtmpfs devtmpfs /dev
 while read -r m; do
 	insmod "/modules/$m" || fatal "insmod $m"
 done < /modules.load
-mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=262144 root /newroot ||
+mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=262144,cache=loose \
+	root /newroot ||
 	fatal "cannot mount the 9p root"
 [ -d "/newroot$LNET_DISTRO_MODULES" ] ||
 	fatal "no module tree at $LNET_DISTRO_MODULES"

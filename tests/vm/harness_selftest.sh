@@ -64,6 +64,6 @@ splat_node() {
 
 case "$LNET_NODE" in
 splat)	splat_node ;;
-hang)	sleep 100000 ;;
+hang)	nap 100000 ;;
 exit)	fail "deliberate failure" ;;
 esac

@@ -50,7 +50,7 @@ ld_wait_gone() {
 	local i
 	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
 		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.2
+		nap 0.2
 	done
 	diag
 	echo w > /proc/sysrq-trigger
@@ -83,7 +83,7 @@ ld_initiator() {
 			  $((LD_CUT_MIB << 20)) ] && break
 			kill -0 $pid 2>/dev/null ||
 				fail "$round: transfer ended before the cut: $(cat "$RUN")"
-			sleep 0.1
+			nap 0.1
 		done
 		ld_cut "$round"
 	fi
@@ -118,7 +118,7 @@ ld_round() {
 		for ((i = 0; i < 1200; i++)); do
 			[ $(($(ld_recv_bytes) - base)) -ge \
 			  $((LD_CUT_MIB << 20)) ] && break
-			sleep 0.05
+			nap 0.05
 		done
 		ld_target_down "$round"
 		log "$round: link down after $((($(ld_recv_bytes) - base) >> 20)) MiB received"

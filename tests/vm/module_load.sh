@@ -11,10 +11,10 @@ rounds=20
 for i in $(seq 1 "$rounds"); do
 	lnet_load
 	for m in $LNET_MODULES; do
-		m=$(basename "$m" .ko)
-		grep -q "^$m " /proc/modules || fail "round $i: $m not loaded"
+		m=${m##*/}; m=${m%.ko}
+		module_loaded "$m" || fail "round $i: $m not loaded"
 	done
 	lnet_unload
 done
-grep -q '^lnet ' /proc/modules && fail "lnet still loaded"
+module_loaded lnet && fail "lnet still loaded"
 log "$rounds load/unload rounds done"

@@ -100,7 +100,7 @@ if [ "$LNET_NODE" = a ]; then
 	lt_ok ping "$nid" 1
 	for ((i = 0; i < 100; i++)); do
 		[ "$(conns_to "$nid" | grep -c ' established ')" -ge 3 ] && break
-		sleep 0.2
+		nap 0.2
 	done
 	lt_ok put "$nid" 65536 60 6
 	lt_ok put "$nid" 64 300 30

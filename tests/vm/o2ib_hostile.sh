@@ -45,7 +45,7 @@ serve_stats() {
 			n=$((n + 1))
 			continue
 		fi
-		sleep 0.05
+		nap 0.05
 	done
 }
 
@@ -55,7 +55,7 @@ b_stats() {
 	touch "$SHARED/.stats-req.$REQ"
 	for ((i = 0; i < 600; i++)); do
 		[ -e "$SHARED/stats.$REQ" ] && break
-		sleep 0.05
+		nap 0.05
 	done
 	[ -e "$SHARED/stats.$REQ" ] || fail "b does not serve its counters"
 	BSTATS=$(cat "$SHARED/stats.$REQ")
@@ -80,7 +80,7 @@ attack() {
 		now=$(bctr "$ctr")
 		[ "$now" -gt "$before" ] &&
 			[ "$(bctr conns_active)" = "$active" ] && break
-		sleep 0.2
+		nap 0.2
 	done
 	[ "$now" = $((before + 1)) ] ||
 		{ echo "$BSTATS"; fail "attack $name: $ctr $before -> $now, want +1"; }
@@ -96,7 +96,7 @@ settle() {
 	for ((i = 0; i < 600; i++)); do
 		b_stats
 		[ "$(bctr conns_active)" = "$active" ] && break
-		sleep 0.2
+		nap 0.2
 	done
 	[ "$(bctr conns_active)" = "$active" ] ||
 		{ echo "$BSTATS"; fail "$1: b has $(bctr conns_active) connections, want $active"; }
@@ -176,7 +176,7 @@ if [ "$LNET_NODE" = a ]; then
 	for ((i = 0; i < 300; i++)); do
 		b_stats
 		[ "$(bctr peers)" = 1 ] && break
-		sleep 0.2
+		nap 0.2
 	done
 	[ "$(bctr peers)" = 1 ] ||
 		{ echo "$BSTATS"; fail "b keeps $(bctr peers) peers, want 1 (a)"; }

@@ -31,7 +31,7 @@ rxe_setup() {
 	for ((i = 0; i < limit * 5; i++)); do
 		rdma link show "$RXE/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			ibv_devices 2>/dev/null | grep -qw "$RXE" && break
-		sleep 0.2
+		nap 0.2
 	done
 	rdma link show "$RXE/1" | grep -q 'state ACTIVE' || {
 		rdma link show || true
@@ -112,7 +112,7 @@ o2ib_keepalive_check() {
 	ka0=$(counter "$O2IB_STATS" keepalives)
 	rcvd0=$(counter "$O2IB_STATS" noops_rcvd)
 	echo 1 > /sys/module/ko2iblnd/parameters/keepalive
-	sleep 6
+	nap 6
 	echo 100 > /sys/module/ko2iblnd/parameters/keepalive
 	ka1=$(counter "$O2IB_STATS" keepalives)
 	rcvd1=$(counter "$O2IB_STATS" noops_rcvd)

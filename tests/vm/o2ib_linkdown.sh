@@ -50,7 +50,7 @@ ni_status_is() {
 	for ((i = 0; i < 50; i++)); do
 		st=$("$LNETCTL" net show --net o2ib | awk '$1 == "status:" { print $2 }')
 		[ "$st" = "$1" ] && { log "o2ib NI $1 ($2)"; return 0; }
-		sleep 0.2
+		nap 0.2
 	done
 	"$LNETCTL" net show --net o2ib
 	fail "o2ib NI status '$st' after $2, want $1"

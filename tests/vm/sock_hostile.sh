@@ -21,11 +21,11 @@ attack() {
 	for ((i = 0; i < 100; i++)); do
 		now=$(counter "$file" "$ctr")
 		[ "$now" -gt "$before" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	[ "$now" -gt "$before" ] || { diag; fail "attack $name: $ctr stayed $now"; }
 	# One attack, one count.
-	sleep 0.5
+	nap 0.5
 	now=$(counter "$file" "$ctr")
 	[ "$now" = $((before + 1)) ] ||
 		{ diag; fail "attack $name: $ctr went from $before to $now"; }
@@ -34,7 +34,7 @@ attack() {
 	# refused as a duplicate.
 	for ((i = 0; i < 100; i++)); do
 		[ "$(counter "$KSTATS" conns_active)" = "$active" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	[ "$(counter "$KSTATS" conns_active)" = "$active" ] ||
 		{ diag; fail "attack $name: $(counter "$KSTATS" conns_active) connections, want $active"; }
@@ -87,7 +87,7 @@ else
 	# Every hostile connection is gone again.
 	for ((i = 0; i < 100; i++)); do
 		[ "$(counter "$KSTATS" conns_active)" = "$active" ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	[ "$(counter "$KSTATS" conns_active)" = "$active" ] ||
 		{ diag; fail "connections left: $(counter "$KSTATS" conns_active), want $active"; }

@@ -81,7 +81,7 @@ lt_wait() {
 	local i
 	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
 		kill -0 "$LT_PID" 2>/dev/null || break
-		sleep 0.2
+		nap 0.2
 	done
 	if kill -0 "$LT_PID" 2>/dev/null; then
 		diag
@@ -110,7 +110,9 @@ lt_ok() {
 
 # field KEY [LINE]: the value of KEY= in LINE (default $RESULT).
 field() {
-	echo "${2:-$RESULT}" | tr ' ' '\n' | sed -n "s/^$1=//p"
+	local line=" ${2:-$RESULT} " v
+	v=${line#* "$1"=}
+	[ "$v" = "$line" ] || echo "${v%% *}"
 }
 
 # target_expect PUTS: as the target of the other nodes' lnet_test PUTs,
@@ -127,7 +129,11 @@ target_expect() {
 
 # counter FILE NAME: a "name value" counter.
 counter() {
-	awk -v n="$2" '$1 == n { print $2 }' "$1"
+	local name value _
+	while read -r name value _; do
+		[ "$name" = "$2" ] && { echo "$value"; return 0; }
+	done < "$1"
+	return 0
 }
 
 # lnet_idle [SECONDS]: wait (default 20 s) until no LNet message is
@@ -137,7 +143,7 @@ lnet_idle() {
 	for ((i = 0; i < ${1:-20} * 5; i++)); do
 		read -r alloc _ < /sys/kernel/debug/lnet/stats
 		[ "$alloc" = 0 ] && return 0
-		sleep 0.2
+		nap 0.2
 	done
 	diag
 	fail "$alloc LNet messages still allocated"
@@ -152,7 +158,7 @@ ping_ok() {
 			log "lnetctl ping $1: OK (try $i)"
 			return 0
 		}
-		sleep 2
+		nap 2
 	done
 	"$LNETCTL" ping "$1" || true
 	diag

@@ -68,7 +68,7 @@ for peer in $(peers); do
 			still=0
 		fi
 		last=$alloc
-		sleep 0.1
+		nap 0.1
 	done
 	if [ "$BLOCK" = 1 ]; then
 		tc qdisc del dev eth0 root
