@@ -90,6 +90,7 @@ static struct kunit_suite lnet_finalize_suite = {
 	.name = "lnet_finalize",
 	.test_cases = lnet_finalize_cases,
 };
+
 kunit_test_suite(lnet_finalize_suite);
 
 MODULE_DESCRIPTION("KUnit: iterative message finalization");

@@ -103,7 +103,8 @@ static void lnet_acr_count(enum lnet_acceptor_counter c)
 /* Socket timeouts in seconds for blocking reads and writes. */
 static void lnet_sock_set_timeout(struct socket *sock, int timeout)
 {
-	long t = timeout > 0 ? timeout * HZ : MAX_SCHEDULE_TIMEOUT;
+	long t = timeout > 0 ? lnet_secs_to_jiffies(timeout) :
+			       MAX_SCHEDULE_TIMEOUT;
 
 	lock_sock(sock->sk);
 	sock->sk->sk_rcvtimeo = t;
@@ -123,7 +124,7 @@ static void lnet_sock_set_timeout(struct socket *sock, int timeout)
  */
 int lnet_sock_read(struct socket *sock, void *buf, size_t len, int timeout)
 {
-	unsigned long deadline = jiffies + timeout * HZ;
+	unsigned long deadline = jiffies + lnet_secs_to_jiffies(timeout);
 
 	while (len) {
 		struct kvec iov = { .iov_base = buf, .iov_len = len };

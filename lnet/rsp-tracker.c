@@ -38,7 +38,8 @@ void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put)
 
 	if (!(lnet_response_tracking() & what))
 		return;
-	md->md_rsp_deadline = jiffies + lnet_transaction_timeout() * HZ;
+	md->md_rsp_deadline = jiffies +
+		lnet_secs_to_jiffies(lnet_transaction_timeout());
 	first = list_empty(&the_lnet.ln_rsp_list);
 	/* An MD reused by its next operation: the clock restarts. */
 	list_move_tail(&md->md_rsp_list, &the_lnet.ln_rsp_list);

@@ -6,9 +6,30 @@
 #ifndef _LNET_LIB_LNET_H
 #define _LNET_LIB_LNET_H
 
+#include <linux/jiffies.h>
+
 #include <lnet/lib-types.h>
 
 struct seq_file;
+
+/**
+ * lnet_secs_to_jiffies() - an administrator's timeout in jiffies
+ * @secs: seconds, as a tunable holds them
+ *
+ * Saturating: a large value means a long time, never a product that
+ * wrapped into a short one (17179870 s * HZ 250 is 204 jiffies in 32
+ * bits); 0 or less is 0.
+ *
+ * Return: jiffies, at most MAX_JIFFY_OFFSET.
+ */
+static inline unsigned long lnet_secs_to_jiffies(long secs)
+{
+	if (secs <= 0)
+		return 0;
+	if (secs >= MAX_JIFFY_OFFSET / HZ)
+		return MAX_JIFFY_OFFSET;
+	return (unsigned long)secs * HZ;
+}
 
 static inline void lnet_lock(void)
 {

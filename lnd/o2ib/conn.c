@@ -464,7 +464,7 @@ void kib_conn_established(struct kib_conn *conn)
 {
 	struct kib_net *net = conn->ibc_net;
 	struct kib_peer *peer = conn->ibc_peer;
-	unsigned long deadline = jiffies + kib_timeout() * HZ;
+	unsigned long deadline = jiffies + lnet_secs_to_jiffies(kib_timeout());
 	struct kib_rx *rx, *rtmp;
 	struct kib_tx *tx, *tmp;
 	LIST_HEAD(rxs);
@@ -556,7 +556,7 @@ void kib_reaper(struct work_struct *work)
 {
 	struct kib_net *net = container_of(to_delayed_work(work),
 					   struct kib_net, kn_reaper);
-	unsigned long ka = READ_ONCE(kib_tun.keepalive) * HZ;
+	unsigned long ka = lnet_secs_to_jiffies(READ_ONCE(kib_tun.keepalive));
 	struct kib_conn *conn, *keep[16];
 	struct kib_peer *peer, *ptmp;
 	struct kib_tx *tx, *tmp;

@@ -387,7 +387,7 @@ void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx)
 
 	spin_lock_bh(&net->kn_lock);
 	if (!tx->tx_deadline || time_before(tx->tx_deadline, jiffies))
-		tx->tx_deadline = jiffies + kib_timeout() * HZ;
+		tx->tx_deadline = jiffies + lnet_secs_to_jiffies(kib_timeout());
 	ok = kib_queue_tx_locked(conn, tx);
 	spin_unlock_bh(&net->kn_lock);
 	if (!ok) {
@@ -440,7 +440,8 @@ static bool kib_keepalive_due(const struct kib_conn *conn)
 {
 	int ka = READ_ONCE(kib_tun.keepalive);
 
-	return ka > 0 && time_after_eq(jiffies, conn->ibc_last_send + ka * HZ);
+	return ka > 0 && time_after_eq(jiffies, conn->ibc_last_send +
+				       lnet_secs_to_jiffies(ka));
 }
 
 /**
@@ -704,7 +705,8 @@ void kib_check_sends(struct kib_conn *conn)
 			noop->tx_nob = IBLND_MSG_HDR_SIZE;
 			if (kib_keepalive_due(conn))
 				kib_stat_inc(KIB_STAT_KEEPALIVES);
-			noop->tx_deadline = jiffies + kib_timeout() * HZ;
+			noop->tx_deadline = jiffies +
+					    lnet_secs_to_jiffies(kib_timeout());
 			if (!kib_queue_tx_locked(conn, noop)) {
 				spin_unlock_bh(&net->kn_lock);
 				kib_tx_done(noop);

@@ -43,7 +43,8 @@ static int ksock_conn_timed_out(struct ksock_conn *conn, unsigned long limit)
 
 static void ksock_peer_keepalive_locked(struct ksock_peer *peer)
 {
-	unsigned long idle = READ_ONCE(ksock_tun.keepalive) * HZ;
+	unsigned long idle =
+		lnet_secs_to_jiffies(READ_ONCE(ksock_tun.keepalive));
 	struct ksock_conn *conn;
 	struct ksock_tx *tx;
 
@@ -74,7 +75,7 @@ void ksock_reaper(struct work_struct *work)
 {
 	struct ksock_net *net = container_of(to_delayed_work(work),
 					     struct ksock_net, ksn_reaper);
-	unsigned long limit = ksock_timeout() * HZ;
+	unsigned long limit = lnet_secs_to_jiffies(ksock_timeout());
 	struct ksock_conn *conn, *ctmp;
 	struct ksock_tx *tx, *ttmp;
 	struct ksock_peer *peer;

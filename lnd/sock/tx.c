@@ -24,7 +24,7 @@ static struct ksock_tx *ksock_tx_alloc(void)
 	struct ksock_tx *tx = kzalloc(sizeof(*tx), GFP_ATOMIC | __GFP_NOWARN);
 
 	if (tx)
-		tx->tx_deadline = jiffies + ksock_timeout() * HZ;
+		tx->tx_deadline = jiffies + lnet_secs_to_jiffies(ksock_timeout());
 	return tx;
 }
 
