@@ -49,7 +49,7 @@ phase under_injection
 inject on
 fails=0
 if [ "$LNET_NODE" = a ]; then
-	for op in put get put get; do
+	for op in put get; do
 		lt "$op" "$nid" 1048576 8 4
 		[ "$(field timeouts)" = 0 ] ||
 			{ inject off; diag; fail "$op under injection: an operation hung: $RESULT"; }
@@ -61,7 +61,7 @@ if [ "$LNET_NODE" = a ]; then
 fi
 barrier injected 600
 inject off
-log "under injection: $fails of 4 runs failed; failslab $(cat $FI/failslab/times)"
+log "under injection: $fails of 2 runs failed"
 # What b's target counted so far.  A PUT whose receive failed under
 # injection counts as failed (its event carries the error); none may
 # count as bad (delivered as good with wrong bytes), ever.
