@@ -600,11 +600,14 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 	the_lnet.ln_state = LNET_STATE_RUNNING;
 	lnet_unlock();
 	rc = lnet_ping_target_update();
+	if (!rc)
+		rc = lnet_push_target_init();
 	if (rc) {
-		NL_SET_ERR_MSG(extack, "cannot set up the ping target");
+		NL_SET_ERR_MSG(extack, "cannot set up the ping and push targets");
 		lnet_lock();
 		the_lnet.ln_state = LNET_STATE_STOPPING;
 		lnet_unlock();
+		lnet_ping_target_fini();
 		lnet_stop_all_nis();
 		lnet_lock();
 		the_lnet.ln_state = LNET_STATE_DOWN;

@@ -225,9 +225,9 @@ static void lnet_msg_retire(struct lnet_msg *msg, bool ack)
 void lnet_finalize(struct lnet_msg *msg, int status)
 {
 	LIST_HEAD(ready);	/* hold their credits: to their LND */
-	LIST_HEAD(refused);	/* refused by their LND: to finalize */
 	struct lnet_msg *m;
 	bool ack;
+	int rc;
 
 	lnet_lock();
 	if (WARN_ON(msg->msg_finalized)) {
@@ -238,23 +238,15 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 	lnet_unlock();
 	lnet_msg_retire(msg, ack);
 
-	for (;;) {
-		m = list_first_entry_or_null(&ready, struct lnet_msg,
-					     msg_list);
-		if (m) {
-			list_del_init(&m->msg_list);
-			m->msg_status = lnet_ni_send_rc(m);
-			if (m->msg_status)
-				list_add_tail(&m->msg_list, &refused);
-			continue;
-		}
-		m = list_first_entry_or_null(&refused, struct lnet_msg,
-					     msg_list);
-		if (!m)
-			break;
+	while ((m = list_first_entry_or_null(&ready, struct lnet_msg,
+					     msg_list))) {
 		list_del_init(&m->msg_list);
+		rc = lnet_ni_send_rc(m);
+		if (!rc)
+			continue;
+		/* A refused send: its credits may release more waiters. */
 		lnet_lock();
-		ack = lnet_msg_complete_locked(m, m->msg_status, &ready);
+		ack = lnet_msg_complete_locked(m, rc, &ready);
 		lnet_unlock();
 		lnet_msg_retire(m, ack);
 	}

@@ -64,11 +64,6 @@ static const char * const lnet_global_names[LNET_G_COUNT] = {
 	[LNET_G_MAX_RECOVERY_PING_INTERVAL]	= "max_recovery_ping_interval",
 };
 
-bool lnet_discovery_enabled(void)
-{
-	return !READ_ONCE(lnet_values[LNET_G_DISCOVERY]);
-}
-
 int lnet_max_interfaces(void)
 {
 	return READ_ONCE(lnet_values[LNET_G_MAX_INTERFACES]);

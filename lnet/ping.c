@@ -39,8 +39,15 @@ static u32 lnet_ping_features(void)
 	return LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_RTE_DISABLED;
 }
 
-/* Posted once per LNet start, after the first ping MD (same match bits). */
-static int lnet_push_target_init(void)
+/**
+ * lnet_push_target_init() - post the push target
+ *
+ * Once per LNet start, after the first ping MD (same match bits, behind
+ * it); lnet_ping_target_fini() withdraws it.  Called with ln_api_mutex.
+ *
+ * Return: 0 or -errno.
+ */
+int lnet_push_target_init(void)
 {
 	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
 	struct lnet_handle_md mdh;
@@ -147,9 +154,7 @@ int lnet_ping_target_update(void)
 	lnet_unlock();
 	if (!lnet_md_handle_is_none(old) && old.cookie)
 		lnet_md_unlink(old);
-	else
-		rc = lnet_push_target_init();	/* the first ping MD */
-	return rc;
+	return 0;
 }
 
 static void lnet_ping_update_work_fn(struct work_struct *work)

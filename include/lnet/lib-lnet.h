@@ -132,9 +132,9 @@ int lnet_ping_target_update(void);
 void lnet_ping_target_update_later(void);
 void lnet_ping_target_cancel_updates(void);
 void lnet_ping_target_fini(void);
+int lnet_push_target_init(void);
 
 /* params.c: global parameters. */
-bool lnet_discovery_enabled(void);
 int lnet_max_interfaces(void);
 unsigned int lnet_transaction_timeout(void);
 unsigned int lnet_response_tracking(void);

@@ -338,7 +338,6 @@ struct lnet_msg {
 	bool			msg_ack;
 	bool			msg_reply;
 	bool			msg_finalized;
-	int			msg_status;	/* lnet_finalize()'s work list */
 	struct lnet_nid		msg_self;
 };
 
