@@ -19,7 +19,12 @@
  * arrays (LNET_MD_KIOV) while the initiator uses plain buffers, so both MD
  * forms are exercised; the buf_offset module parameter starts the
  * initiator's MDs that many bytes into their buffers, so that they are
- * not page-aligned (a 1 MiB one then spans 257 pages), and sink_gap
+ * not page-aligned (a 1 MiB one then spans 257 pages); src_pages makes
+ * the initiator's MDs page arrays too (as a file system's bulk is), and
+ * scribble has the initiator overwrite (invert) each PUT's buffer the
+ * moment its SEND event arrives, as a caller reusing it would: an LND
+ * still reading those pages then puts other bytes on the wire, which the
+ * target's check catches.  sink_gap
  * leaves the last bytes of every page of the bulk PUT sinks out of their
  * fragments (gaps between fragments: LNet and ksocklnd take them, an
  * RDMA LND cannot map them into one MR).  Every payload is
@@ -81,6 +86,16 @@ static unsigned int sink_gap;
 module_param(sink_gap, uint, 0644);
 MODULE_PARM_DESC(sink_gap,
 		 "Bytes left out at the end of every page of the bulk PUT sinks, from the next serve (0: whole pages; else gapped fragments, which one RDMA MR cannot map)");
+
+static bool src_pages;
+module_param(src_pages, bool, 0644);
+MODULE_PARM_DESC(src_pages,
+		 "Initiator MDs are page arrays (LNET_MD_KIOV), not plain buffers (at most LNET_MAX_IOV pages with buf_offset)");
+
+static bool scribble;
+module_param(scribble, bool, 0644);
+MODULE_PARM_DESC(scribble,
+		 "The initiator inverts each PUT's buffer the moment its SEND event arrives (an LND must be done with it then)");
 
 static bool check = true;
 module_param(check, bool, 0644);
@@ -188,6 +203,8 @@ struct lnet_test_slot {
 	unsigned int		idx;
 	u8			*mem;		/* allocated */
 	u8			*buf;		/* the MD: buf_offset into @mem */
+	struct bio_vec		*kiov;		/* or the MD's pages (src_pages) */
+	unsigned int		nkiov;
 	struct lnet_handle_md	mdh;
 	u32			seed;
 	u32			offset;
@@ -213,6 +230,74 @@ struct lnet_test_run {
 	int			status;		/* first event error */
 	struct lnet_test_slot	slots[];
 };
+
+/*
+ * Set the first @len bytes of slot @s's MD to @v, or with @xor invert
+ * them with @v: clearing a GET sink, scribbling over a PUT source.
+ */
+static void lnet_test_slot_bytes(struct lnet_test_slot *s, u32 len, u8 v,
+				 bool xor)
+{
+	struct bio_vec one = { .bv_len = len };
+	struct bio_vec *bv = s->nkiov ? s->kiov : &one;
+	u32 n, i;
+	u8 *va;
+
+	for (; len; len -= n, bv++) {
+		n = min(len, bv->bv_len);
+		va = s->nkiov ? kmap_local_page(bv->bv_page) + bv->bv_offset :
+				s->buf;
+		if (!xor)
+			memset(va, v, n);
+		else
+			for (i = 0; i < n; i++)
+				va[i] ^= v;
+		if (s->nkiov)
+			kunmap_local(va);
+	}
+}
+
+/* Fill or check slot @s's MD with the pattern, as lnet_test_pattern(). */
+static bool lnet_test_slot_pattern(struct lnet_test_slot *s, u32 len,
+				   u32 seed, u32 off, bool fill)
+{
+	if (s->nkiov)
+		return lnet_test_pages(s->kiov, len, seed, off, fill);
+	return lnet_test_pattern(s->buf, len, seed, off, fill);
+}
+
+/* Slot @s's MD as pages: the first one starts @off into its page. */
+static int lnet_test_slot_pages(struct lnet_test_slot *s, u32 size, u32 off)
+{
+	unsigned int i, n = DIV_ROUND_UP(off + size, PAGE_SIZE);
+	u32 len;
+
+	if (n > LNET_MAX_IOV)
+		return -EINVAL;
+	s->kiov = kcalloc(n, sizeof(*s->kiov), GFP_KERNEL);
+	if (!s->kiov)
+		return -ENOMEM;
+	for (i = 0; i < n; i++, size -= len, off = 0) {
+		struct page *p = alloc_page(GFP_KERNEL);
+
+		if (!p)
+			return -ENOMEM;
+		len = min_t(u32, size, PAGE_SIZE - off);
+		bvec_set_page(&s->kiov[i], p, len, off);
+		s->nkiov++;
+	}
+	return 0;
+}
+
+static void lnet_test_slot_free(struct lnet_test_slot *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nkiov; i++)
+		__free_page(s->kiov[i].bv_page);
+	kfree(s->kiov);
+	kvfree(s->mem);
+}
 
 static DEFINE_MUTEX(lnet_test_mutex);	/* one command at a time */
 static struct lnet_test_target *lnet_test_tgt;
@@ -433,6 +518,9 @@ static void lnet_test_event(struct lnet_event *ev)
 	struct lnet_test_slot *s = ev->md_user_ptr;
 	struct lnet_test_run *run = s->run;
 
+	if (ev->type == LNET_EVENT_SEND && !ev->status && run->put &&
+	    READ_ONCE(scribble))
+		lnet_test_slot_bytes(s, run->size, 0xff, true);
 	spin_lock(&run->lock);
 	if (ev->status && !s->status)
 		s->status = ev->status;
@@ -466,6 +554,11 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	};
 	int rc;
 
+	if (s->nkiov) {
+		md.start = s->kiov;
+		md.length = s->nkiov;
+		md.options = LNET_MD_KIOV;
+	}
 	s->failed = false;
 	s->answered = false;
 	s->unlinked = false;
@@ -474,9 +567,9 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	s->seed = ++lnet_test_seq;
 	if (run->put) {
 		if (READ_ONCE(check))
-			lnet_test_pattern(s->buf, run->size, s->seed, 0, true);
+			lnet_test_slot_pattern(s, run->size, s->seed, 0, true);
 	} else {
-		memset(s->buf, 0, run->size);
+		lnet_test_slot_bytes(s, run->size, 0, false);
 		s->offset = (s->seed * 512) % (LNET_MTU - run->size + 1);
 	}
 	rc = lnet_md_bind(&md, LNET_UNLINK, &s->mdh);
@@ -529,8 +622,8 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 	}
 	ok = !s->status && s->answered && s->mlength == run->size;
 	if (ok && !run->put && READ_ONCE(check))
-		ok = lnet_test_pattern(s->buf, run->size, LNET_TEST_GET_SEED,
-				       s->offset, false);
+		ok = lnet_test_slot_pattern(s, run->size, LNET_TEST_GET_SEED,
+					    s->offset, false);
 	return ok;
 }
 
@@ -569,6 +662,11 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			goto out;
 		}
 		run->slots[i].buf = run->slots[i].mem + off;
+		if (READ_ONCE(src_pages) && size) {
+			rc = lnet_test_slot_pages(&run->slots[i], size, off);
+			if (rc)
+				goto out;
+		}
 	}
 	if (!lnet_test_tgt) {
 		rc = lnet_test_serve();
@@ -616,7 +714,7 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 		lnet_test_unserve();
 out:
 	for (i = 0; i < conc; i++)
-		kvfree(run->slots[i].mem);
+		lnet_test_slot_free(&run->slots[i]);
 	kvfree(run);
 	return rc;
 }

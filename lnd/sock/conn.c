@@ -67,6 +67,8 @@ struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
 	peer->ksp_last_alive = jiffies;
 	peer->ksp_last_keepalive = jiffies;
 	INIT_DELAYED_WORK(&peer->ksp_connect_work, ksock_connect_work);
+	INIT_LIST_HEAD(&peer->ksp_zc_reqs);
+	peer->ksp_zc_next_cookie = KSOCK_ZC_FIRST_COOKIE;
 	list_add_tail(&peer->ksp_list, &net->ksn_peers);
 	return peer;
 }
@@ -171,6 +173,11 @@ struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
 	INIT_LIST_HEAD(&conn->ksc_txq);
 	INIT_WORK(&conn->ksc_tx_work, ksock_tx_work);
 	INIT_WORK(&conn->ksc_rx_work, ksock_rx_work);
+	INIT_LIST_HEAD(&conn->ksc_ack_tx.tx_list);
+	INIT_LIST_HEAD(&conn->ksc_ack_tx.tx_zc_list);
+	conn->ksc_ack_tx.tx_ack_noop = true;
+	conn->ksc_ack_tx.tx_nob = KSOCK_MSG_HDR_SIZE;
+	iov_iter_kvec(&conn->ksc_ack_tx.tx_payload, ITER_SOURCE, NULL, 0, 0);
 	ksock_rx_reset(conn);
 	conn->ksc_rx_last = jiffies;
 	conn->ksc_tx_last = jiffies;
@@ -316,6 +323,7 @@ static void ksock_conn_teardown(struct work_struct *work)
 
 	spin_lock_bh(&net->ksn_lock);
 	list_splice_init(&conn->ksc_txq, &txs);
+	ksock_zc_conn_abort_locked(conn, &txs);
 	rx_msg = conn->ksc_rx_msg;
 	conn->ksc_rx_msg = NULL;
 	/* Messages still waiting for a connection get a new one. */

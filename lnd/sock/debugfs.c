@@ -34,6 +34,11 @@ static const char * const ksock_stat_names[] = {
 	[KSOCK_STAT_KEEPALIVE_SENT]	= "keepalive_sent",
 	[KSOCK_STAT_NOOP_RX]		= "noop_rx",
 	[KSOCK_STAT_ZC_ACKS_SENT]	= "zc_acks_sent",
+	[KSOCK_STAT_ZC_REQUESTS]	= "zc_requests",
+	[KSOCK_STAT_ZC_ACKS_RX]		= "zc_acks_received",
+	[KSOCK_STAT_ZC_ABORTED]		= "zc_aborted",
+	[KSOCK_STAT_ZC_TIMEOUT]		= "zc_ack_timeout",
+	[KSOCK_STAT_ZC_ACK_OVERFLOW]	= "zc_ack_overflow",
 };
 
 static_assert(ARRAY_SIZE(ksock_stat_names) == KSOCK_STAT_COUNT);

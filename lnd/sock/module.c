@@ -100,7 +100,7 @@ MODULE_PARM_DESC(inject_csum_error, "accepted for compatibility; no effect");
 module_param_named(nonblk_zcack, ksock_tun.nonblk_zcack, int, 0644);
 MODULE_PARM_DESC(nonblk_zcack, "accepted for compatibility; ZC ACKs always go first");
 module_param_named(zc_min_payload, ksock_tun.zc_min_payload, int, 0644);
-MODULE_PARM_DESC(zc_min_payload, "accepted for compatibility; zero-copy ACKs are never requested");
+MODULE_PARM_DESC(zc_min_payload, "smallest payload sent by reference with a zero-copy ACK request (min 2048); smaller ones are copied");
 module_param_named(zc_recv, ksock_tun.zc_recv, int, 0644);
 MODULE_PARM_DESC(zc_recv, "accepted for compatibility; no effect");
 module_param_named(zc_recv_min_nfrags, ksock_tun.zc_recv_min_nfrags, int, 0644);

@@ -2,9 +2,10 @@
 /*
  * Once a second per NI: close connections that made no progress for
  * sock_timeout (spec 4.12) -- a message partly received, data queued but
- * not taken by the socket, or data in the socket not acknowledged by
- * TCP --, fail messages that waited that long for a connection, and send
- * keepalive NOOPs to peers silent for keepalive seconds (spec 4.9).
+ * not taken by the socket, data in the socket not acknowledged by TCP, a
+ * zero-copy request not acknowledged by the peer --, fail messages that
+ * waited that long for a connection, and send keepalive NOOPs to peers
+ * silent for keepalive seconds (spec 4.9).
  */
 #include <linux/tcp.h>
 #include <net/sock.h>
@@ -93,6 +94,7 @@ void ksock_reaper(struct work_struct *work)
 		list_for_each_entry_safe(tx, ttmp, &peer->ksp_txq, tx_list)
 			if (time_after(jiffies, tx->tx_deadline))
 				list_move_tail(&tx->tx_list, &expired);
+		ksock_zc_reap_locked(peer);
 		ksock_peer_keepalive_locked(peer);
 	}
 	spin_unlock_bh(&net->ksn_lock);

@@ -9,7 +9,9 @@
  *
  * lnet_parse() calls lnd_recv before it returns; lnd_recv only records
  * where the payload goes.  The message is finalized when all of it is
- * in, and a zero-copy request is acknowledged then (spec 4.9).
+ * in, and a zero-copy request is acknowledged then (spec 4.9, zc.c);
+ * ZC ACKs that come in (NOOPs, or in an LNET message's header) complete
+ * our own sends.
  * Anything malformed closes the connection and is counted.
  */
 #include <linux/net.h>
@@ -78,14 +80,17 @@ static int ksock_rx_fill(struct ksock_conn *conn, unsigned int base,
 	return 0;
 }
 
-/* A NOOP: keepalive or ZC ACK.  We never request ZC, so no ACK is ours. */
+/* A NOOP: a keepalive, or ZC ACKs. */
 static int ksock_rx_noop(struct ksock_conn *conn, u64 c0, u64 c1)
 {
 	ksock_stat_inc(KSOCK_STAT_NOOP_RX);
-	if (!c0 && (!c1 || c1 == KSOCK_KEEPALIVE_COOKIE))
-		return 0;
-	ksock_stat_inc(KSOCK_STAT_RX_ZC_BAD_COOKIE);
-	return -EPROTO;
+	if (!c1) {
+		if (!c0)
+			return 0;
+		ksock_stat_inc(KSOCK_STAT_RX_ZC_BAD_COOKIE);
+		return -EPROTO;
+	}
+	return ksock_zc_handle_ack(conn, c0, c1);
 }
 
 static int ksock_rx_msg_hdr(struct ksock_conn *conn)
@@ -106,9 +111,10 @@ static int ksock_rx_msg_hdr(struct ksock_conn *conn)
 		ksock_stat_inc(KSOCK_STAT_RX_BAD_TYPE);
 		return -EPROTO;
 	}
-	if (c1 && c1 != KSOCK_KEEPALIVE_COOKIE) {
-		ksock_stat_inc(KSOCK_STAT_RX_ZC_BAD_COOKIE);
-		return -EPROTO;
+	if (c1) {
+		rc = ksock_zc_handle_ack(conn, 0, c1);
+		if (rc)
+			return rc;
 	}
 	conn->ksc_rx_zc_cookie = c0;
 	conn->ksc_rx_state = KSOCK_RX_LNET_HDR;
@@ -195,8 +201,11 @@ int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	return 0;
 }
 
-/* The whole message is in: finalize it, acknowledge its ZC request. */
-static void ksock_rx_done(struct ksock_conn *conn)
+/*
+ * The whole message is in: finalize it, owe the ACK of its ZC request.
+ * Return: 0, or -EPROTO for a request we cannot acknowledge.
+ */
+static int ksock_rx_done(struct ksock_conn *conn)
 {
 	struct lnet_msg *msg = conn->ksc_rx_msg;
 	u64 cookie = conn->ksc_rx_zc_cookie;
@@ -204,10 +213,7 @@ static void ksock_rx_done(struct ksock_conn *conn)
 	ksock_rx_reset(conn);
 	if (msg)
 		lnet_finalize(msg, 0);
-	if (cookie) {
-		ksock_send_noop(conn->ksc_peer, 0, cookie);
-		ksock_stat_inc(KSOCK_STAT_ZC_ACKS_SENT);
-	}
+	return cookie ? ksock_zc_owe_ack(conn, cookie) : 0;
 }
 
 static int ksock_rx_payload(struct ksock_conn *conn)
@@ -240,8 +246,7 @@ static int ksock_rx_discard(struct ksock_conn *conn)
 			return rc;
 		conn->ksc_rx_left -= rc;
 	}
-	ksock_rx_done(conn);
-	return 0;
+	return ksock_rx_done(conn);
 }
 
 /* One step of the state machine: 0 to go on, -EAGAIN, or an error. */

@@ -9,6 +9,7 @@
  *	conn.c		peers, connections, their admission and teardown
  *	tx.c		lnd_send, send queues, NOOPs
  *	rx.c		the receive state machine, lnd_recv
+ *	zc.c		zero-copy requests and their ACKs
  *	reaper.c	timeouts and keepalive
  *	debugfs.c	/sys/kernel/debug/ksocklnd/stats
  */
@@ -37,6 +38,8 @@
 #define KSOCK_MSG_NOOP		0xc0
 #define KSOCK_MSG_LNET		0xc1
 #define KSOCK_KEEPALIVE_COOKIE	1
+#define KSOCK_ZC_FIRST_COOKIE	2	/* Lustre skips 0 and 1 */
+#define KSOCK_ZC_MIN_PAYLOAD	2048	/* floor of zc_min_payload */
 
 /* Connection types (kshm_ctype); NONE only in a refusing reply. */
 #define KSOCK_CONN_NONE		0xffffffffU
@@ -149,6 +152,11 @@ enum ksock_stat {
 	KSOCK_STAT_KEEPALIVE_SENT,
 	KSOCK_STAT_NOOP_RX,
 	KSOCK_STAT_ZC_ACKS_SENT,
+	KSOCK_STAT_ZC_REQUESTS,
+	KSOCK_STAT_ZC_ACKS_RX,
+	KSOCK_STAT_ZC_ABORTED,
+	KSOCK_STAT_ZC_TIMEOUT,
+	KSOCK_STAT_ZC_ACK_OVERFLOW,
 	KSOCK_STAT_COUNT
 };
 
@@ -205,6 +213,8 @@ struct ksock_net {
  * @ksp_last_alive: last bytes received from it (jiffies)
  * @ksp_last_keepalive: last keepalive NOOP sent (jiffies)
  * @ksp_connect_work: opens the missing connections
+ * @ksp_zc_reqs: sends whose zero-copy request awaits its ACK, tx_zc_list
+ * @ksp_zc_next_cookie: cookie of our next zero-copy request
  */
 struct ksock_peer {
 	struct list_head	ksp_list;
@@ -222,6 +232,72 @@ struct ksock_peer {
 	unsigned long		ksp_last_alive;
 	unsigned long		ksp_last_keepalive;
 	struct delayed_work	ksp_connect_work;
+	struct list_head	ksp_zc_reqs;
+	u64			ksp_zc_next_cookie;
+};
+
+struct ksock_conn;
+
+/**
+ * struct ksock_tx - a message or NOOP to send
+ * @tx_list: in ksp_txq or ksc_txq
+ * @tx_msg: the LNet message; NULL for a NOOP
+ * @tx_cookie0: NOOP: first cookie
+ * @tx_cookie1: NOOP: second cookie
+ * @tx_nob: bytes on the wire, headers included
+ * @tx_deadline: fails with -ETIMEDOUT if still unsent then; once sent
+ *	with a zero-copy request, its ACK is due then (jiffies)
+ * @tx_hdr_len: bytes in @tx_hdr (0 until encoded for a connection)
+ * @tx_hdr_sent: bytes of @tx_hdr sent
+ * @tx_payload: what remains of the payload
+ * @tx_zc_list: in ksp_zc_reqs while its zero-copy request is unacked
+ * @tx_conn: the connection that carries its zero-copy request
+ * @tx_zc_cookie: its zero-copy request (spec 4.9), 0 for none
+ * @tx_zc_capable: payload pages may go by reference if the peer acks
+ * @tx_copy: the payload is copied into the socket (no request made)
+ * @tx_begun: its header is final (zc.c decided), sending started
+ * @tx_sent: all of it is in the socket; it waits for the ACK
+ * @tx_ack_noop: a connection's own ZC ACK NOOP (never freed alone)
+ * @tx_hdr: ksock_msg header and LNet header, as sent
+ */
+struct ksock_tx {
+	struct list_head	tx_list;
+	struct lnet_msg		*tx_msg;
+	u64			tx_cookie0;
+	u64			tx_cookie1;
+	unsigned int		tx_nob;
+	unsigned long		tx_deadline;
+	unsigned int		tx_hdr_len;
+	unsigned int		tx_hdr_sent;
+	struct iov_iter		tx_payload;
+	struct list_head	tx_zc_list;
+	struct ksock_conn	*tx_conn;
+	u64			tx_zc_cookie;
+	bool			tx_zc_capable;
+	bool			tx_copy;
+	bool			tx_begun;
+	bool			tx_sent;
+	bool			tx_ack_noop;
+	u8			tx_hdr[KSOCK_MSG_HDR_SIZE +
+				       LNET_HDR_NID16_SIZE];
+};
+
+/*
+ * Zero-copy ACKs a connection owes its peer: cookies of requests it
+ * received whole, as ranges [lo, hi], sorted, disjoint, not adjacent.
+ * Bounded: a peer that makes more distinct ranges than this without
+ * letting us send them is closed (spec 4.9).
+ */
+#define KSOCK_ZC_ACK_RANGES	32
+
+struct ksock_zc_range {
+	u64	lo;
+	u64	hi;
+};
+
+struct ksock_zc_acks {
+	struct ksock_zc_range	r[KSOCK_ZC_ACK_RANGES];
+	unsigned int		n;
 };
 
 enum ksock_rx_state {
@@ -259,6 +335,8 @@ enum ksock_rx_state {
  * @ksc_rx_recv_called: lnd_recv was called for the current message
  * @ksc_rx_zc_cookie: ZC request of the current message, to acknowledge
  * @ksc_rx_last: last receive progress (jiffies)
+ * @ksc_zc_acks: ZC ACKs owed for requests received here (sent here)
+ * @ksc_ack_tx: the NOOP that carries them, queued while some are owed
  * @ksc_teardown: releases the connection once closed
  * @ksc_saved_data_ready: the socket's callbacks before ours
  * @ksc_saved_write_space: see above
@@ -292,37 +370,12 @@ struct ksock_conn {
 	bool			ksc_rx_recv_called;
 	u64			ksc_rx_zc_cookie;
 	unsigned long		ksc_rx_last;
+	struct ksock_zc_acks	ksc_zc_acks;
+	struct ksock_tx		ksc_ack_tx;
 	struct work_struct	ksc_teardown;
 	void (*ksc_saved_data_ready)(struct sock *sk);
 	void (*ksc_saved_write_space)(struct sock *sk);
 	void (*ksc_saved_state_change)(struct sock *sk);
-};
-
-/**
- * struct ksock_tx - a message or NOOP to send
- * @tx_list: in ksp_txq or ksc_txq
- * @tx_msg: the LNet message; NULL for a NOOP
- * @tx_cookie0: NOOP: first cookie
- * @tx_cookie1: NOOP: second cookie
- * @tx_nob: bytes on the wire, headers included
- * @tx_deadline: fails with -ETIMEDOUT if still unsent then (jiffies)
- * @tx_hdr_len: bytes in @tx_hdr (0 until encoded for a connection)
- * @tx_hdr_sent: bytes of @tx_hdr sent
- * @tx_payload: what remains of the payload
- * @tx_hdr: ksock_msg header and LNet header, as sent
- */
-struct ksock_tx {
-	struct list_head	tx_list;
-	struct lnet_msg		*tx_msg;
-	u64			tx_cookie0;
-	u64			tx_cookie1;
-	unsigned int		tx_nob;
-	unsigned long		tx_deadline;
-	unsigned int		tx_hdr_len;
-	unsigned int		tx_hdr_sent;
-	struct iov_iter		tx_payload;
-	u8			tx_hdr[KSOCK_MSG_HDR_SIZE +
-				       LNET_HDR_NID16_SIZE];
 };
 
 /* conn.c */
@@ -355,7 +408,6 @@ struct ksock_tx *ksock_noop_alloc(u64 cookie0, u64 cookie1);
 void ksock_tx_queue_locked(struct ksock_conn *conn, struct ksock_tx *tx);
 void ksock_peer_send_queued_locked(struct ksock_peer *peer);
 void ksock_peer_connect_locked(struct ksock_peer *peer);
-void ksock_send_noop(struct ksock_peer *peer, u64 cookie0, u64 cookie1);
 void ksock_tx_work(struct work_struct *work);
 void ksock_tx_done(struct ksock_tx *tx, int status);
 void ksock_txlist_done(struct list_head *txs, int status);
@@ -365,6 +417,21 @@ int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	       struct iov_iter *to, unsigned int mlen, unsigned int rlen);
 void ksock_rx_work(struct work_struct *work);
 void ksock_rx_reset(struct ksock_conn *conn);
+
+/* zc.c */
+int ksock_zc_acks_add(struct ksock_zc_acks *acks, u64 cookie);
+u64 ksock_zc_acks_take_one(struct ksock_zc_acks *acks);
+bool ksock_zc_acks_take_noop(struct ksock_zc_acks *acks, u64 *c0, u64 *c1);
+int ksock_zc_ack_count(u64 c0, u64 c1);
+bool ksock_zc_ack_covers(u64 c0, u64 c1, u64 cookie);
+void ksock_zc_tx_begin_locked(struct ksock_conn *conn, struct ksock_tx *tx);
+bool ksock_zc_tx_sent_locked(struct ksock_tx *tx);
+int ksock_zc_handle_ack(struct ksock_conn *conn, u64 c0, u64 c1);
+int ksock_zc_owe_ack(struct ksock_conn *conn, u64 cookie);
+void ksock_zc_conn_abort_locked(struct ksock_conn *conn,
+				struct list_head *failed);
+void ksock_zc_reap_locked(struct ksock_peer *peer);
+int ksock_zc_min_payload(void);
 
 /* reaper.c */
 void ksock_reaper(struct work_struct *work);

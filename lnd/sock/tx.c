@@ -4,9 +4,10 @@
  * or on the peer's queue (and connects) when it has none.  Each
  * connection's tx work writes its queue in order with non-blocking
  * sends; when the socket is full it stops until write_space requeues it.
- * Payload pages go to TCP by reference (sendpage), not copied; kvec
- * payloads are copied by sendmsg.  A message is finalized once all of it
- * is in the socket, as Lustre does when it requests no zero-copy ACK.
+ * When a message starts, zc.c decides how its payload goes: pages by
+ * reference with a zero-copy request (the message completes on the
+ * peer's ACK), or copied into the socket (it completes once all of it is
+ * there); owed ZC ACKs ride along in its header.
  *
  * Where a message goes (spec 4.11): below min_bulk bytes on CONTROL,
  * else on BULK_OUT, each falling back to the other; NOOPs on BULK_IN
@@ -23,8 +24,12 @@ static struct ksock_tx *ksock_tx_alloc(void)
 {
 	struct ksock_tx *tx = kzalloc(sizeof(*tx), GFP_ATOMIC | __GFP_NOWARN);
 
-	if (tx)
-		tx->tx_deadline = jiffies + lnet_secs_to_jiffies(ksock_timeout());
+	if (tx) {
+		INIT_LIST_HEAD(&tx->tx_list);
+		INIT_LIST_HEAD(&tx->tx_zc_list);
+		tx->tx_deadline = jiffies +
+				  lnet_secs_to_jiffies(ksock_timeout());
+	}
 	return tx;
 }
 
@@ -32,9 +37,13 @@ static struct ksock_tx *ksock_tx_alloc(void)
  * ksock_tx_done() - a send finished: finalize its message, free it
  * @tx: the send, on no list
  * @status: 0 or the error its message gets
+ *
+ * A connection's ACK NOOP is part of it and is not freed here.
  */
 void ksock_tx_done(struct ksock_tx *tx, int status)
 {
+	if (tx->tx_ack_noop)
+		return;
 	if (status)
 		ksock_stat_inc(KSOCK_STAT_TX_ERRORS);
 	if (tx->tx_msg)
@@ -226,29 +235,6 @@ static void ksock_peer_queue_locked(struct ksock_peer *peer,
 }
 
 /**
- * ksock_send_noop() - send a NOOP to @peer if it has a connection for it
- * @peer: the peer
- * @cookie0: first cookie
- * @cookie1: second cookie
- */
-void ksock_send_noop(struct ksock_peer *peer, u64 cookie0, u64 cookie1)
-{
-	struct ksock_net *net = peer->ksp_net;
-	struct ksock_tx *tx = ksock_noop_alloc(cookie0, cookie1);
-	struct ksock_conn *conn;
-
-	if (!tx)
-		return;
-	spin_lock_bh(&net->ksn_lock);
-	conn = ksock_conn_for_tx_locked(peer, tx);
-	if (conn)
-		ksock_tx_queue_locked(conn, tx);
-	spin_unlock_bh(&net->ksn_lock);
-	if (!conn)
-		kfree(tx);
-}
-
-/**
  * ksock_send() - lnd_send: send an LNet message
  * @ni: the NI
  * @private: unused (no routing)
@@ -277,6 +263,8 @@ int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 			     msg->msg_len, &tx->tx_payload);
 	else
 		iov_iter_kvec(&tx->tx_payload, ITER_SOURCE, NULL, 0, 0);
+	tx->tx_zc_capable = msg->msg_len >= ksock_zc_min_payload() &&
+			    iov_iter_is_bvec(&tx->tx_payload);
 
 	spin_lock_bh(&net->ksn_lock);
 	peer = ksock_peer_get_locked(net, nid, LNET_PID_LUSTRE);
@@ -290,33 +278,35 @@ int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 	return rc;
 }
 
-/* Send one page of a bvec payload by reference, or a kvec by copy. */
-static int ksock_send_payload(struct socket *sock, struct iov_iter *it)
+/*
+ * Send one page of @tx's payload by reference, or as much of it as the
+ * socket takes by copy (kvec payloads, and pages without a ZC request).
+ */
+static int ksock_send_payload(struct socket *sock, struct ksock_tx *tx)
 {
 	int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+	struct iov_iter *it = &tx->tx_payload;
 	size_t count = iov_iter_count(it);
+	const struct bio_vec *bv;
+	struct page *page;
+	size_t off, len;
 
-	if (iov_iter_is_bvec(it)) {
-		const struct bio_vec *bv = it->bvec;
-		size_t off = bv->bv_offset + it->iov_offset;
-		struct page *page = nth_page(bv->bv_page, off >> PAGE_SHIFT);
-		size_t len;
-
-		off &= ~PAGE_MASK;
-		len = min3(count, (size_t)bv->bv_len - it->iov_offset,
-			   PAGE_SIZE - off);
-		if (len < count)
-			flags |= MSG_MORE | MSG_SENDPAGE_NOTLAST;
-		if (sendpage_ok(page))
-			return kernel_sendpage(sock, page, off, len, flags);
-		return sock_no_sendpage(sock, page, off, len, flags);
-	}
-	{
+	if (tx->tx_copy || !iov_iter_is_bvec(it)) {
 		struct msghdr mh = { .msg_flags = flags };
 
 		mh.msg_iter = *it;
 		return sock_sendmsg(sock, &mh);
 	}
+	bv = it->bvec;
+	off = bv->bv_offset + it->iov_offset;
+	page = nth_page(bv->bv_page, off >> PAGE_SHIFT);
+	off &= ~PAGE_MASK;
+	len = min3(count, (size_t)bv->bv_len - it->iov_offset, PAGE_SIZE - off);
+	if (len < count)
+		flags |= MSG_MORE | MSG_SENDPAGE_NOTLAST;
+	if (sendpage_ok(page))
+		return kernel_sendpage(sock, page, off, len, flags);
+	return sock_no_sendpage(sock, page, off, len, flags);
 }
 
 /* Send what the socket takes of @tx: 0 when all of it went, -EAGAIN. */
@@ -343,13 +333,81 @@ static int ksock_tx_send(struct ksock_conn *conn, struct ksock_tx *tx)
 		conn->ksc_tx_last = jiffies;
 	}
 	while (iov_iter_count(&tx->tx_payload)) {
-		rc = ksock_send_payload(sock, &tx->tx_payload);
+		rc = ksock_send_payload(sock, tx);
 		if (rc <= 0)
 			return rc ? rc : -EAGAIN;
 		iov_iter_advance(&tx->tx_payload, rc);
 		conn->ksc_tx_last = jiffies;
 	}
 	return 0;
+}
+
+/*
+ * @tx heads @conn's queue and nothing of it is sent: fix what its header
+ * carries.  A message: its zero-copy request or none, and one owed ZC
+ * ACK; the ACK NOOP: the ACKs owed now.  Return: false for an ACK NOOP
+ * with nothing left to carry (taken off the queue).
+ */
+static bool ksock_tx_begin_locked(struct ksock_conn *conn,
+				  struct ksock_tx *tx)
+{
+	struct ksock_zc_acks *acks = &conn->ksc_zc_acks;
+	u64 c0, c1;
+
+	tx->tx_begun = true;
+	if (tx->tx_ack_noop) {
+		if (!ksock_zc_acks_take_noop(acks, &c0, &c1)) {
+			list_del_init(&tx->tx_list);
+			conn->ksc_tx_bytes -= tx->tx_nob;
+			tx->tx_begun = false;
+			return false;
+		}
+		ksock_msg_hdr_encode(tx->tx_hdr, KSOCK_MSG_NOOP, c0, c1);
+		atomic64_add(ksock_zc_ack_count(c0, c1),
+			     &ksock_stats[KSOCK_STAT_ZC_ACKS_SENT]);
+		return true;
+	}
+	if (!tx->tx_msg)
+		return true;	/* a keepalive */
+	ksock_zc_tx_begin_locked(conn, tx);
+	if (conn->ksc_version < KSOCK_PROTO_V2 || !tx->tx_hdr_len)
+		return true;
+	c1 = ksock_zc_acks_take_one(acks);
+	if (c1)
+		ksock_stat_inc(KSOCK_STAT_ZC_ACKS_SENT);
+	ksock_msg_hdr_encode(tx->tx_hdr, KSOCK_MSG_LNET, tx->tx_zc_cookie, c1);
+	return true;
+}
+
+/* The send to work on, begun; NULL when there is none. */
+static struct ksock_tx *ksock_tx_next_locked(struct ksock_conn *conn)
+{
+	struct ksock_tx *tx;
+
+	while (!conn->ksc_closing && conn->ksc_ready) {
+		tx = list_first_entry_or_null(&conn->ksc_txq, struct ksock_tx,
+					      tx_list);
+		if (!tx || tx->tx_begun || ksock_tx_begin_locked(conn, tx))
+			return tx;
+	}
+	return NULL;
+}
+
+/*
+ * All of @tx is in the socket and off the queue: true to complete it
+ * now.  The ACK NOOP is requeued if more ACKs became owed meanwhile.
+ */
+static bool ksock_tx_sent_locked(struct ksock_conn *conn,
+				 struct ksock_tx *tx)
+{
+	if (tx->tx_ack_noop) {
+		tx->tx_begun = false;
+		tx->tx_hdr_sent = 0;
+		if (conn->ksc_zc_acks.n)
+			ksock_tx_queue_locked(conn, tx);
+		return false;
+	}
+	return ksock_zc_tx_sent_locked(tx);
 }
 
 /**
@@ -363,13 +421,12 @@ void ksock_tx_work(struct work_struct *work)
 	struct ksock_net *net = conn->ksc_peer->ksp_net;
 	struct ksock_tx *tx;
 	int budget = 64;
+	bool done;
 	int rc;
 
 	while (budget--) {
 		spin_lock_bh(&net->ksn_lock);
-		tx = conn->ksc_closing || !conn->ksc_ready ? NULL :
-		     list_first_entry_or_null(&conn->ksc_txq, struct ksock_tx,
-					      tx_list);
+		tx = ksock_tx_next_locked(conn);
 		spin_unlock_bh(&net->ksn_lock);
 		if (!tx)
 			return;
@@ -382,10 +439,12 @@ void ksock_tx_work(struct work_struct *work)
 			return;
 		}
 		spin_lock_bh(&net->ksn_lock);
-		list_del(&tx->tx_list);
+		list_del_init(&tx->tx_list);
 		conn->ksc_tx_bytes -= tx->tx_nob;
+		done = ksock_tx_sent_locked(conn, tx);
 		spin_unlock_bh(&net->ksn_lock);
-		ksock_tx_done(tx, 0);
+		if (done)
+			ksock_tx_done(tx, 0);
 	}
 	queue_work(ksock_sched_wq, &conn->ksc_tx_work);
 }

@@ -24,7 +24,10 @@
 #  6. 8 sinks at once on b's pool of at most 2 MRs (a PUTs to b, b GETs
 #     from a, 1 MiB): messages that find the pool empty wait for an MR
 #     (b's mr_waits > 0), none fails or times out;
-#  7. the modules unload, and the RDMA resources (QPs, CQs, MRs, PDs)
+#  7. a sink of gapped fragments is refused with a PUT_NAK;
+#  8. PUTs from page arrays overwritten at their SEND event, over a link
+#     that delays, reorders and loses packets, land intact (reuse_check);
+#  9. the modules unload, and the RDMA resources (QPs, CQs, MRs, PDs)
 #     are back to what they were before ko2iblnd loaded.
 # The debug kernel does fewer operations of each.
 set -euo pipefail
@@ -215,6 +218,11 @@ if [ "$LNET_NODE" = a ]; then
 fi
 barrier gap-done 600
 [ "$LNET_NODE" = a ] || target_expect 4
+
+# Send buffers reused at the SEND event: ko2iblnd may only complete a
+# send once the HCA is done with its pages (RDMA and the DONE message).
+phase buffer_reuse
+reuse_check "$nid" 4
 
 lnet_idle
 o2ib_unload

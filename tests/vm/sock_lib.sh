@@ -164,3 +164,29 @@ ping_ok() {
 	diag
 	fail "lnetctl ping $1 failed $tries times"
 }
+
+# reuse_check NID COUNT: PUTs of 1 B to 1 MiB (COUNT of each size) whose
+# sources are page arrays that lnet_test overwrites the moment each SEND
+# event arrives (scribble), as a caller reusing its buffer would, over a
+# link that delays, reorders and loses packets (netem on eth0), both
+# nodes at once.  An LND that completes a send while it, TCP or the HCA
+# still reads those pages puts other bytes on the wire: the receiver's
+# check of every byte counts them (target_expect).
+reuse_check() {
+	local nid=$1 count=$2 size n=0 p=/sys/module/lnet_test/parameters
+	{ echo unserve > "$RUN" && echo serve > "$RUN"; } || fail "re-serve"
+	barrier reuse-serve 600
+	tc qdisc add dev eth0 root netem delay 4ms 2ms loss 1% reorder 10% ||
+		fail "netem on eth0"
+	echo 0 > $p/buf_offset && echo Y > $p/src_pages &&
+		echo Y > $p/scribble || fail "lnet_test params"
+	for size in 1 4095 16383 16384 65536 1048576; do
+		lt_ok put "$nid" "$size" "$count" 4
+		n=$((n + count))
+	done
+	echo N > $p/src_pages && echo N > $p/scribble || fail "lnet_test params"
+	tc qdisc del dev eth0 root || fail "netem off eth0"
+	barrier reuse-done 600
+	target_expect "$n"
+	log "buffers reused at their SEND event: $n PUTs landed intact"
+}

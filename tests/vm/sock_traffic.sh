@@ -6,7 +6,9 @@
 # both ends, then 1,000 small PUTs (and GETs) in flight at once: all
 # complete, and the PUTs land and are acknowledged in the order they were
 # sent, most of them having waited for credits while a blocked link
-# held the credits in ksocklnd.  Finally nothing is left allocated and the modules unload.
+# held the credits in ksocklnd.  Then PUTs into gapped sinks, and PUTs
+# whose buffers are overwritten at their SEND event over a lossy link
+# (reuse_check).  Finally nothing is left allocated and the modules unload.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
@@ -113,6 +115,22 @@ target_expect 8
 log "8 x 64 KiB PUTs into gapped sinks landed intact"
 echo unserve > "$RUN" || fail "unserve"
 echo 0 > /sys/module/lnet_test/parameters/sink_gap
+
+# Send buffers reused at the SEND event: pages of 16 KiB (zc_min_payload)
+# and more go by reference with a zero-copy request, so each such PUT
+# completes on the peer's ZC ACK; smaller ones are copied.
+phase buffer_reuse
+zc0=$(counter "$KSTATS" zc_requests)
+reuse_check "$nid" "$COUNT"
+lnet_idle
+zc1=$(counter "$KSTATS" zc_requests)
+acked=$(counter "$KSTATS" zc_acks_received)
+aborted=$(counter "$KSTATS" zc_aborted)
+log "ksocklnd zero-copy: requests $zc0 -> $zc1, acknowledged $acked, aborted $aborted"
+[ -n "$zc1" ] && [ $((zc1 - zc0)) -ge $((3 * COUNT)) ] ||
+	fail "want >= $((3 * COUNT)) zero-copy requests, got $zc0 -> $zc1"
+[ "$acked" = "$zc1" ] && [ "$aborted" = 0 ] ||
+	fail "zero-copy requests $zc1, acknowledged $acked, aborted $aborted"
 
 sock_unload
 log "sock traffic OK"
