@@ -67,15 +67,16 @@ log "under injection: $fails of 2 runs failed"
 lnet_idle 60
 barrier settled 600
 # What b's target counted so far.  A PUT whose receive failed under
-# injection counts as failed (its event carries the error).  One counted
-# as bad was delivered as good with wrong bytes or length: a defect this
-# test found (2026-11-25: "puts=7 bad=1 failed=0" in one of two runs),
-# open in the hardening issue.  Until it is fixed it is reported here, not
-# failed; after the injection no PUT may be bad.
+# injection counts as failed (its event carries the error).  A PUT that
+# a gave up on (LNet's transaction timeout) may still land while the PUT
+# a sent next from the same slot lands in the same sink over another
+# connection: both write it, and lnet_test counts that as overlap (every
+# wrong byte is the other PUT's), which LNet allows.  None may be bad:
+# delivered as good with bytes no PUT sent.
 t0=$(cat "$TARGET")
-if [ "$LNET_NODE" = b ] && [ "$(field bad "$t0")" != 0 ]; then
-	log "DEFECT: PUTs delivered corrupt under injection: $t0"
-fi
+log "under injection, target: $t0"
+[ "$LNET_NODE" = a ] || [ "$(field bad "$t0")" = 0 ] ||
+	fail "PUTs delivered corrupt under injection: $t0"
 
 phase recovered
 if [ "$LNET_NODE" = a ]; then
@@ -92,7 +93,8 @@ t=$(cat "$TARGET")
 log "target: $t0 -> $t"
 if [ "$LNET_NODE" = b ]; then
 	[ "$(field bad "$t")" = "$(field bad "$t0")" ] &&
-		[ "$(field failed "$t")" = "$(field failed "$t0")" ] ||
+		[ "$(field failed "$t")" = "$(field failed "$t0")" ] &&
+		[ "$(field overlap "$t")" = "$(field overlap "$t0")" ] ||
 		fail "PUTs failed or corrupt after the injection: $t0 -> $t"
 	[ "$(field puts "$t")" = $(($(field puts "$t0") + 20)) ] ||
 		fail "want 20 PUTs landed after the injection: $t0 -> $t"
