@@ -166,19 +166,21 @@ ping_ok() {
 	fail "lnetctl ping $1 failed $tries times"
 }
 
-# reuse_check NID COUNT: PUTs of 1 B to 1 MiB (COUNT of each size) whose
-# sources are page arrays that lnet_test overwrites the moment each SEND
-# event arrives (scribble), as a caller reusing its buffer would, over a
-# link that delays, reorders and loses packets (netem on eth0), both
-# nodes at once.  An LND that completes a send while it, TCP or the HCA
-# still reads those pages puts other bytes on the wire: the receiver's
-# check of every byte counts them (target_expect).
+# reuse_check NID COUNT [NETEM]: PUTs of 1 B to 1 MiB (COUNT of each size)
+# whose sources are page arrays that lnet_test overwrites the moment each
+# SEND event arrives (scribble), as a caller reusing its buffer would,
+# over a link that delays, reorders and loses packets (netem on eth0,
+# NETEM its parameters), both nodes at once.  An LND that completes a
+# send while it, TCP or the HCA still reads those pages puts other bytes
+# on the wire: the receiver's check of every byte counts them
+# (target_expect).
 reuse_check() {
-	local nid=$1 count=$2 size n=0 p=/sys/module/lnet_test/parameters
+	local nid=$1 count=$2 netem=${3:-delay 4ms 2ms loss 1% reorder 10%}
+	local size n=0 p=/sys/module/lnet_test/parameters
 	{ echo unserve > "$RUN" && echo serve > "$RUN"; } || fail "re-serve"
 	barrier reuse-serve 600
-	tc qdisc add dev eth0 root netem delay 4ms 2ms loss 1% reorder 10% ||
-		fail "netem on eth0"
+	# shellcheck disable=SC2086 # netem's parameters, split on purpose
+	tc qdisc add dev eth0 root netem $netem || fail "netem $netem on eth0"
 	echo 0 > $p/buf_offset && echo Y > $p/src_pages &&
 		echo Y > $p/scribble || fail "lnet_test params"
 	for size in 1 4095 16383 16384 65536 1048576; do
