@@ -44,7 +44,9 @@
  * the initiator counts answers that arrive after one to a later operation
  * (reordered=), the target PUTs that land after a later one from the same
  * initiator; /sys/kernel/debug/lnet_test/target shows the target's counts
- * since "serve".  status= is the first error status an event reported,
+ * since "serve", and /sys/kernel/debug/lnet_test/slots the state of each
+ * operation of the run in progress (readable while it hangs).  status= is
+ * the first error status an event reported,
  * timeouts= the operations that lnet_test gave up waiting for (after the
  * op_timeout module parameter, in seconds) rather than LNet failing them.
  * The check module parameter (default on) turns the patterns off, on both
@@ -306,6 +308,9 @@ static void lnet_test_slot_free(struct lnet_test_slot *s)
 }
 
 static DEFINE_MUTEX(lnet_test_mutex);	/* one command at a time */
+/* The run in progress, for the slots file, which never takes the mutex. */
+static DEFINE_SPINLOCK(lnet_test_cur_lock);
+static struct lnet_test_run *lnet_test_cur;
 static struct lnet_test_target *lnet_test_tgt;
 static struct dentry *lnet_test_dir;
 static char lnet_test_result[LNET_TEST_RESULT_SIZE] = "none\n";
@@ -731,6 +736,9 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 	       atomic_read(&lnet_test_tgt->failed) +
 	       atomic_read(&lnet_test_tgt->overlap);
 
+	spin_lock(&lnet_test_cur_lock);
+	lnet_test_cur = run;
+	spin_unlock(&lnet_test_cur_lock);
 	t0 = ktime_get_ns();
 	/* Keep @conc operations in flight, finishing them in order. */
 	for (i = 0; done < count; i = (i + 1) % conc) {
@@ -753,6 +761,9 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			break;
 	}
 	elapsed = ktime_get_ns() - t0;
+	spin_lock(&lnet_test_cur_lock);
+	lnet_test_cur = NULL;
+	spin_unlock(&lnet_test_cur_lock);
 	errors += atomic_read(&lnet_test_tgt->bad) +
 		  atomic_read(&lnet_test_tgt->failed) +
 		  atomic_read(&lnet_test_tgt->overlap) - bad0;
@@ -996,6 +1007,37 @@ static int lnet_test_target_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_test_target);
 
+/* The run in progress: one line per operation whose MD is not unlinked. */
+static int lnet_test_slots_show(struct seq_file *m, void *v)
+{
+	struct lnet_test_slot *s;
+	struct lnet_test_run *run;
+	unsigned int i;
+
+	spin_lock(&lnet_test_cur_lock);
+	run = lnet_test_cur;
+	if (run) {
+		spin_lock_bh(&run->lock);
+		seq_printf(m, "op=%s size=%u concurrency=%u\n",
+			   run->put ? "put" : "get", run->size, run->conc);
+		for (i = 0; i < run->conc; i++) {
+			s = &run->slots[i];
+			if (!s->seed || s->unlinked)
+				continue;
+			seq_printf(m, "slot=%u seed=%u md=%#llx failed=%d answered=%d unlinked=%d status=%d mlength=%u\n",
+				   i, s->seed, s->mdh.cookie, s->failed,
+				   s->answered, s->unlinked, s->status,
+				   s->mlength);
+		}
+		spin_unlock_bh(&run->lock);
+	} else {
+		seq_puts(m, "none\n");
+	}
+	spin_unlock(&lnet_test_cur_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_test_slots);
+
 static int __init lnet_test_init(void)
 {
 	lnet_test_dir = debugfs_create_dir("lnet_test", NULL);
@@ -1003,6 +1045,8 @@ static int __init lnet_test_init(void)
 			    &lnet_test_run_fops);
 	debugfs_create_file("target", 0400, lnet_test_dir, NULL,
 			    &lnet_test_target_fops);
+	debugfs_create_file("slots", 0400, lnet_test_dir, NULL,
+			    &lnet_test_slots_fops);
 	return 0;
 }
 

@@ -100,6 +100,15 @@ if [ "$LNET_NODE" = b ]; then
 		fail "want 20 PUTs landed after the injection: $t0 -> $t"
 fi
 lnet_idle 60
+# b's GET replies of 1 MiB went by reference with zero-copy requests: each
+# was acknowledged or lost with its connection, none waited out its ACK
+# (ZC ACKs need no allocation: none may be lost to the injection).
+zc="requests $(counter "$KSTATS" zc_requests) acknowledged $(counter "$KSTATS" zc_acks_received) aborted $(counter "$KSTATS" zc_aborted) overdue $(counter "$KSTATS" zc_ack_timeout)"
+log "ksocklnd zero-copy: $zc"
+read -r _ req _ ack _ abt _ late <<< "$zc"
+[ -n "$late" ] && [ "$late" = 0 ] && [ "$req" = $((ack + abt)) ] ||
+	fail "zero-copy requests not all acknowledged or aborted: $zc"
+[ "$LNET_NODE" = a ] || [ "$req" -gt 0 ] || fail "b made no zero-copy request: $zc"
 barrier idle
 
 phase unload

@@ -88,6 +88,7 @@ o2ib_diag() {
 		echo "== connections"; cat "$O2IB_CONNS"
 		echo "== nis"; cat /sys/kernel/debug/lnet/nis
 		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
+		echo "== lnet_test slots"; cat /sys/kernel/debug/lnet_test/slots
 		echo "== target"; cat "$TARGET"
 		echo "== rdma"; rdma link show; rdma resource show
 		echo "== neighbours"; ip neigh show dev eth0

@@ -221,12 +221,13 @@ barrier gap-done 600
 
 # Send buffers reused at the SEND event: ko2iblnd may only complete a
 # send once the HCA is done with its pages (RDMA and the DONE message).
-# RoCE expects a lossless link: an RC QP gives up after retry_count
-# retransmissions of one packet in a row, and a packet sequence that is
-# reordered or lost again and again on each one ends the connection.  So
-# less loss and reordering than for TCP, and no jitter.
+# RoCE expects a lossless link (PFC): under loss rxe's retransmissions
+# made 4 x 1 MiB take 50 s and end in timeouts, and an RC QP gives up
+# after retry_count retransmissions of one packet in a row.  So delay,
+# which keeps the HCA reading long after the post, and a little
+# reordering (each one a retransmission from the PSN it missed).
 phase buffer_reuse
-reuse_check "$nid" 4 "delay 2ms loss 0.3% reorder 1%"
+reuse_check "$nid" 4 "delay 2ms reorder 0.2%"
 
 lnet_idle
 o2ib_unload

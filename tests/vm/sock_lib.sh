@@ -62,6 +62,7 @@ diag() {
 		echo "== acceptor"; cat "$ACR"
 		echo "== nis"; cat /sys/kernel/debug/lnet/nis
 		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
+		echo "== lnet_test slots"; cat /sys/kernel/debug/lnet_test/slots
 		echo "== target"; cat "$TARGET"
 		ss -tan
 	} 2>&1 | sed "s/^/[$LNET_NODE] /"
