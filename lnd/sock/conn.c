@@ -5,8 +5,10 @@
  * spec 4.6), starting it (socket options and callbacks), closing it and
  * tearing it down.
  *
- * A connection lives in its peer's list from admission to close.  Close
- * only marks it and queues the teardown, which runs on the connd
+ * A connection lives in its peer's list from admission to close, and is
+ * started (callbacks installed, works queued) in the same critical
+ * section that admits it: nobody ever finds a connection half started.
+ * Close only marks it and queues the teardown, which runs on the connd
  * workqueue: it takes the socket callbacks back, waits for the rx and tx
  * work, fails what was queued or being received, and frees it.  So the
  * rx and tx work never race with the free, and close can be called from
@@ -261,7 +263,6 @@ static void ksock_callbacks_set(struct ksock_conn *conn)
 	sk->sk_data_ready = ksock_data_ready;
 	sk->sk_write_space = ksock_write_space;
 	sk->sk_state_change = ksock_data_ready;
-	conn->ksc_callbacks = true;
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -278,30 +279,26 @@ static void ksock_callbacks_reset(struct ksock_conn *conn)
 }
 
 /**
- * ksock_conn_start() - a connection admitted to @peer begins
+ * ksock_conn_start_locked() - an admitted connection joins @peer, started
  * @peer: its peer
- * @conn: the connection, already in @peer's list (and so reachable by
- *	senders, who queue but do not start sending until it is ready)
+ * @conn: the connection, its socket set up (ksock_sock_setup())
  *
- * Installs the callbacks, moves what waited for a connection onto the
- * peer's connections and starts receiving and sending.
+ * The connection is complete before it becomes visible: callbacks
+ * installed, ready, in @peer's list, its works queued, all under the
+ * NI's lock.  So whoever finds it (a sender, a close by a restarting
+ * peer) finds a started connection, and its teardown undoes all of it;
+ * the caller must not touch @conn after unlocking.
  */
-void ksock_conn_start(struct ksock_peer *peer, struct ksock_conn *conn)
+void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn)
 {
-	struct ksock_net *net = peer->ksp_net;
-
-	ksock_sock_setup(conn->ksc_sock);
+	conn->ksc_peer = peer;
 	ksock_callbacks_set(conn);
 	atomic64_inc(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
 	ksock_stat_inc(KSOCK_STAT_CONNS_CREATED);
-
-	spin_lock_bh(&net->ksn_lock);
-	conn->ksc_ready = true;
+	list_add_tail(&conn->ksc_list, &peer->ksp_conns);
 	peer->ksp_backoff_ms = ksock_tun.min_reconnectms;
 	peer->ksp_last_alive = jiffies;
-	if (!conn->ksc_closing)
-		ksock_peer_send_queued_locked(peer);
-	spin_unlock_bh(&net->ksn_lock);
+	ksock_peer_send_queued_locked(peer);
 	queue_work(ksock_sched_wq, &conn->ksc_rx_work);
 	queue_work(ksock_sched_wq, &conn->ksc_tx_work);
 }
@@ -315,8 +312,7 @@ static void ksock_conn_teardown(struct work_struct *work)
 	struct lnet_msg *rx_msg;
 	LIST_HEAD(txs);
 
-	if (conn->ksc_callbacks)
-		ksock_callbacks_reset(conn);
+	ksock_callbacks_reset(conn);
 	kernel_sock_shutdown(conn->ksc_sock, SHUT_RDWR);
 	cancel_work_sync(&conn->ksc_rx_work);
 	cancel_work_sync(&conn->ksc_tx_work);
@@ -334,8 +330,7 @@ static void ksock_conn_teardown(struct work_struct *work)
 	if (rx_msg)
 		lnet_finalize(rx_msg, conn->ksc_error);
 	ksock_txlist_done(&txs, conn->ksc_error);
-	if (conn->ksc_callbacks)
-		atomic64_dec(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
+	atomic64_dec(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
 	ksock_stat_inc(KSOCK_STAT_CONNS_CLOSED);
 	sock_release(conn->ksc_sock);
 	kfree(conn);

@@ -3,13 +3,31 @@
  * /sys/kernel/debug/ksocklnd/stats: ksocklnd's counters, all NIs
  * together, one "name value" line each.  conns_active is a gauge; the
  * others only grow.  Documentation/socklnd.rst says what each counts.
+ *
+ * /sys/kernel/debug/ksocklnd/test_admit_delay_ms: a test hook.  The next
+ * handshake that admits a connection then sleeps that long, once, right
+ * after the admission, so that a test can make a peer restart in that
+ * window (sock_reload).
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/seq_file.h>
 
 #include "socklnd.h"
 
 atomic64_t ksock_stats[KSOCK_STAT_COUNT];
+u32 ksock_test_admit_delay_ms;
+
+/**
+ * ksock_test_admit_delay() - the test hook's sleep, if one is armed
+ */
+void ksock_test_admit_delay(void)
+{
+	u32 ms = xchg(&ksock_test_admit_delay_ms, 0);
+
+	if (ms)
+		msleep(min(ms, 60000U));
+}
 
 static const char * const ksock_stat_names[] = {
 	[KSOCK_STAT_CONNS_ACTIVE]	= "conns_active",
@@ -61,6 +79,8 @@ void ksock_debugfs_init(void)
 	ksock_debugfs_root = debugfs_create_dir("ksocklnd", NULL);
 	debugfs_create_file("stats", 0400, ksock_debugfs_root, NULL,
 			    &ksock_stats_fops);
+	debugfs_create_u32("test_admit_delay_ms", 0600, ksock_debugfs_root,
+			   &ksock_test_admit_delay_ms);
 }
 
 void ksock_debugfs_fini(void)

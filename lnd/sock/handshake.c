@@ -222,6 +222,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 		return sock;
 	conn->ksc_userspace = userspace;
 	ksock_hs_unregister(net, hs);
+	ksock_sock_setup(sock);
 
 	/* Things may have changed while the reply was sent. */
 	spin_lock_bh(&net->ksn_lock);
@@ -231,8 +232,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 			peer->ksp_version = h.version;
 			peer->ksp_incarnation = h.src_incarnation;
 		}
-		conn->ksc_peer = peer;
-		list_add_tail(&conn->ksc_list, &peer->ksp_conns);
+		ksock_conn_start_locked(peer, conn);
 	}
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc) {
@@ -240,7 +240,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 		kfree(conn);
 		return sock;
 	}
-	ksock_conn_start(peer, conn);
+	ksock_test_admit_delay();
 	return NULL;
 }
 
@@ -362,6 +362,7 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 		sock_release(sock);
 		return -ENOMEM;
 	}
+	ksock_sock_setup(sock);
 	spin_lock_bh(&net->ksn_lock);
 	rc = ksock_conn_admit_locked(peer, &reply, type, false);
 	if (!rc) {
@@ -369,15 +370,14 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 			peer->ksp_version = version;
 			peer->ksp_incarnation = reply.src_incarnation;
 		}
-		conn->ksc_peer = peer;
-		list_add_tail(&conn->ksc_list, &peer->ksp_conns);
+		ksock_conn_start_locked(peer, conn);
 	}
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc) {
 		ksock_conn_free(conn);
 		return rc;
 	}
-	ksock_conn_start(peer, conn);
+	ksock_test_admit_delay();
 	return 0;
 }
 

@@ -20,8 +20,6 @@ static int ksock_conn_timed_out(struct ksock_conn *conn, unsigned long limit)
 	struct sock *sk = conn->ksc_sock->sk;
 	u32 snd_una = READ_ONCE(tcp_sk(sk)->snd_una);
 
-	if (!conn->ksc_ready)
-		return 0;
 	if (conn->ksc_rx_got || conn->ksc_rx_state > KSOCK_RX_LNET_HDR ||
 	    (conn->ksc_rx_state == KSOCK_RX_LNET_HDR &&
 	     conn->ksc_version >= KSOCK_PROTO_V2)) {
@@ -55,7 +53,7 @@ static void ksock_peer_keepalive_locked(struct ksock_peer *peer)
 				 KSOCK_KEEPALIVE_RETRY))
 		return;
 	list_for_each_entry(conn, &peer->ksp_conns, ksc_list) {
-		if (conn->ksc_type != KSOCK_CONN_BULK_IN || !conn->ksc_ready ||
+		if (conn->ksc_type != KSOCK_CONN_BULK_IN ||
 		    !list_empty(&conn->ksc_txq))
 			continue;
 		tx = ksock_noop_alloc(0, KSOCK_KEEPALIVE_COOKIE);

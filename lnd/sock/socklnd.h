@@ -167,6 +167,8 @@ static inline void ksock_stat_inc(enum ksock_stat s)
 	atomic64_inc(&ksock_stats[s]);
 }
 
+extern u32 ksock_test_admit_delay_ms;
+void ksock_test_admit_delay(void);
 void ksock_debugfs_init(void);
 void ksock_debugfs_fini(void);
 
@@ -309,17 +311,15 @@ enum ksock_rx_state {
 
 /**
  * struct ksock_conn - one TCP connection to a peer
- * @ksc_list: in ksp_conns
+ * @ksc_list: in ksp_conns, from admission (started) to close
  * @ksc_peer: the peer
  * @ksc_sock: the socket
  * @ksc_type: its type from our side (KSOCK_CONN_*)
  * @ksc_version: protocol version
  * @ksc_flip: the peer's byte order is the opposite of ours
  * @ksc_userspace: the peer is a userspace process (spec 3.4 step 6)
- * @ksc_ready: handshake done: data may be sent
  * @ksc_closing: closed; teardown queued
  * @ksc_error: why it was closed
- * @ksc_callbacks: our socket callbacks are installed
  * @ksc_txq: messages and NOOPs to send, the first one being sent
  * @ksc_tx_bytes: bytes queued in @ksc_txq
  * @ksc_tx_last: last send progress (jiffies)
@@ -350,10 +350,8 @@ struct ksock_conn {
 	u32			ksc_version;
 	bool			ksc_flip;
 	bool			ksc_userspace;
-	bool			ksc_ready;
 	bool			ksc_closing;
 	int			ksc_error;
-	bool			ksc_callbacks;
 	struct list_head	ksc_txq;
 	size_t			ksc_tx_bytes;
 	unsigned long		ksc_tx_last;
@@ -389,7 +387,7 @@ int ksock_conn_admit_locked(struct ksock_peer *peer,
 			    bool passive);
 struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
 				    u32 version, bool flip);
-void ksock_conn_start(struct ksock_peer *peer, struct ksock_conn *conn);
+void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn);
 void ksock_conn_free(struct ksock_conn *conn);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
 void ksock_conn_close(struct ksock_conn *conn, int error);

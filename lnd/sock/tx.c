@@ -182,8 +182,7 @@ void ksock_tx_queue_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 		list_add_tail(&tx->tx_list, &conn->ksc_txq);
 	}
 	conn->ksc_tx_bytes += tx->tx_nob;
-	if (conn->ksc_ready)
-		queue_work(ksock_sched_wq, &conn->ksc_tx_work);
+	queue_work(ksock_sched_wq, &conn->ksc_tx_work);
 }
 
 /**
@@ -384,7 +383,7 @@ static struct ksock_tx *ksock_tx_next_locked(struct ksock_conn *conn)
 {
 	struct ksock_tx *tx;
 
-	while (!conn->ksc_closing && conn->ksc_ready) {
+	while (!conn->ksc_closing) {
 		tx = list_first_entry_or_null(&conn->ksc_txq, struct ksock_tx,
 					      tx_list);
 		if (!tx || tx->tx_begun || ksock_tx_begin_locked(conn, tx))

@@ -4,7 +4,8 @@
 # (a new NI incarnation); then traffic works again both ways, a having
 # dropped its connections to the old b and connected to the new one.
 # Twice, the second time with b gone for long enough that a tries (and
-# fails) to reach it meanwhile.
+# fails) to reach it meanwhile.  Then b restarts while a's handshake to it
+# is held right after admission (ksocklnd's test hook).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
@@ -66,9 +67,60 @@ for round in 1 2; do
 		barrier "b-to-a-$round"
 	fi
 done
+
+# Round 3: b restarts while a connection that a opened to it has just
+# been admitted.  a's test hook holds that handshake for 15 s right after
+# the admission; b restarts meanwhile and its new incarnation reaches a,
+# which closes the held connection.  Before connections were started in
+# the admitting critical section, the handshake then started a freed
+# connection (KASAN: use-after-free).  Now: no splat, a's PUT ends by
+# itself, and traffic resumes both ways.
+phase restart_at_admission
+HOOK=/sys/kernel/debug/ksocklnd/test_admit_delay_ms
+barrier r3-start
+if [ "$LNET_NODE" = a ]; then
+	barrier r3-b-new 600
+	# The connections to the b before are gone (it closed them).
+	for ((i = 0; i < 300; i++)); do
+		[ "$(counter "$KSTATS" conns_active)" = 0 ] && break
+		nap 0.1
+	done
+	[ "$(counter "$KSTATS" conns_active)" = 0 ] ||
+		fail "round 3: connections to the unloaded b still active"
+	echo 15000 > $HOOK || fail "no $HOOK"
+	lt_start put "$(nid_of b)" 4096 1 1
+	for ((i = 0; i < 300; i++)); do
+		[ "$(cat $HOOK)" = 0 ] && break
+		nap 0.1
+	done
+	[ "$(cat $HOOK)" = 0 ] || fail "round 3: no connection admitted in 30 s"
+	log "round 3: a connection to b admitted, its handshake held"
+	barrier r3-held
+	barrier r3-b-restarted 600
+	lt_wait
+	[ "$(field done)" = 1 ] && [ "$(field timeouts)" = 0 ] ||
+		fail "round 3: the PUT over the held connection: $RESULT"
+	traffic "$(nid_of b)"
+	barrier r3-done 600
+else
+	sock_unload
+	sock_load
+	echo serve > "$RUN" || fail "serve"
+	barrier r3-b-new
+	barrier r3-held 600
+	sock_unload
+	sock_load
+	echo serve > "$RUN" || fail "serve"
+	lt_ok put "$(nid_of a)" 4096 1 1
+	log "round 3: restarted while a's handshake was held, reached a"
+	barrier r3-b-restarted
+	barrier r3-done 600
+	traffic "$(nid_of a)"
+fi
+
 barrier done
-# a took b's 24 PUTs twice a round; the last b took a's 24 after its
-# reload.
-if [ "$LNET_NODE" = a ]; then target_expect 96; else target_expect 24; fi
+# a took b's 24 PUTs twice in each of rounds 1 and 2, then b's 1 of
+# round 3 and its 24 after; the last b took a's 24 of round 3.
+if [ "$LNET_NODE" = a ]; then target_expect 121; else target_expect 24; fi
 sock_unload
 log "sock reload OK"
