@@ -256,7 +256,6 @@ struct ksock_conn;
  * @tx_conn: the connection that carries its zero-copy request
  * @tx_zc_cookie: its zero-copy request (spec 4.9), 0 for none
  * @tx_zc_capable: payload pages may go by reference if the peer acks
- * @tx_copy: the payload is copied into the socket (no request made)
  * @tx_begun: its header is final (zc.c decided), sending started
  * @tx_sent: all of it is in the socket; it waits for the ACK
  * @tx_ack_noop: a connection's own ZC ACK NOOP (never freed alone)
@@ -276,7 +275,6 @@ struct ksock_tx {
 	struct ksock_conn	*tx_conn;
 	u64			tx_zc_cookie;
 	bool			tx_zc_capable;
-	bool			tx_copy;
 	bool			tx_begun;
 	bool			tx_sent;
 	bool			tx_ack_noop;

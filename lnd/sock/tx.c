@@ -278,8 +278,8 @@ int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 }
 
 /*
- * Send one page of @tx's payload by reference, or as much of it as the
- * socket takes by copy (kvec payloads, and pages without a ZC request).
+ * Send one page of @tx's payload by reference (pages under a ZC request,
+ * which only pages get), or as much of it as the socket takes by copy.
  */
 static int ksock_send_payload(struct socket *sock, struct ksock_tx *tx)
 {
@@ -290,7 +290,7 @@ static int ksock_send_payload(struct socket *sock, struct ksock_tx *tx)
 	struct page *page;
 	size_t off, len;
 
-	if (tx->tx_copy || !iov_iter_is_bvec(it)) {
+	if (!tx->tx_zc_cookie) {
 		struct msghdr mh = { .msg_flags = flags };
 
 		mh.msg_iter = *it;

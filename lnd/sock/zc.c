@@ -197,21 +197,18 @@ static bool ksock_conn_acks_zc(const struct ksock_conn *conn)
  * @tx: an LNET message, nothing of it sent yet
  *
  * Makes the zero-copy request when @tx may have one and the peer can
- * acknowledge it; else @tx's payload is copied.
+ * acknowledge it; else (no cookie) @tx's payload is copied.
  */
 void ksock_zc_tx_begin_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 {
 	struct ksock_peer *peer = conn->ksc_peer;
 
-	if (!tx->tx_zc_capable || !ksock_conn_acks_zc(conn)) {
-		tx->tx_copy = true;
+	if (!tx->tx_zc_capable || !ksock_conn_acks_zc(conn))
 		return;
-	}
 	tx->tx_zc_cookie = peer->ksp_zc_next_cookie++;
 	if (peer->ksp_zc_next_cookie < KSOCK_ZC_FIRST_COOKIE)
 		peer->ksp_zc_next_cookie = KSOCK_ZC_FIRST_COOKIE;
 	tx->tx_conn = conn;
-	tx->tx_deadline = jiffies + lnet_secs_to_jiffies(ksock_timeout());
 	list_add_tail(&tx->tx_zc_list, &peer->ksp_zc_reqs);
 	ksock_stat_inc(KSOCK_STAT_ZC_REQUESTS);
 }
