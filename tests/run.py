@@ -8,7 +8,8 @@
     tests/run.py kunit --suite lnet_nid
     tests/run.py --shell [--flavour debug]   a VM shell with the modules
     tests/run.py --list
-    tests/run.py -k 'sock_'           tests whose name matches
+    tests/run.py -k 'sock_'           tests (and scenarios) whose name matches
+    tests/run.py sock_reload          one scenario, in its topology's boot
     tests/run.py --quick              host checks + distro VM tests (make check-quick)
 
 Tests live in tests/static.py (host checks) and tests/vm/*.py (VM tests),
@@ -56,7 +57,36 @@ def load_tests():
         if t.name in seen:
             raise SystemExit("two tests are named %s" % t.name)
         seen.add(t.name)
+    # A scenario can be chosen by its name: it must name nothing else.
+    owner = {}
+    for t in tests:
+        for s in getattr(t, "scenarios", lambda: [])():
+            if (s in seen and s != t.name) or owner.get(s, t) is not t:
+                raise SystemExit("scenario %s of %s: the name is taken" % (s, t.name))
+            owner[s] = t
     return tests
+
+
+def find_test(tests, name):
+    """The test named name, or the one with a scenario of that name."""
+    for t in tests:
+        if t.name == name or name in getattr(t, "scenarios", lambda: [])():
+            return t
+    return None
+
+
+def choose(chosen, only, test, name):
+    """Add test to chosen; name, if one of its scenarios (not the test
+    itself), narrows it to its chosen scenarios."""
+    if test not in chosen:
+        chosen.append(test)
+        only[test.name] = set()
+    if only[test.name] is None:
+        return                      # the whole test was chosen
+    if name == test.name:
+        only[test.name] = None
+    else:
+        only[test.name].add(name)
 
 
 class Runner:
@@ -176,6 +206,9 @@ def main():
     if args.list:
         for t in tests:
             print(t.name, " ".join(getattr(t, "flavours", ("host",))))
+            for s in getattr(t, "scenarios", lambda: [])():
+                if s != t.name:
+                    print("    " + s)
         return 0
 
     if args.shell:
@@ -192,16 +225,21 @@ def main():
 
     if args.quick:
         args.flavour = args.flavour or "distro"
-    if args.pattern:
-        args.tests = args.tests + [t.name for t in tests
-                                   if re.search(args.pattern, t.name)]
-        if not args.tests:
+    only = {}               # test name -> the scenarios chosen of it
+    if args.pattern or args.tests:
+        chosen = []
+        for name in args.tests:
+            t = find_test(tests, name)
+            if t is None:
+                ap.error("unknown test or scenario: %s" % name)
+            choose(chosen, only, t, name)
+        if args.pattern:
+            for t in tests:
+                for name in [t.name] + getattr(t, "scenarios", lambda: [])():
+                    if re.search(args.pattern, name):
+                        choose(chosen, only, t, name)
+        if not chosen:
             ap.error("no test matches %s" % args.pattern)
-    if args.tests:
-        unknown = set(args.tests) - {t.name for t in tests}
-        if unknown:
-            ap.error("unknown test(s): %s" % " ".join(sorted(unknown)))
-        chosen = [t for t in tests if t.name in args.tests]
         # A VM test needs its modules: add the builds its flavours depend on.
         flavours = {j.flavour for t in chosen if isinstance(t, VmTest)
                     for j in t.jobs(args.flavour)}
@@ -210,7 +248,11 @@ def main():
 
     jobs = []
     for t in tests:
-        jobs += t.jobs(args.flavour)
+        if only.get(t.name):
+            jobs += t.jobs(args.flavour,
+                           [s for s in t.scenarios() if s in only[t.name]])
+        else:
+            jobs += t.jobs(args.flavour)
     for flavour in sorted({j.flavour for j in jobs} & {"distro", "debug"}):
         ensure_kernel(flavour)
 

@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import vm
@@ -143,19 +143,41 @@ class VmTest:
     # (see splat.find_splat): matching lines are not splats.
     allow_splats: tuple = ()
 
-    def jobs(self, flavour_filter):
-        return [VmJob(self, f) for f in self.flavours
+    def scenarios(self):
+        """The names of the scenarios its nodes run, in order."""
+        names = []
+        for node in self.nodes:
+            for script in vm.scripts_of(node):
+                name = vm.scenario_of(script)
+                if name not in names:
+                    names.append(name)
+        return names
+
+    def jobs(self, flavour_filter, only=None):
+        """Its jobs; only: run just these scenarios (names), in one boot."""
+        return [VmJob(self, f, only) for f in self.flavours
                 if not flavour_filter or f == flavour_filter]
 
 
 class VmJob:
-    def __init__(self, test, flavour):
+    def __init__(self, test, flavour, only=None):
         self.test = test
         self.flavour = flavour
+        self.only = only
         self.id = "%s[%s]" % (test.name, flavour)
+        if only:
+            self.id = "%s:%s[%s]" % (test.name, "+".join(only), flavour)
         self.slots = len(test.nodes)
         self.suites = []            # KUnit suites asked for (--suite)
         self.phases = []            # report.Phase of the run, once done
+
+    def nodes(self):
+        """The test's nodes, running only the chosen scenarios."""
+        if not self.only:
+            return self.test.nodes
+        return [replace(n, script=[s for s in vm.scripts_of(n)
+                                   if vm.scenario_of(s) in self.only])
+                for n in self.test.nodes]
 
     def timeout(self):
         if self.flavour == "debug":
@@ -175,7 +197,7 @@ class VmJob:
         self.suites = list(getattr(args, "suite", None) or [])
         if self.suites:
             env["LNET_KUNIT_SUITES"] = " ".join(self.suites)
-        topo = vm.Topology(self.id, self.test.nodes, boot(self.flavour),
+        topo = vm.Topology(self.id, self.nodes(), boot(self.flavour),
                            module_dir(self.flavour), run_dir,
                            debug=self.flavour == "debug",
                            timeout=self.timeout(), extra_env=env,

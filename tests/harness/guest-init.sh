@@ -65,6 +65,63 @@ fi
 sysctl -q -w kernel.hung_task_timeout_secs=60
 sysctl -q -w kernel.panic_on_oops=0
 
+# Our modules: a scenario must leave none of them loaded.
+OUR_MODULES="lnet_test ko2iblnd ksocklnd lnet"
+# A read with a timeout on a FIFO that never has data: a sleep that
+# starts no process (a process costs ~0.2 s under TCG).
+mkfifo /tmp/.init-nap
+exec {nap_fd}<>/tmp/.init-nap
+
+# scenario_barrier NAME: wait until every node starts scenario NAME, so
+# that no node's traffic reaches another still finishing the scenario
+# before.  Returns 1 if another node failed or after 600 s.
+scenario_barrier() {
+	local f n tries=0 nodes
+	read -r -a nodes <<< "$LNET_NODES"
+	: > "/tmp/shared/.scenario.$1.$node"
+	while :; do
+		n=0
+		for f in "${nodes[@]}"; do
+			[ -e "/tmp/shared/.scenario.$1.$f" ] && n=$((n + 1))
+		done
+		[ "$n" = "${#nodes[@]}" ] && return 0
+		for f in /tmp/shared/.failed.*; do
+			[ -e "$f" ] && return 1
+		done
+		[ $tries -ge 6000 ] && return 1
+		read -r -t 0.1 -u "$nap_fd" _ || true
+		tries=$((tries + 1))
+	done
+}
+
+# run_scenarios: run the node's scripts ($LNET_SCRIPT, one or more) one
+# after another, each a scenario of the topology with its own shared
+# directory (guest-lib.sh's SHARED), until one fails.  Between them no
+# module of ours may be loaded: each scenario starts as after a boot.
+run_scenarios() {
+	local script scen rc m _
+	for script in $LNET_SCRIPT; do
+		scen=${script##*/}
+		scen=${scen%.sh}
+		scenario_barrier "$scen" || {
+			mark "$node FATAL: scenario $scen: another node failed or never came"
+			return 1
+		}
+		mark "$node scenario $scen"
+		mkdir -p "/tmp/shared/scenario.$scen"
+		(cd /tmp && LNET_SCENARIO=$scen bash -e "$script")
+		rc=$?
+		[ "$rc" = 0 ] || return "$rc"
+		while read -r m _; do
+			if [[ " $OUR_MODULES " == *" $m "* ]]; then
+				mark "$node FATAL: scenario $scen left $m loaded"
+				return 1
+			fi
+		done < /proc/modules
+	done
+	return 0
+}
+
 kmemleak=/sys/kernel/debug/kmemleak
 # Whatever boot left behind is not the test's leak.
 if [ "${LNET_DEBUG_KERNEL:-0}" = 1 ]; then
@@ -74,14 +131,15 @@ mark "$node up"
 
 if [ -n "${LNET_SHELL:-}" ]; then
 	echo "LNET-TEST: shell on $node; helpers: . \$LNET_TOP/tests/harness/guest-lib.sh"
+	export LNET_SCENARIO=shell
+	mkdir -p /tmp/shared/scenario.shell
 	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
 	rc=$?
 elif [ -n "$setup_failed" ]; then
 	mark "$node FATAL: $setup_failed"
 	rc=1
 else
-	mark "$node running $LNET_SCRIPT"
-	cd /tmp && bash -e "$LNET_SCRIPT"
+	run_scenarios
 	rc=$?
 fi
 mark "$node script exit $rc"

@@ -5,7 +5,9 @@
 # Environment from the harness: LNET_NODE, LNET_NODES, LNET_MODDIR,
 # RESULTS (this node's results directory), IP_<node>_<link>.
 
-SHARED=/tmp/shared
+# The nodes' shared directory: one per scenario (guest-init.sh), so that
+# the files and barriers of one never meet those of another in one boot.
+SHARED=/tmp/shared/scenario.${LNET_SCENARIO:?run by guest-init.sh}
 
 # Under TCG a process costs ~0.1 s to start (0.2 s on the debug kernel):
 # the helpers here use shell builtins where they can, and nap replaces
@@ -80,7 +82,7 @@ barrier() {
 		arrived=("$SHARED/.barrier.$name".*)
 		n=${#arrived[@]}
 		[ "$n" -ge "$want" ] && return 0
-		for f in "$SHARED"/.failed.*; do
+		for f in /tmp/shared/.failed.*; do
 			[ -e "$f" ] && fail "barrier $name: node ${f##*.failed.} failed"
 		done
 		[ $waited -ge $((timeout * 10)) ] && fail "barrier $name: $n/$want"

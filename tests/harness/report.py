@@ -2,11 +2,14 @@
 """Test reports: the phases of a VM test, the machine-readable results
 (JUnit XML) and the summary of the slowest tests.
 
-A node script divides its work into phases with guest-lib.sh's `phase
-NAME`, which writes "LNET-TEST: <node> phase NAME" to the kernel log.  A
-phase ends where the node's next one starts (it passed: the script went
-on) or where the script exits (it passed if the script exited 0).  A phase
-run by several nodes passed if it passed on each; its time is the longest.
+A node runs one or more scenarios (scripts, guest-init.sh marks each with
+"LNET-TEST: <node> scenario NAME") and a script divides its work into
+phases with guest-lib.sh's `phase NAME` ("LNET-TEST: <node> phase NAME"),
+reported as SCENARIO/NAME.  A phase ends where the node's next phase or
+scenario starts, a scenario where the next scenario starts: it passed (the
+node went on); both end where the script exits (passed if it exited 0).
+A phase run by several nodes passed if it passed on each; its time is the
+longest.
 """
 
 import re
@@ -24,24 +27,32 @@ class Phase:
 
 
 def node_phases(console, node):
-    """The phases one node's console shows, in order."""
-    mark = re.compile(STAMP + r"LNET-TEST: %s (?:phase (\S+)|script exit (\d+))$"
+    """The scenarios and phases one node's console shows, in order."""
+    mark = re.compile(STAMP + r"LNET-TEST: %s (?:(phase|scenario) (\S+)|script exit (\d+))$"
                       % re.escape(node))
     phases = []
-    start = None
+    running = {}            # "phase"/"scenario" -> (index in phases, start)
+    scenario = ""
     for line in console.splitlines():
         m = mark.search(line)
         if not m:
             continue
-        t, name, rc = float(m.group(1)), m.group(2), m.group(3)
-        if start:
-            phases.append(Phase(start[0], rc in (None, "0"), t - start[1]))
-            start = None
+        t, kind, name, rc = float(m.group(1)), m.group(2), m.group(3), m.group(4)
+        # A phase mark ends the phase before; a scenario mark also ends
+        # the scenario before, and the exit ends both.
+        for k in ("phase",) if kind == "phase" else ("phase", "scenario"):
+            if k in running:
+                i, start = running.pop(k)
+                phases[i] = Phase(phases[i].name, rc in (None, "0"), t - start)
         if rc is not None:
             break
-        start = (name, t)
-    if start:               # the script never exited: the phase did not end
-        phases.append(Phase(start[0], False, 0.0))
+        if kind == "scenario":
+            scenario = name
+        elif scenario:
+            name = scenario + "/" + name
+        running[kind] = (len(phases), t)
+        # Until it ends, it has not passed (the script never exited).
+        phases.append(Phase(name, False, 0.0))
     return phases
 
 

@@ -25,6 +25,17 @@ class Phases(unittest.TestCase):
         self.assertAlmostEqual(p[0].secs, 4.5)
         self.assertAlmostEqual(p[1].secs, 11.0)
 
+    def test_scenarios(self):
+        console = ("[ 1.0] LNET-TEST: a scenario s1\n"
+                   "[ 2.0] LNET-TEST: a phase p\n"
+                   "[ 4.0] LNET-TEST: a scenario s2\n"
+                   "[ 5.0] LNET-TEST: a phase q\n"
+                   "[ 8.0] LNET-TEST: a script exit 1\n")
+        p = node_phases(console, "a")
+        self.assertEqual([(x.name, x.ok, x.secs) for x in p],
+                         [("s1", True, 3.0), ("s1/p", True, 2.0),
+                          ("s2", False, 4.0), ("s2/q", False, 3.0)])
+
     def test_unfinished_phase_fails(self):
         p = node_phases("[ 1.0] LNET-TEST: a phase x\n", "a")
         self.assertEqual([(x.name, x.ok) for x in p], [("x", False)])

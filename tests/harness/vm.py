@@ -39,10 +39,12 @@ _accel = None
 
 @dataclass
 class Node:
-    """One VM: a name, the links its NICs sit on, and the script it runs."""
+    """One VM: a name, the links its NICs sit on, and the script it runs:
+    a path, or a list of paths run one after another in the same boot (the
+    scenarios of a topology, see guest-init.sh)."""
     name: str
     links: list = field(default_factory=lambda: ["net0"])
-    script: str = ""            # path relative to tests/vm, or absolute
+    script: object = ""         # path(s) relative to tests/vm, or absolute
     rxe: str = ""               # NIC to put soft-RoCE (rxe0) on, e.g. "eth0"
     env: dict = field(default_factory=dict)
     memory: int = 0             # MiB; 0 = default for the kernel flavour
@@ -63,6 +65,21 @@ class Result:
     ok: bool
     reason: str = ""
     details: str = ""
+
+
+def scripts_of(node):
+    """The scripts a node runs, in order."""
+    if not node.script:
+        return []
+    if isinstance(node.script, str):
+        return [node.script]
+    return list(node.script)
+
+
+def scenario_of(script):
+    """A scenario's name: its script's file name without .sh."""
+    name = os.path.basename(script)
+    return name[:-3] if name.endswith(".sh") else name
 
 
 def _pdeathsig():
@@ -160,7 +177,7 @@ class Topology:
             "LNET_MODDIR": self.mod_dir,
             "LNET_FLAVOUR": self.boot.flavour,
             "LNET_DEBUG_KERNEL": "1" if self.debug else "0",
-            "LNET_SCRIPT": self._script_path(node),
+            "LNET_SCRIPT": " ".join(self._script_paths(node)),
             "LNET_RXE": node.rxe,
         }
         nics = []
@@ -175,12 +192,16 @@ class Topology:
         env.update(node.env)
         return env
 
-    def _script_path(self, node):
-        if not node.script:
-            return ""
-        if os.path.isabs(node.script):
-            return node.script
-        return os.path.join(TOP, "tests", "vm", node.script)
+    @staticmethod
+    def _script_paths(node):
+        paths = []
+        for script in scripts_of(node):
+            path = script if os.path.isabs(script) else \
+                os.path.join(TOP, "tests", "vm", script)
+            if any(c.isspace() for c in path):
+                raise ValueError("a test script path with white space: %r" % path)
+            paths.append(path)
+        return paths
 
     def _qemu_cmd(self, idx, node, interactive):
         memory = node.memory or 1024

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The harness judges failures: a kernel splat, a VM past its timeout and a
-failing script must each fail a test.  This test passes only if all three
-are reported, and if the splat scanner caught every report the "splat"
-node planted, each where it must (see harness_selftest.sh)."""
+"""The harness judges failures: a kernel splat, a VM past its timeout, a
+failing script and a scenario that leaves a module of ours loaded must
+each fail a test.  This test passes only if all four are reported, and if
+the splat scanner caught every report the "splat" node planted, each where
+it must (see harness_selftest.sh)."""
 
 import os
 import re
@@ -65,9 +66,10 @@ TESTS = [
     VmTest("harness_selftest",
            nodes=[vm.Node("splat", script="harness_selftest.sh"),
                   vm.Node("hang", script="harness_selftest.sh"),
-                  vm.Node("exit", script="harness_selftest.sh")],
+                  vm.Node("exit", script="harness_selftest.sh"),
+                  vm.Node("leftover", script="harness_selftest.sh")],
            flavours=("distro",), timeout=60,
            expect_failure=r"(?=.*splat: kernel splat)(?=.*hang: timeout)"
-                          r"(?=.*exit: script exit 1)",
+                          r"(?=.*exit: script exit 1)(?=.*leftover: script exit 1)",
            check=check),
 ]

@@ -3,7 +3,9 @@
 # The harness must catch what it promises to: node "splat" plants every
 # kind of kernel report the splat scanner knows (tests/harness/splat.py),
 # one per section, node "hang" never finishes, node "exit" fails its
-# script.  Each section starts with a "plant N WHERE" line: WHERE says
+# script, node "leftover" ends its scenario with lnet.ko still loaded
+# (guest-init.sh must fail it: the next scenario would not start clean).
+# Each section starts with a "plant N WHERE" line: WHERE says
 # where the scanner must see it (console, or dmesg only, below the
 # console's log level) or "clean", a report-like line it must not count.
 set -euo pipefail
@@ -66,4 +68,5 @@ case "$LNET_NODE" in
 splat)	splat_node ;;
 hang)	nap 100000 ;;
 exit)	fail "deliberate failure" ;;
+leftover) insmod "$LNET_MODDIR/lnet/lnet.ko" ;;
 esac

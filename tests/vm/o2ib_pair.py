@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Two VMs on one link running LNet over ko2iblnd on soft-RoCE (rxe0 on
+eth0): the scenarios that share this topology run one after another in
+one boot per kernel flavour (guest-init.sh), each reported on its own and
+each starting with none of our modules loaded:
+
+- o2ib_smoke: ping both ways, PUT/GET of 0 B .. 1 MiB with the data
+  checked (IMMEDIATE, PUT_REQ and GET_REQ flows), more messages in flight
+  than the queue depth;
+- o2ib_traffic: PUT/GET around the IMMEDIATE limit (3976 B) from unaligned
+  buffers, MR pool exhaustion, gapped sinks, keepalive, a peer that
+  reloads its modules, buffers reused at the SEND event over netem, and no
+  RDMA resource left behind;
+- o2ib_conns: conns_per_peer (several connections to one peer, messages
+  spread over all of them) and the V1 protocol (0x11) both ways, against
+  a node playing Lustre 1.8;
+- o2ib_hostile: a hostile RDMA peer (utils/tests/o2ib_hostile.c): each bad
+  CONNREQ is rejected with the right reason, each bad message closes its
+  connection, each is counted, and the node keeps serving.
+"""
+
+import vm
+from cases import VmTest
+
+SCENARIOS = ["o2ib_smoke.sh", "o2ib_traffic.sh", "o2ib_conns.sh",
+             "o2ib_hostile.sh"]
+
+TESTS = [
+    VmTest("o2ib_pair",
+           nodes=[vm.Node("a", script=SCENARIOS, rxe="eth0"),
+                  vm.Node("b", script=SCENARIOS, rxe="eth0")],
+           flavours=("distro", "debug"), timeout=900, debug_timeout=1800),
+]

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One VM (soft-RoCE rxe0 on eth0): the single-node scenarios run one
+after another in one boot per kernel flavour (guest-init.sh), each
+reported on its own and each starting with none of our modules loaded:
+
+- module_load: load/unload the modules 20 times (10 on debug);
+- lo_traffic: ping 0@lo and PUT/GET of 0 B .. 1 MiB, data verified;
+- lnetctl: lnetctl and the "lnet" generic netlink family: configure, net
+  show, ping 0@lo, stats, global parameters, export/import round trip,
+  and bad input (tool arguments and raw netlink requests) refused with a
+  message and without changing anything;
+- o2ib_tunables: ko2iblnd's LND tunables per NI: defaults from the module
+  parameters, values from an imported "lnd tunables:" block, net show
+  -v, export --backup / import --del / import round trip, out-of-range
+  values refused without a change.
+"""
+
+import vm
+from cases import VmTest
+
+SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh",
+             "o2ib_tunables.sh"]
+
+TESTS = [
+    VmTest("one_node", nodes=[vm.Node("n", script=SCENARIOS, rxe="eth0")],
+           flavours=("distro", "debug"), timeout=600, debug_timeout=1200),
+]

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Two VMs on one link running LNet over ksocklnd: the scenarios that
+share this topology run one after another in one boot per kernel flavour
+(guest-init.sh), each reported on its own and each starting with none of
+our modules loaded:
+
+- sock_traffic: ping, PUT/GET of 0 B .. 1 MiB both ways with the data
+  checked, 1,000 messages queued on exhausted credits that complete in
+  the order they were sent, buffers reused at the SEND event over netem;
+- sock_hostile: the acceptor and ksocklnd against a hostile TCP peer:
+  each attack is refused and counted, and the node keeps serving;
+- sock_reload: a peer unloads and reloads its modules (also at the moment
+  a connection is admitted) and is reconnected;
+- discovery_interop: a stock Lustre node's discovery of us, played by a
+  peer: the ping validates and advertises the non-MR profile, a push gets
+  its ACK, and traffic goes on (wire spec 6.2 and 7);
+- demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
+"""
+
+import vm
+from cases import VmTest
+
+SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
+             "discovery_interop.sh", "demo.sh"]
+
+TESTS = [
+    VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS),
+                               vm.Node("b", script=SCENARIOS)],
+           flavours=("distro", "debug"), timeout=600, debug_timeout=1500),
+]
