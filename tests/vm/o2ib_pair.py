@@ -16,14 +16,17 @@ each starting with none of our modules loaded:
   a node playing Lustre 1.8;
 - o2ib_hostile: a hostile RDMA peer (utils/tests/o2ib_hostile.c): each bad
   CONNREQ is rejected with the right reason, each bad message closes its
-  connection, each is counted, and the node keeps serving.
+  connection, each is counted, and the node keeps serving;
+- o2ib_get_interop: our RDMA GET sinks written by a peer playing a stock
+  Lustre node (utils/tests/o2ib_lustre.c): pings with replies shorter
+  than and as long as the sink, bulk GETs into unaligned buffers.
 """
 
 import vm
 from cases import VmTest
 
 SCENARIOS = ["o2ib_smoke.sh", "o2ib_traffic.sh", "o2ib_conns.sh",
-             "o2ib_hostile.sh"]
+             "o2ib_hostile.sh", "o2ib_get_interop.sh"]
 
 TESTS = [
     VmTest("o2ib_pair",

@@ -18,64 +18,11 @@
  * Exit status: 0 the node behaved, 1 it did not (the reason is printed),
  * 2 usage or local error.  "o2ib_hostile -l" lists the attacks.
  */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <infiniband/verbs.h>
-#include <linux/types.h>
-#include <poll.h>
-#include <rdma/rdma_cma.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-typedef __u8 u8;
-typedef __u16 u16;
-typedef __u32 u32;
-typedef __u64 u64;
-
-#define SERVICE_PORT		987
-#define MSG_MAGIC		0x0BE91B91U
-#define PROTO_MAGIC		0x45726963U	/* LNET_PROTO_MAGIC */
-#define MSG_VERSION		0x12
-#define MSG_SIZE		4096
-#define MAX_FRAGS		257
-#define O2IBLND			5
-
-#define MSG_CONNREQ		0xc0
-#define MSG_CONNACK		0xc1
-#define MSG_NOOP		0xd0
-#define MSG_IMMEDIATE		0xd1
-#define MSG_PUT_ACK		0xd4
-#define MSG_GET_REQ		0xd6
-
-#define REJECT_FATAL		3
-#define REJECT_RDMA_FRAGS	6
-#define REJECT_MSG_QUEUE_SIZE	7
-
-/* Offsets in the 48-byte message header (spec 5.2). */
-#define OFF_MAGIC		0
-#define OFF_VERSION		4
-#define OFF_TYPE		6
-#define OFF_CREDITS		7
-#define OFF_NOB			8
-#define OFF_CKSUM		12
-#define OFF_SRCNID		16
-#define OFF_SRCSTAMP		24
-#define OFF_DSTNID		32
-#define OFF_DSTSTAMP		40
-#define HDR_SIZE		48
-#define CONNPARAMS_SIZE		56	/* header + qd, frags, msg size */
-#define LNET_HDR_SIZE		72
-#define IMMEDIATE_HDR_SIZE	(HDR_SIZE + LNET_HDR_SIZE)
-#define PUTACK_RD_OFF		(HDR_SIZE + 16)
-#define GET_RD_OFF		(HDR_SIZE + LNET_HDR_SIZE + 8)
-#define RD_HDR_SIZE		8
-#define FRAG_SIZE		12
-#define REJ_SIZE		24
+#include "o2ib_peer.h"
 
 #define NRX			4
 
@@ -127,114 +74,6 @@ static const struct attack attacks[] = {
 	{ "cm_abort", ABORT, "connect, then go away at once", 0 },
 	{ "cm_flood", FLOOD, "50 x cm_abort", 0 },
 };
-
-static unsigned int wait_secs = 30;
-static unsigned int queue_depth = 8;
-static u64 src_nid, dst_nid, src_stamp, dst_stamp;
-
-/* The connection under attack. */
-struct link {
-	struct rdma_event_channel *ch;
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	u8 *buf;	/* NRX receive buffers, then one send buffer */
-};
-
-static void put16(u8 *b, u16 v)
-{
-	memcpy(b, &v, sizeof(v));
-}
-
-static void put32(u8 *b, u32 v)
-{
-	memcpy(b, &v, sizeof(v));
-}
-
-static void put64(u8 *b, u64 v)
-{
-	memcpy(b, &v, sizeof(v));
-}
-
-static u16 get16(const u8 *b)
-{
-	u16 v;
-
-	memcpy(&v, b, sizeof(v));
-	return v;
-}
-
-static u32 get32(const u8 *b)
-{
-	u32 v;
-
-	memcpy(&v, b, sizeof(v));
-	return v;
-}
-
-static u64 get64(const u8 *b)
-{
-	u64 v;
-
-	memcpy(&v, b, sizeof(v));
-	return v;
-}
-
-/* "a.b.c.d@o2ib[N]" to a nid4; 0 if it is not one. */
-static u64 parse_nid(const char *s)
-{
-	char addr[INET_ADDRSTRLEN];
-	const char *at = strchr(s, '@');
-	unsigned long num = 0;
-	struct in_addr in;
-	char *end;
-
-	if (!at || at - s >= (long)sizeof(addr) || strncmp(at + 1, "o2ib", 4))
-		return 0;
-	memcpy(addr, s, at - s);
-	addr[at - s] = '\0';
-	if (inet_pton(AF_INET, addr, &in) != 1)
-		return 0;
-	if (at[5]) {
-		num = strtoul(at + 5, &end, 10);
-		if (*end || num > 0xffff)
-			return 0;
-	}
-	return (u64)(O2IBLND << 16 | num) << 32 | ntohl(in.s_addr);
-}
-
-static int fail(const char *why)
-{
-	printf("FAIL: %s\n", why);
-	return 1;
-}
-
-/* The message header (spec 5.2), no checksum. */
-static void pack(u8 *b, u8 type, u8 credits, u32 nob)
-{
-	put32(b + OFF_MAGIC, MSG_MAGIC);
-	put16(b + OFF_VERSION, MSG_VERSION);
-	b[OFF_TYPE] = type;
-	b[OFF_CREDITS] = credits;
-	put32(b + OFF_NOB, nob);
-	put32(b + OFF_CKSUM, 0);
-	put64(b + OFF_SRCNID, src_nid);
-	put64(b + OFF_SRCSTAMP, src_stamp);
-	put64(b + OFF_DSTNID, dst_nid);
-	put64(b + OFF_DSTSTAMP, dst_stamp);
-}
-
-/* A valid CONNREQ (spec 5.6) into @b; returns its size. */
-static unsigned int connreq(u8 *b, u16 qd, u16 frags, u32 msg_size)
-{
-	memset(b, 0, CONNPARAMS_SIZE);
-	pack(b, MSG_CONNREQ, 0, CONNPARAMS_SIZE);
-	put16(b + HDR_SIZE, qd);
-	put16(b + HDR_SIZE + 2, frags);
-	put32(b + HDR_SIZE + 4, msg_size);
-	return CONNPARAMS_SIZE;
-}
 
 /* The CONNREQ of a REJECT attack. */
 static unsigned int bad_connreq(const struct attack *a, u8 *b)
@@ -328,164 +167,6 @@ static unsigned int bad_message(const struct attack *a, u8 *b)
 	return get32(b + OFF_NOB);
 }
 
-/*
- * The next event of @l's channel, acked, within wait_secs; its type in
- * @type, its status in @status and up to @len bytes of its private data
- * in @priv.  Returns 0, or -1 after a timeout.
- */
-static int next_event(struct link *l, enum rdma_cm_event_type *type,
-		      int *status, u8 *priv, unsigned int len)
-{
-	struct pollfd pfd = { .fd = l->ch->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-
-	if (poll(&pfd, 1, wait_secs * 1000) <= 0)
-		return -1;
-	if (rdma_get_cm_event(l->ch, &ev))
-		return -1;
-	*type = ev->event;
-	*status = ev->status;
-	if (priv) {
-		memset(priv, 0, len);
-		if (ev->param.conn.private_data)
-			memcpy(priv, ev->param.conn.private_data,
-			       ev->param.conn.private_data_len < len ?
-			       ev->param.conn.private_data_len : len);
-	}
-	rdma_ack_cm_event(ev);
-	return 0;
-}
-
-static int expect_event(struct link *l, enum rdma_cm_event_type want)
-{
-	enum rdma_cm_event_type type;
-	int status;
-
-	if (next_event(l, &type, &status, NULL, 0)) {
-		printf("FAIL: no %s within %u s\n", rdma_event_str(want),
-		       wait_secs);
-		return 1;
-	}
-	if (type != want) {
-		printf("FAIL: %s (status %d), wanted %s\n",
-		       rdma_event_str(type), status, rdma_event_str(want));
-		return 1;
-	}
-	return 0;
-}
-
-static void link_close(struct link *l)
-{
-	if (l->id && l->id->qp)
-		rdma_destroy_qp(l->id);
-	if (l->mr)
-		ibv_dereg_mr(l->mr);
-	if (l->cq)
-		ibv_destroy_cq(l->cq);
-	if (l->pd)
-		ibv_dealloc_pd(l->pd);
-	if (l->id)
-		rdma_destroy_id(l->id);
-	if (l->ch)
-		rdma_destroy_event_channel(l->ch);
-	free(l->buf);
-	memset(l, 0, sizeof(*l));
-}
-
-/*
- * Resolve @ip, create the QP with NRX receive buffers posted: ready for
- * rdma_connect().  Returns 0, 2 on a local error.
- */
-static int link_open(struct link *l, const char *ip)
-{
-	struct sockaddr_in sa = {
-		.sin_family = AF_INET,
-		.sin_port = htons(SERVICE_PORT),
-	};
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = {
-			.max_send_wr = 4, .max_recv_wr = NRX,
-			.max_send_sge = 1, .max_recv_sge = 1,
-		},
-		.sq_sig_all = 1,
-	};
-	struct ibv_recv_wr wr, *bad;
-	struct ibv_sge sge;
-	int i;
-
-	memset(l, 0, sizeof(*l));
-	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1) {
-		fprintf(stderr, "bad address %s\n", ip);
-		return 2;
-	}
-	l->ch = rdma_create_event_channel();
-	if (!l->ch || rdma_create_id(l->ch, &l->id, NULL, RDMA_PS_TCP)) {
-		perror("rdma_create_id");
-		goto err;
-	}
-	if (rdma_resolve_addr(l->id, NULL, (struct sockaddr *)&sa, 5000) ||
-	    expect_event(l, RDMA_CM_EVENT_ADDR_RESOLVED) ||
-	    rdma_resolve_route(l->id, 5000) ||
-	    expect_event(l, RDMA_CM_EVENT_ROUTE_RESOLVED)) {
-		fprintf(stderr, "cannot resolve %s\n", ip);
-		goto err;
-	}
-	l->buf = calloc(NRX + 1, MSG_SIZE);
-	l->pd = ibv_alloc_pd(l->id->verbs);
-	l->cq = l->pd ? ibv_create_cq(l->id->verbs, 2 * NRX + 8, NULL, NULL,
-				      0) : NULL;
-	l->mr = l->cq && l->buf ?
-		ibv_reg_mr(l->pd, l->buf, (NRX + 1) * MSG_SIZE,
-			   IBV_ACCESS_LOCAL_WRITE) : NULL;
-	if (!l->mr) {
-		perror("pd/cq/mr");
-		goto err;
-	}
-	qa.send_cq = l->cq;
-	qa.recv_cq = l->cq;
-	if (rdma_create_qp(l->id, l->pd, &qa)) {
-		perror("rdma_create_qp");
-		goto err;
-	}
-	for (i = 0; i < NRX; i++) {
-		sge.addr = (uintptr_t)(l->buf + i * MSG_SIZE);
-		sge.length = MSG_SIZE;
-		sge.lkey = l->mr->lkey;
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = i;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		if (ibv_post_recv(l->id->qp, &wr, &bad)) {
-			perror("ibv_post_recv");
-			goto err;
-		}
-	}
-	return 0;
-err:
-	link_close(l);
-	return 2;
-}
-
-static int connect_with(struct link *l, const void *priv, unsigned int len)
-{
-	struct rdma_conn_param cp = {
-		.private_data = priv,
-		.private_data_len = len,
-		.responder_resources = 0,
-		.initiator_depth = 0,
-		.flow_control = 1,
-		.retry_count = 7,
-		.rnr_retry_count = 7,
-	};
-
-	if (rdma_connect(l->id, &cp)) {
-		perror("rdma_connect");
-		return 2;
-	}
-	return 0;
-}
-
 /* Whether @a's CONNREQ is refused after its NI was found (spec 5.6). */
 static bool ni_matched(const struct attack *a)
 {
@@ -547,43 +228,9 @@ static int play_reject(const struct attack *a, struct link *l)
 	return 0;
 }
 
-/* A valid CONNREQ; the CONNACK must be as spec 5.6 says. */
-static int establish(struct link *l)
-{
-	enum rdma_cm_event_type type;
-	u8 b[CONNPARAMS_SIZE], ack[CONNPARAMS_SIZE];
-	int status, rc;
-
-	rc = connect_with(l, b, connreq(b, queue_depth, MAX_FRAGS, MSG_SIZE));
-	if (rc)
-		return rc;
-	if (next_event(l, &type, &status, ack, sizeof(ack)))
-		return fail("no answer to a valid CONNREQ");
-	if (type != RDMA_CM_EVENT_ESTABLISHED) {
-		printf("FAIL: %s (status %d, why %u) to a valid CONNREQ\n",
-		       rdma_event_str(type), status, ack[6]);
-		return 1;
-	}
-	if (get32(ack + OFF_MAGIC) != MSG_MAGIC ||
-	    get16(ack + OFF_VERSION) != MSG_VERSION ||
-	    ack[OFF_TYPE] != MSG_CONNACK ||
-	    get32(ack + OFF_NOB) < CONNPARAMS_SIZE ||
-	    get64(ack + OFF_SRCNID) != dst_nid ||
-	    get64(ack + OFF_DSTNID) != src_nid ||
-	    get64(ack + OFF_DSTSTAMP) != src_stamp ||
-	    !get64(ack + OFF_SRCSTAMP) ||
-	    !get16(ack + HDR_SIZE) || get16(ack + HDR_SIZE) > queue_depth ||
-	    !get16(ack + HDR_SIZE + 2) ||
-	    get16(ack + HDR_SIZE + 2) > MAX_FRAGS ||
-	    get32(ack + HDR_SIZE + 4) > MSG_SIZE)
-		return fail("bad CONNACK");
-	dst_stamp = get64(ack + OFF_SRCSTAMP);
-	return 0;
-}
-
 static int play_message(const struct attack *a, struct link *l)
 {
-	u8 *b = l->buf + NRX * MSG_SIZE;
+	u8 *b = l->tx;
 	struct ibv_send_wr wr = {}, *bad;
 	enum rdma_cm_event_type type;
 	struct ibv_sge sge;
@@ -629,7 +276,7 @@ static int play_abort(const char *ip)
 	struct link l;
 	int rc;
 
-	rc = link_open(&l, ip);
+	rc = link_open(&l, ip, NRX, MSG_SIZE);
 	if (rc)
 		return rc;
 	rc = connect_with(&l, b, connreq(b, queue_depth, MAX_FRAGS, MSG_SIZE));
@@ -696,7 +343,7 @@ int main(int argc, char **argv)
 			rc = play_abort(argv[optind]);
 		break;
 	default:
-		rc = link_open(&l, argv[optind]);
+		rc = link_open(&l, argv[optind], NRX, MSG_SIZE);
 		if (rc)
 			return rc;
 		rc = a->kind == REJECT ? play_reject(a, &l) :

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Our RDMA GET sinks against the writer a stock Lustre node has (issue:
+# our `lnetctl ping` of a Lustre node over o2ib failed, "invalid ping
+# reply", the 48 bytes Lustre wrote never landed).  On a, with no LNet of
+# its own, utils/tests/o2ib_lustre connects to b's ko2iblnd as
+# 192.0.2.250@o2ib and answers b's GET_REQs as Lustre does (spec 5.8):
+# RDMA WRITEs into the GET_REQ's descriptor, then GET_DONE with the bytes
+# written.  b pings it (a 48-byte reply into a 4128-byte sink, then a
+# reply filling the sink: 256 NIDs) and checks every NID listed, then
+# GETs 4000 B .. 1 MiB from unaligned buffers, which lnet_test checks
+# byte by byte.  No error, no protocol counter on b.  Then, with b's MR
+# pool cut to one MR, o2ib_lustre holds b's first GET (its sink keeps the
+# MR) so that the second waits for an MR, and pings b: b's REPLY needs
+# no MR and must not wait behind that GET (issue: an MR wait blocked the
+# connection, credits and completions included).
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/o2ib_lib.sh"
+
+PEER=$LNET_TOP/build/utils/o2ib_lustre
+[ -x "$PEER" ] || fail "o2ib_lustre not built: run 'make -C utils' on the host"
+FAKE=192.0.2.250@o2ib
+# The GETs b sends the first o2ib_lustre: 2 pings, 2 x 3 lnet_test GETs.
+NGETS=8
+WAIT=60
+[ "$LNET_DEBUG_KERNEL" = 1 ] && WAIT=180
+
+rdma link | grep -q rxe0 || fail "no rxe0"
+if [ "$LNET_NODE" = a ]; then
+	# run_peer NAME ARGS...: run o2ib_lustre against b until it exits.
+	run_peer() {
+		local name=$1 out=/tmp/o2ib_lustre.$1 pid rc=0 i
+		shift
+		"$PEER" -t $WAIT "$@" "${IP_b_net0:?}" "$(nid_of b)" \
+			> "$out" 2>&1 &
+		pid=$!
+		for ((i = 0; i < 600; i++)); do
+			grep -q '^connected$' "$out" && break
+			kill -0 $pid 2>/dev/null || break
+			nap 0.1
+		done
+		grep -q '^connected$' "$out" ||
+			{ sed 's/^/[a] /' "$out"; fail "$name: o2ib_lustre did not connect"; }
+		barrier "connected-$name"
+		wait $pid || rc=$?
+		sed "s/^/[a] o2ib_lustre $name: /" "$out"
+		[ $rc = 0 ] || fail "$name: o2ib_lustre exit $rc"
+		barrier "done-$name" 600
+	}
+	barrier up 600
+	run_peer get -n 1,256 -c $NGETS
+	barrier reloaded 600
+	run_peer mr_wait -H 20 -c 2
+	exit 0
+fi
+
+o2ib_load
+barrier up 600
+barrier connected-get 600
+
+phase ping_short_reply
+# expect_ping N: b's ping of $FAKE lists exactly N NIDs, $FAKE and the
+# addresses after it, in order (the bytes a wrote, as our parser read them).
+expect_ping() {
+	local want=$1 got=() out line q base a nid i
+	IFS=. read -r -a q <<< "${FAKE%@*}"
+	base=$(( (q[0] << 24) | (q[1] << 16) | (q[2] << 8) | q[3] ))
+	out=$("$LNETCTL" ping "$FAKE" 2>&1) ||
+		{ echo "$out"; o2ib_diag; fail "lnetctl ping $FAKE failed"; }
+	while read -r line; do
+		case "$line" in
+		"- nid: "*) got+=("${line#- nid: }") ;;
+		esac
+	done <<< "$out"
+	[ "${#got[@]}" = "$want" ] ||
+		{ echo "$out"; fail "ping listed ${#got[@]} NIDs, want $want"; }
+	for ((i = 0; i < want; i++)); do
+		a=$((base + i))
+		nid="$((a >> 24 & 255)).$((a >> 16 & 255)).$((a >> 8 & 255)).$((a & 255))@o2ib"
+		[ "${got[i]}" = "$nid" ] ||
+			{ echo "$out"; fail "ping NID $i is ${got[i]}, want $nid"; }
+	done
+	log "ping $FAKE: $want NIDs, each as written"
+}
+expect_ping 1
+
+phase ping_full_sink
+expect_ping 256
+
+phase bulk_get
+echo 100 > /sys/module/lnet_test/parameters/buf_offset
+for size in 4000 65536 1048576; do
+	lt_ok get "$FAKE" $size 2 1
+	[ "$(field done)" = 2 ] && [ "$(field errors)" = 0 ] ||
+		fail "GET $size from $FAKE: $RESULT"
+done
+echo 0 > /sys/module/lnet_test/parameters/buf_offset
+log "GETs of 4000 B .. 1 MiB into unaligned sinks, data checked"
+
+# no_errors: none of the counters of a protocol or transfer error moved.
+no_errors() {
+	local c
+	log "ko2iblnd: $(o2ib_counters)"
+	for c in wc_errors tx_timeout rx_bad_lnet_hdr rx_truncated \
+		 unknown_cookie credit_overflow; do
+		[ "$(counter "$O2IB_STATS" "$c")" = 0 ] ||
+			{ o2ib_diag; fail "$c is not 0"; }
+	done
+}
+no_errors
+barrier done-get 600
+lnet_idle
+o2ib_unload
+
+phase mr_wait
+o2ib_load fmr_pool_size=1 fmr_flush_trigger=1 fmr_pool_max=1
+barrier reloaded 600
+barrier connected-mr_wait 600
+lt_ok get "$FAKE" 65536 2 2
+[ "$(field done)" = 2 ] || fail "GETs with one MR: $RESULT"
+waits=$(counter "$O2IB_STATS" mr_waits)
+[ "$waits" -ge 1 ] || fail "the second GET never waited for the MR (mr_waits 0)"
+log "2 GETs through one MR (mr_waits $waits), b's ping REPLY passed the one waiting"
+no_errors
+barrier done-mr_wait 600
+lnet_idle
+o2ib_unload
+log "o2ib GET interop OK"

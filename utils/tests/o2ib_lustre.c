@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * o2ib_lustre: a stock Lustre node's ko2iblnd answering GETs, to test
+ * our RDMA GET sinks against the writer Lustre has (spec 5.5, 5.8, 6).
+ *
+ *	o2ib_lustre [-t SECONDS] [-S SRC_NID] [-n NNIS[,NNIS...]] [-c COUNT]
+ *		    [-H HOLD] IP NID
+ *
+ * Connects to the ko2iblnd of the node whose NID is NID at IP, claiming
+ * SRC_NID (default 192.0.2.250@o2ib), prints "connected", and answers the
+ * GET_REQs that node sends it as Lustre's kiblnd_reply() and
+ * kiblnd_init_rdma() do: the reply is written with RDMA WRITEs into the
+ * descriptor of the GET_REQ, one per destination fragment, to rf_addr
+ * with rd_key, never more than the fragments' rf_nob add up to, and in
+ * the same posted chain follows GET_DONE {the GET_REQ's cookie, status =
+ * the bytes written}, sent with no credit of its own and returning the
+ * GET_REQ's.  The reply is what a Lustre node matches:
+ *   - a GET on portal 0 with the ping match bits: a ping-info buffer
+ *     (spec 6.2, features 0x1e as a Lustre client) listing 0@lo and NNIS
+ *     NIDs, SRC_NID first and then the next addresses; the Nth ping gets
+ *     the Nth NNIS of the list (the last one repeats; default 1: 48
+ *     bytes, much shorter than our sinks), truncated to the GET's
+ *     sink_length;
+ *   - any other GET: sink_length bytes of lnet_test's GET source pattern
+ *     (seed 0x5eed), at most 1 MiB.
+ * Replies share one buffer: GETs in flight at once must all be pattern
+ * GETs (every reply is a prefix of the same pattern), pings come alone.
+ * NOOPs are taken; every message returns the credits of those received
+ * (spec 5.9).  Anything else, a completion error or a GET_REQ that breaks
+ * the spec fails the run.  Exits after COUNT GETs (default 1), or fails
+ * when nothing comes for SECONDS (default 30).
+ *
+ * With -H HOLD, the first GET_REQ is held unanswered (its sink stays
+ * registered on the node), and a second later the node is pinged as a
+ * Lustre node pings (an IMMEDIATE GET, sink 3960 bytes, spec 6.1); the
+ * held GETs are answered once its REPLY came, valid, and the run fails
+ * if none comes within HOLD seconds.  Against a node whose MR pool is one
+ * MR, the node's next GET_REQ waits for that MR meanwhile: the REPLY
+ * needs none and must get through (issue: an MR wait blocked the
+ * connection).
+ *
+ * Exit status: 0 every GET answered, 1 the node misbehaved (the reason is
+ * printed), 2 usage or local error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "o2ib_peer.h"
+
+#define NRX		18		/* 2 x queue depth 8 + 2 (spec 5.1) */
+#define REPLY_MAX	1048576U	/* LNET_MTU */
+
+/* The nid4 LNet header (spec 2.2, 2.4): common part, then GET, REPLY. */
+#define LNET_OFF_DEST_NID	0
+#define LNET_OFF_SRC_NID	8
+#define LNET_OFF_DEST_PID	16
+#define LNET_OFF_SRC_PID	20
+#define LNET_OFF_TYPE		24
+#define LNET_OFF_PAYLOAD	28
+#define LNET_OFF_MATCH		48
+#define LNET_OFF_PTL		56
+#define LNET_OFF_SINK_LEN	64
+#define LNET_OFF_GET_WMD	32	/* GET's return_wmd, REPLY's dst_wmd */
+#define LNET_MSG_GET		2
+#define LNET_MSG_REPLY		3
+#define LNET_PID		12345
+#define PING_WMD_COOKIE		0x0123456789abcdefULL
+#define PING_MATCHBITS		0x8000000000000000ULL
+#define PING_MAGIC		0x70696e67U
+#define LO_NID			0x0009000000000000ULL
+#define NI_STATUS_UP		0x15aac0deU
+#define GET_SEED		0x5eedU
+
+static unsigned int nnis_list[16] = { 1 };
+static unsigned int nnis_count = 1;
+static unsigned int pings;
+static unsigned int owed;	/* credits to return to the node */
+static unsigned int hold_secs;	/* -H: hold GETs until our ping's REPLY */
+static bool replied;
+/* Message slots in the tx area, reused round robin: GET_DONEs, pings. */
+static unsigned int done_slot, imm_slot;
+#define DONE_SLOTS	16		/* of 64 bytes, at 0 */
+#define IMM_SLOTS	8		/* of 128 bytes, at 1024 */
+
+/* Byte @off of lnet_test's pattern for @seed (lnettest/lnet_test.c). */
+static u8 pattern_byte(u32 seed, u32 off)
+{
+	u32 w = (seed + (off >> 2)) * 0x9e3779b1U;
+
+	return w >> (8 * (off & 3));
+}
+
+/* The reply to a GET of @hdr into @data; returns its length. */
+static u32 reply_for(const u8 *hdr, u8 *data)
+{
+	u32 sink = get32(hdr + LNET_OFF_SINK_LEN), len, i, n;
+
+	if (get32(hdr + LNET_OFF_PTL) == 0 &&
+	    get64(hdr + LNET_OFF_MATCH) == PING_MATCHBITS) {
+		n = nnis_list[pings < nnis_count ? pings : nnis_count - 1];
+		pings++;
+		len = 16 + 16 * (n + 1);
+		memset(data, 0, len);
+		put32(data, PING_MAGIC);
+		put32(data + 4, 0x1e);
+		put32(data + 8, 12345);
+		put32(data + 12, n + 1);
+		put64(data + 16, LO_NID);
+		put32(data + 24, 1);			/* the sequence */
+		for (i = 0; i < n; i++) {
+			put64(data + 32 + 16 * i, src_nid + i);
+			put32(data + 40 + 16 * i, NI_STATUS_UP);
+		}
+		printf("ping: %u NIDs, %u bytes, sink %u\n", n, len, sink);
+		return len < sink ? len : sink;
+	}
+	len = sink < REPLY_MAX ? sink : REPLY_MAX;
+	for (i = 0; i < len; i++)
+		data[i] = pattern_byte(GET_SEED, i);
+	return len;
+}
+
+/*
+ * Answer the GET_REQ @m of @nob bytes: RDMA WRITEs then GET_DONE, one
+ * chain, as kiblnd_init_rdma().  Returns 0, 1 if the GET_REQ is bad, 2 on
+ * a local error.
+ */
+static int answer_get(struct link *l, const u8 *m, u32 nob)
+{
+	const u8 *hdr = m + HDR_SIZE, *rd = m + GET_RD_OFF;
+	struct ibv_send_wr wrs[9], *bad;
+	struct ibv_sge sges[9];
+	u8 *done = l->tx + 64 * (done_slot++ % DONE_SLOTS);
+	u8 *data = l->tx + MSG_SIZE;
+	u32 nfrags, len, resid, off = 0, i, n;
+	u64 cookie = get64(m + GET_RD_OFF - 8);
+
+	if (nob < GET_RD_OFF + RD_HDR_SIZE)
+		return fail("GET_REQ shorter than its descriptor");
+	nfrags = get32(rd + 4);
+	if (!nfrags || nfrags > MAX_FRAGS ||
+	    nob < GET_RD_OFF + RD_HDR_SIZE + nfrags * FRAG_SIZE)
+		return fail("GET_REQ with a bad fragment count");
+	if (get32(hdr + LNET_OFF_TYPE) != LNET_MSG_GET)
+		return fail("GET_REQ carrying no LNet GET");
+	/* Our send queue (link_open()) takes 16 WRs; our sinks have 1 frag. */
+	if (nfrags > 8) {
+		fprintf(stderr, "%u fragments: more than this peer posts\n",
+			nfrags);
+		return 2;
+	}
+	len = reply_for(hdr, data);
+	memset(wrs, 0, sizeof(wrs));
+	resid = len;
+	for (i = 0, n = 0; i < nfrags && resid; i++) {
+		const u8 *f = rd + RD_HDR_SIZE + i * FRAG_SIZE;
+		u32 fnob = get32(f);
+
+		if (fnob > resid)
+			fnob = resid;
+		if (!fnob)
+			continue;
+		sges[n] = (struct ibv_sge) {
+			.addr = (uintptr_t)(data + off),
+			.length = fnob,
+			.lkey = l->mr->lkey,
+		};
+		wrs[n].opcode = IBV_WR_RDMA_WRITE;
+		wrs[n].sg_list = &sges[n];
+		wrs[n].num_sge = 1;
+		wrs[n].wr.rdma.remote_addr = get64(f + 4);
+		wrs[n].wr.rdma.rkey = get32(rd);
+		wrs[n].next = &wrs[n + 1];
+		n++;
+		off += fnob;
+		resid -= fnob;
+	}
+	/* As Lustre: what the sink cannot take is not written. */
+	memset(done, 0, HDR_SIZE + 12);
+	pack(done, MSG_GET_DONE, owed, HDR_SIZE + 12);
+	owed = 0;
+	put64(done + HDR_SIZE, cookie);
+	put32(done + HDR_SIZE + 8, off);
+	sges[n] = (struct ibv_sge) {
+		.addr = (uintptr_t)done,
+		.length = HDR_SIZE + 12,
+		.lkey = l->mr->lkey,
+	};
+	wrs[n].opcode = IBV_WR_SEND;
+	wrs[n].sg_list = &sges[n];
+	wrs[n].num_sge = 1;
+	wrs[n].next = NULL;
+	if (ibv_post_send(l->id->qp, wrs, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	printf("GET: %u bytes in %u RDMA WRITE(s), %u fragment(s), ",
+	       off, n, nfrags);
+	printf("rkey %#x addr %#llx, GET_DONE %u\n", get32(rd),
+	       (unsigned long long)get64(rd + RD_HDR_SIZE + 4), off);
+	return 0;
+}
+
+/*
+ * Ping the node as a Lustre node does: an IMMEDIATE GET (spec 6.1), with
+ * the credits owed.  Returns 0, or 2 on a local error.
+ */
+static int send_ping(struct link *l)
+{
+	u8 *b = l->tx + 1024 + 128 * (imm_slot++ % IMM_SLOTS);
+	u8 *get = b + HDR_SIZE;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b,
+		.length = IMMEDIATE_HDR_SIZE,
+		.lkey = l->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+
+	memset(b, 0, IMMEDIATE_HDR_SIZE);
+	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE);
+	owed = 0;
+	put64(get + LNET_OFF_DEST_NID, dst_nid);
+	put64(get + LNET_OFF_SRC_NID, src_nid);
+	put32(get + LNET_OFF_DEST_PID, LNET_PID);
+	put32(get + LNET_OFF_SRC_PID, LNET_PID);
+	put32(get + LNET_OFF_TYPE, LNET_MSG_GET);
+	put64(get + LNET_OFF_GET_WMD, PING_WMD_COOKIE);	/* return_wmd */
+	put64(get + LNET_OFF_GET_WMD + 8, PING_WMD_COOKIE);
+	put64(get + LNET_OFF_MATCH, PING_MATCHBITS);
+	put32(get + LNET_OFF_SINK_LEN, 3960);
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	printf("ping sent\n");
+	return 0;
+}
+
+/* Is the IMMEDIATE @m of @nob bytes the REPLY to our ping, valid? */
+static bool ping_replied(const u8 *m, u32 nob)
+{
+	const u8 *h = m + HDR_SIZE, *pi = m + IMMEDIATE_HDR_SIZE;
+	u32 len = get32(h + LNET_OFF_PAYLOAD);
+
+	return nob >= IMMEDIATE_HDR_SIZE + 32 &&
+	       get32(h + LNET_OFF_TYPE) == LNET_MSG_REPLY &&
+	       get64(h + LNET_OFF_GET_WMD) == PING_WMD_COOKIE &&
+	       len >= 32 && nob >= IMMEDIATE_HDR_SIZE + len &&
+	       get32(pi) == PING_MAGIC && get64(pi + 16) == LO_NID;
+}
+
+/* Check the received message @m of @len bytes; its type, or -1. */
+static int check_msg(const u8 *m, u32 len)
+{
+	if (len < HDR_SIZE || get32(m + OFF_MAGIC) != MSG_MAGIC ||
+	    get16(m + OFF_VERSION) != MSG_VERSION ||
+	    get32(m + OFF_NOB) > len || get32(m + OFF_NOB) < HDR_SIZE ||
+	    get64(m + OFF_SRCNID) != dst_nid ||
+	    get64(m + OFF_DSTNID) != src_nid ||
+	    get64(m + OFF_DSTSTAMP) != src_stamp ||
+	    get64(m + OFF_SRCSTAMP) != dst_stamp)
+		return -1;
+	return m[OFF_TYPE];
+}
+
+/* Answer the GET_REQs held in receive buffers @held[0..@n). */
+static int answer_held(struct link *l, const unsigned int *held,
+		       unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		rc = answer_get(l, l->buf + held[i] * MSG_SIZE,
+				get32(l->buf + held[i] * MSG_SIZE + OFF_NOB));
+		if (rc)
+			return rc;
+		if (post_recv(l, held[i])) {
+			perror("ibv_post_recv");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int serve(struct link *l, unsigned int count)
+{
+	unsigned int served = 0, sends = 0, held[NRX], nheld = 0;
+	time_t deadline = time(NULL) + wait_secs, ping_at = 0;
+	bool pinged = false;
+	struct ibv_wc wc;
+	int n, type, rc;
+	u8 *m;
+
+	while (served < count || sends) {
+		n = ibv_poll_cq(l->cq, 1, &wc);
+		if (n < 0)
+			return fail("ibv_poll_cq");
+		if (!n) {
+			if (nheld && !pinged && time(NULL) > ping_at) {
+				rc = send_ping(l);
+				if (rc)
+					return rc;
+				pinged = true;
+				sends++;
+			}
+			if (nheld && time(NULL) > ping_at + hold_secs) {
+				printf("FAIL: %u GET(s) held, no ping REPLY in %u s\n",
+				       nheld, hold_secs);
+				return 1;
+			}
+			if (time(NULL) > deadline) {
+				printf("FAIL: %u of %u GETs after %u s\n",
+				       served, count, wait_secs);
+				return 1;
+			}
+			usleep(1000);
+			continue;
+		}
+		if (wc.status != IBV_WC_SUCCESS) {
+			printf("FAIL: completion %s (opcode %d)\n",
+			       ibv_wc_status_str(wc.status), wc.opcode);
+			return 1;
+		}
+		if (!(wc.opcode & IBV_WC_RECV)) {
+			if (wc.opcode == IBV_WC_SEND)
+				sends--;
+			continue;
+		}
+		deadline = time(NULL) + wait_secs;
+		m = l->buf + wc.wr_id * MSG_SIZE;
+		type = check_msg(m, wc.byte_len);
+		if (type == MSG_GET_REQ || type == MSG_IMMEDIATE)
+			owed++;
+		if (type == MSG_GET_REQ && hold_secs && !replied) {
+			if (!nheld)
+				ping_at = time(NULL) + 1;
+			printf("GET held\n");
+			held[nheld++] = wc.wr_id;
+			served++;
+			sends++;
+			continue;		/* its buffer stays ours */
+		}
+		if (type == MSG_GET_REQ) {
+			rc = answer_get(l, m, get32(m + OFF_NOB));
+			if (rc)
+				return rc;
+			served++;
+			sends++;
+		} else if (type == MSG_IMMEDIATE && pinged && !replied) {
+			if (!ping_replied(m, get32(m + OFF_NOB)))
+				return fail("not a valid REPLY to our ping");
+			printf("ping REPLY while %u GET(s) held\n", nheld);
+			replied = true;
+			rc = answer_held(l, held, nheld);
+			if (rc)
+				return rc;
+			nheld = 0;
+		} else if (type != MSG_NOOP) {
+			printf("FAIL: message type %d, bad header or unexpected\n",
+			       type);
+			return 1;
+		}
+		if (post_recv(l, wc.wr_id)) {
+			perror("ibv_post_recv");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int bad_usage(void)
+{
+	fprintf(stderr,
+		"usage: o2ib_lustre [-t SECONDS] [-S SRC_NID] [-n NNIS[,NNIS...]] [-c COUNT]\n"
+		"                   [-H HOLD] IP NID\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int count = 1;
+	struct link l;
+	char *p, *end;
+	int opt, rc;
+
+	src_nid = parse_nid("192.0.2.250@o2ib");
+	while ((opt = getopt(argc, argv, "t:S:n:c:H:")) != -1) {
+		switch (opt) {
+		case 't':
+			wait_secs = atoi(optarg);
+			break;
+		case 'S':
+			src_nid = parse_nid(optarg);
+			if (!src_nid)
+				return bad_usage();
+			break;
+		case 'n':
+			nnis_count = 0;
+			for (p = optarg; *p && nnis_count < 16; p = end) {
+				nnis_list[nnis_count] = strtoul(p, &end, 10);
+				if (end == p || !nnis_list[nnis_count] ||
+				    nnis_list[nnis_count] > 1000)
+					return bad_usage();
+				nnis_count++;
+				if (*end == ',')
+					end++;
+			}
+			if (*p || !nnis_count)
+				return bad_usage();
+			break;
+		case 'c':
+			count = atoi(optarg);
+			break;
+		case 'H':
+			hold_secs = atoi(optarg);
+			if (!hold_secs)
+				return bad_usage();
+			break;
+		default:
+			return bad_usage();
+		}
+	}
+	if (argc - optind != 2 || !count)
+		return bad_usage();
+	dst_nid = parse_nid(argv[optind + 1]);
+	if (!dst_nid)
+		return bad_usage();
+	src_stamp = 0x4057113000000001ULL;
+
+	rc = link_open(&l, argv[optind], NRX, MSG_SIZE + REPLY_MAX);
+	if (rc)
+		return rc;
+	rc = establish(&l);
+	if (!rc) {
+		printf("connected\n");
+		fflush(stdout);
+		rc = serve(&l, count);
+	}
+	link_close(&l);
+	if (!rc)
+		printf("%u GETs answered: OK\n", count);
+	return rc;
+}
