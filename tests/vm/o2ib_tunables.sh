@@ -161,6 +161,23 @@ if [ -e "$LNET_MODDIR/lnd/sock/ksocklnd.ko" ]; then
 fi
 
 "$LNETCTL" net del --net o2ib || fail "net del o2ib"
+
+# --- a device without fast registration: refused (no global rkey) ---
+# Before, sinks were then advertised with the PD's global rkey: every
+# peer could read and write all of our memory.
+echo 1 > /sys/kernel/debug/ko2iblnd/test_no_fastreg
+rc=0
+"$LNETCTL" net add --net o2ib --if eth0 >"$T/nofr.out" 2>"$T/nofr.err" || rc=$?
+echo 0 > /sys/kernel/debug/ko2iblnd/test_no_fastreg
+[ $rc != 0 ] || fail "net add o2ib on a device without fast registration: accepted"
+cat "$T/nofr.err"
+grep -q '^ *errno: -95$' "$T/nofr.err" ||
+	fail "net add without fast registration: not -EOPNOTSUPP"
+dmesg | grep -q "ko2iblnd: rxe0: no fast memory registration" ||
+	fail "no kernel log line naming the device without fast registration"
+"$LNETCTL" net show --net o2ib >/dev/null 2>&1 &&
+	fail "a refused net add left an o2ib NI"
+log "refused as expected: a device without fast registration"
 "$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
 grep -q "^ksocklnd " /proc/modules && { rmmod ksocklnd || fail "rmmod ksocklnd"; }
 rmmod ko2iblnd || fail "rmmod ko2iblnd"

@@ -12,7 +12,8 @@ reported on its own and each starting with none of our modules loaded:
 - o2ib_tunables: ko2iblnd's LND tunables per NI: defaults from the module
   parameters, values from an imported "lnd tunables:" block, net show
   -v, export --backup / import --del / import round trip, out-of-range
-  values refused without a change.
+  values refused without a change; a device without fast registration
+  refused by net add (no global rkey fallback).
 """
 
 import vm
