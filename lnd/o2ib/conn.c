@@ -126,6 +126,7 @@ struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
 	INIT_LIST_HEAD(&conn->ibc_tx_queue);
 	INIT_LIST_HEAD(&conn->ibc_tx_queue_rsrvd);
 	INIT_LIST_HEAD(&conn->ibc_tx_queue_nocred);
+	INIT_LIST_HEAD(&conn->ibc_tx_queue_mr);
 	INIT_LIST_HEAD(&conn->ibc_active_txs);
 	INIT_LIST_HEAD(&conn->ibc_early_rxs);
 	INIT_LIST_HEAD(&conn->ibc_mr_wait);
@@ -354,6 +355,7 @@ static void kib_conn_teardown(struct work_struct *work)
 	list_splice_init(&conn->ibc_tx_queue, &txs);
 	list_splice_init(&conn->ibc_tx_queue_rsrvd, &txs);
 	list_splice_init(&conn->ibc_tx_queue_nocred, &txs);
+	list_splice_init(&conn->ibc_tx_queue_mr, &txs);
 	list_splice_init(&conn->ibc_active_txs, &txs);
 	INIT_LIST_HEAD(&conn->ibc_early_rxs);
 	mr_waiting = !list_empty(&conn->ibc_mr_wait);
@@ -545,6 +547,7 @@ static bool kib_conn_timed_out_locked(struct kib_conn *conn)
 	return kib_txlist_late(&conn->ibc_tx_queue, false) ||
 	       kib_txlist_late(&conn->ibc_tx_queue_rsrvd, false) ||
 	       kib_txlist_late(&conn->ibc_tx_queue_nocred, false) ||
+	       kib_txlist_late(&conn->ibc_tx_queue_mr, false) ||
 	       kib_txlist_late(&conn->ibc_active_txs, true);
 }
 

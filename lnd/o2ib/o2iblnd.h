@@ -132,6 +132,8 @@ enum kib_stat {
 };
 
 extern atomic64_t kib_stats[KIB_STAT_COUNT];
+/* debugfs test_no_fastreg: new NIs see their device without FastReg. */
+extern u32 kib_test_no_fastreg;
 
 static inline void kib_stat_inc(enum kib_stat s)
 {
@@ -173,8 +175,7 @@ enum kib_ctx_kind {
  * @kn_port: its port of kn_ip
  * @kn_event_handler: the device's port events (module.c)
  * @kn_pd: protection domain of every connection of the NI
- * @kn_mr_pool: FastReg MRs for advertised sinks; NULL: the device has
- *	none and sinks use the PD's global rkey
+ * @kn_mr_pool: FastReg MRs for advertised sinks
  * @kn_max_send_sge: SGEs per send WR (device limit, capped)
  * @kn_max_qp_wr: device limit of a queue's WRs
  * @kn_nconns: connections not yet freed
@@ -312,6 +313,8 @@ struct kib_rx {
  * @ibc_tx_queue: credited messages ready to send
  * @ibc_tx_queue_rsrvd: PUT_REQ, GET_REQ waiting for @ibc_reserved
  * @ibc_tx_queue_nocred: PUT_ACK, PUT_NAK, PUT_DONE, GET_DONE
+ * @ibc_tx_queue_mr: PUT_ACK, GET_REQ whose sink waits for an MR of the
+ *	exhausted pool, in arrival order; the messages that need none pass
  * @ibc_active_txs: posted, or waiting for the peer's response
  * @ibc_early_rxs: received before ESTABLISHED was processed
  * @ibc_mr_wait: in kn_mr_waiters (with a reference): a message waits
@@ -350,6 +353,7 @@ struct kib_conn {
 	struct list_head	ibc_tx_queue;
 	struct list_head	ibc_tx_queue_rsrvd;
 	struct list_head	ibc_tx_queue_nocred;
+	struct list_head	ibc_tx_queue_mr;
 	struct list_head	ibc_active_txs;
 	struct list_head	ibc_early_rxs;
 	struct list_head	ibc_mr_wait;
@@ -473,7 +477,7 @@ void kib_mr_wake(void *arg);
 void kib_mr_work(struct work_struct *work);
 int kib_map_iter(struct kib_tx *tx, struct iov_iter *it,
 		 enum dma_data_direction dir);
-int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd, u32 maxfrags);
+int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd);
 int kib_init_rdma(struct kib_conn *conn, struct kib_tx *tx,
 		  const struct kib_rdma_desc *rd, u32 nob);
 void kib_send_completion(struct kib_conn *conn, u8 type, int status,

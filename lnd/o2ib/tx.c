@@ -9,10 +9,12 @@
  * message carries ibm_credits = the credits we owe, then zeroed.
  *
  * RDMA: the local buffer of a transfer is mapped as a scatterlist; a
- * sink is advertised as one fragment per DMA segment with the PD's
- * global rkey (until the FastReg pool of mr.h is wired in).  RDMA
- * WRITEs are posted unsignalled, chained before the signalled message
- * that completes the transfer: RC ordering lands the data first.
+ * sink is registered in one FastReg MR of the pool (mr.h) when its
+ * message is posted, and advertised as one fragment.  A sink that finds
+ * the pool empty waits aside for an MR while the messages that need none
+ * go on.  RDMA WRITEs are posted unsignalled, chained before the
+ * signalled message that completes the transfer: RC ordering lands the
+ * data first.
  *
  * A tx lives on exactly one list: the peer's queue, one of the
  * connection's send queues (tx_queued), or ibc_active_txs while posted
@@ -215,53 +217,26 @@ int kib_map_iter(struct kib_tx *tx, struct iov_iter *it,
  * kib_tx_map_rd() - describe a mapped sink to the peer
  * @tx: the tx, mapped by kib_map_iter()
  * @rd: where the descriptor goes (in @tx's message)
- * @maxfrags: fragments allowed
  *
- * With the MR pool: one fragment, registered only when the message is
+ * One fragment in one FastReg MR, registered only when the message is
  * posted (kib_post_tx_locked()), so that a message finding the pool
- * exhausted waits in its connection's queue for an MR instead of
- * failing; here only whether one MR can map the list is checked.
- * Without (the PD's global rkey): the DMA segments, at most @maxfrags.
+ * exhausted waits for an MR instead of failing; here only whether one
+ * MR can map the list is checked.
  *
- * Return: the descriptor's fragments, or -errno.
+ * Return: the descriptor's fragments (1), or -EINVAL.
  */
-int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd, u32 maxfrags)
+int kib_tx_map_rd(struct kib_tx *tx, struct kib_rdma_desc *rd)
 {
-	struct kib_mr_pool *pool = tx->tx_net->kn_mr_pool;
-	struct scatterlist *sg;
-	u32 n = 0;
-	int i;
-
 	if (!tx->tx_nmapped)
 		return -EINVAL;
-	if (pool) {
-		if (kib_mr_sg_pages(tx->tx_sgl, tx->tx_nmapped,
-				    kib_mr_pool_max_pages(pool)) < 0) {
-			kib_stat_inc(KIB_STAT_MR_MAP_FAILED);
-			return -EINVAL;
-		}
-		tx->tx_rd = rd;
-		rd->rd_nfrags = 1;
-		return 1;
+	if (kib_mr_sg_pages(tx->tx_sgl, tx->tx_nmapped,
+			    kib_mr_pool_max_pages(tx->tx_net->kn_mr_pool)) < 0) {
+		kib_stat_inc(KIB_STAT_MR_MAP_FAILED);
+		return -EINVAL;
 	}
-	rd->rd_key = tx->tx_net->kn_pd->unsafe_global_rkey;
-	for_each_sg(tx->tx_sgl, sg, tx->tx_nmapped, i) {
-		u64 addr = sg_dma_address(sg);
-		u32 len = sg_dma_len(sg);
-
-		if (n && rd->rd_frags[n - 1].rf_addr +
-			 rd->rd_frags[n - 1].rf_nob == addr) {
-			rd->rd_frags[n - 1].rf_nob += len;
-			continue;
-		}
-		if (n == maxfrags)
-			return -EMSGSIZE;
-		rd->rd_frags[n].rf_addr = addr;
-		rd->rd_frags[n].rf_nob = len;
-		n++;
-	}
-	rd->rd_nfrags = n;
-	return n;
+	tx->tx_rd = rd;
+	rd->rd_nfrags = 1;
+	return 1;
 }
 
 /**
@@ -584,7 +559,13 @@ void kib_mr_work(struct work_struct *work)
 	spin_unlock_bh(&net->kn_lock);
 }
 
-/* Post @tx if the limits allow: 0 posted (or dropped), -EAGAIN not now. */
+/* kib_post_tx_locked(): @tx's sink waits for an MR of the exhausted pool. */
+#define KIB_POST_MR_WAIT	1
+
+/*
+ * Post @tx if the limits allow: 0 posted (or dropped), -EAGAIN not now
+ * (credits, send queue), KIB_POST_MR_WAIT not before an MR is free.
+ */
 static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 			      int credit)
 {
@@ -608,7 +589,7 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 				list_add_tail(&conn->ibc_mr_wait,
 					      &net->kn_mr_waiters);
 			}
-			return -EAGAIN;
+			return KIB_POST_MR_WAIT;
 		}
 		if (rc && kib_tx_register_failed_locked(conn, tx, rc))
 			return 0;
@@ -673,9 +654,57 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	return 0;
 }
 
+/* Whether @tx is the sink at the head of @conn's MR waiters. */
+static bool kib_tx_waits_mr(struct kib_conn *conn, struct kib_tx *tx)
+{
+	return tx == list_first_entry_or_null(&conn->ibc_tx_queue_mr,
+					      struct kib_tx, tx_list);
+}
+
+/*
+ * The next message to post on @conn, and whether it takes a credit: the
+ * responses (no credit), NOOPs, the first sink waiting for an MR unless
+ * @mr_free is false (the pool was found empty in this pass), then the
+ * credited messages.  A credited message stuck for credits stops the
+ * pass, as everything after it would.
+ */
+static struct kib_tx *kib_next_tx_locked(struct kib_conn *conn, bool mr_free,
+					 int *credit)
+{
+	struct kib_tx *tx;
+
+	tx = list_first_entry_or_null(&conn->ibc_tx_queue_nocred,
+				      struct kib_tx, tx_list);
+	if (tx) {
+		*credit = 0;
+		return tx;
+	}
+	tx = list_first_entry_or_null(&conn->ibc_tx_noops, struct kib_tx,
+				      tx_list);
+	if (tx) {
+		/* V2: out of band; V1: credited */
+		*credit = !kib_oob_capable(conn->ibc_version);
+		return tx;
+	}
+	tx = mr_free ? list_first_entry_or_null(&conn->ibc_tx_queue_mr,
+						struct kib_tx, tx_list) : NULL;
+	if (tx) {
+		*credit = tx->tx_type == IBLND_MSG_GET_REQ;
+		return tx;
+	}
+	tx = list_first_entry_or_null(&conn->ibc_tx_queue, struct kib_tx,
+				      tx_list);
+	*credit = 1;
+	return tx;
+}
+
 /**
  * kib_check_sends() - post what the credits and limits allow
  * @conn: the connection
+ *
+ * A sink that finds the MR pool empty waits aside (ibc_tx_queue_mr) for
+ * the pool's wake, and the messages after it that need no MR (credit
+ * returns, completions, small messages) go on.
  *
  * Context: any; takes kn_lock.
  */
@@ -683,7 +712,8 @@ void kib_check_sends(struct kib_conn *conn)
 {
 	struct kib_net *net = conn->ibc_net;
 	struct kib_tx *tx, *noop = NULL;
-	int credit;
+	bool mr_free = true;
+	int credit, rc;
 
 	spin_lock_bh(&net->kn_lock);
 	if (conn->ibc_state != KIB_CONN_ESTABLISHED) {
@@ -715,23 +745,25 @@ void kib_check_sends(struct kib_conn *conn)
 		}
 	}
 	while (conn->ibc_state == KIB_CONN_ESTABLISHED) {
-		if (!list_empty(&conn->ibc_tx_queue_nocred)) {
-			credit = 0;
-			tx = list_first_entry(&conn->ibc_tx_queue_nocred,
-					      struct kib_tx, tx_list);
-		} else if (!list_empty(&conn->ibc_tx_noops)) {
-			/* V2: out of band; V1: credited */
-			credit = !kib_oob_capable(conn->ibc_version);
-			tx = list_first_entry(&conn->ibc_tx_noops,
-					      struct kib_tx, tx_list);
-		} else if (!list_empty(&conn->ibc_tx_queue)) {
-			credit = 1;
-			tx = list_first_entry(&conn->ibc_tx_queue,
-					      struct kib_tx, tx_list);
-		} else {
+		tx = kib_next_tx_locked(conn, mr_free, &credit);
+		if (!tx)
 			break;
+		/* Sinks get MRs in arrival order: no overtaking a waiter. */
+		if (tx->tx_rd && !kib_tx_waits_mr(conn, tx) &&
+		    !list_empty(&conn->ibc_tx_queue_mr)) {
+			list_move_tail(&tx->tx_list, &conn->ibc_tx_queue_mr);
+			continue;
 		}
-		if (kib_post_tx_locked(conn, tx, credit))
+		rc = kib_post_tx_locked(conn, tx, credit);
+		if (rc == KIB_POST_MR_WAIT) {
+			/* It waits aside; what needs no MR goes on. */
+			if (!kib_tx_waits_mr(conn, tx))
+				list_move_tail(&tx->tx_list,
+					       &conn->ibc_tx_queue_mr);
+			mr_free = false;
+			continue;
+		}
+		if (rc)
 			break;
 	}
 	spin_unlock_bh(&net->kn_lock);
@@ -889,8 +921,7 @@ static int kib_send_msg(struct lnet_ni *ni, struct lnet_msg *msg)
 		rc = kib_map_iter(tx, &it, DMA_FROM_DEVICE);
 		if (rc)
 			goto fail;
-		rc = kib_tx_map_rd(tx, &ibmsg->ibm_u.get.ibgm_rd,
-				   IBLND_MAX_RDMA_FRAGS);
+		rc = kib_tx_map_rd(tx, &ibmsg->ibm_u.get.ibgm_rd);
 		if (rc < 0)
 			goto fail;
 		tx->tx_lntmsg[1] = lnet_create_reply_msg(ni, msg);
