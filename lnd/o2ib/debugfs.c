@@ -75,6 +75,12 @@ static_assert(KIB_STAT_WIRE_BAD_FRAGS - KIB_STAT_WIRE_SHORT ==
 
 static struct dentry *kib_debugfs_root;
 
+/*
+ * A test hook: while non-zero, an NI being added treats its device as
+ * one without fast memory registration, which net add must refuse.
+ */
+u32 kib_test_no_fastreg;
+
 static int kib_stats_show(struct seq_file *m, void *v)
 {
 	int i;
@@ -95,6 +101,7 @@ DEFINE_SHOW_ATTRIBUTE(kib_conns);
 
 /**
  * kib_debugfs_init() - create /sys/kernel/debug/ko2iblnd/{stats,conns}
+ *	and the test hook test_no_fastreg
  */
 void kib_debugfs_init(void)
 {
@@ -103,6 +110,8 @@ void kib_debugfs_init(void)
 			    &kib_stats_fops);
 	debugfs_create_file("conns", 0400, kib_debugfs_root, NULL,
 			    &kib_conns_fops);
+	debugfs_create_u32("test_no_fastreg", 0600, kib_debugfs_root,
+			   &kib_test_no_fastreg);
 }
 
 /**

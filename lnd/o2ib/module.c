@@ -217,9 +217,11 @@ static void kib_port_event(struct ib_event_handler *handler,
 
 /*
  * The PD and the MR pool of the NI's device.  Sinks are registered with
- * FastReg MRs (one fragment, as Lustre sends); a device without fast
- * registration falls back to the PD's global rkey (one fragment per DMA
- * segment).
+ * FastReg MRs (one fragment, as Lustre sends).  A device without fast
+ * registration is refused: the only other way to let a peer write our
+ * sinks, a PD with IB_PD_UNSAFE_GLOBAL_RKEY, lets every peer read and
+ * write all of our memory.  kib_test_no_fastreg (debugfs) makes a test
+ * see that refusal on a device that has it.
  */
 static int kib_pd_setup(struct kib_net *net)
 {
@@ -231,22 +233,25 @@ static int kib_pd_setup(struct kib_net *net)
 		.wake		= kib_mr_wake,
 		.wake_arg	= net,
 	};
+	int rc;
 
 	net->kn_pd = ib_alloc_pd(net->kn_dev, 0);
 	if (IS_ERR(net->kn_pd))
 		return PTR_ERR(net->kn_pd);
-	net->kn_mr_pool = kib_mr_pool_create(net->kn_pd, &params);
+	net->kn_mr_pool = READ_ONCE(kib_test_no_fastreg) ?
+			  ERR_PTR(-EOPNOTSUPP) :
+			  kib_mr_pool_create(net->kn_pd, &params);
 	if (!IS_ERR(net->kn_mr_pool))
 		return 0;
-	if (PTR_ERR(net->kn_mr_pool) != -EOPNOTSUPP) {
-		ib_dealloc_pd(net->kn_pd);
-		return PTR_ERR(net->kn_mr_pool);
-	}
+	rc = PTR_ERR(net->kn_mr_pool);
 	net->kn_mr_pool = NULL;
 	cancel_work_sync(&net->kn_mr_work);	/* no wake any more */
 	ib_dealloc_pd(net->kn_pd);
-	net->kn_pd = ib_alloc_pd(net->kn_dev, IB_PD_UNSAFE_GLOBAL_RKEY);
-	return PTR_ERR_OR_ZERO(net->kn_pd);
+	net->kn_pd = NULL;
+	if (rc == -EOPNOTSUPP)
+		pr_err("ko2iblnd: %s: no fast memory registration, which ko2iblnd needs\n",
+		       dev_name(&net->kn_dev->dev));
+	return rc;
 }
 
 /**

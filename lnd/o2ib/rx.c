@@ -343,7 +343,7 @@ static int kib_recv_put_req(struct kib_rx *rx, struct lnet_msg *msg,
 	pa = &tx->tx_msg->ibm_u.putack;
 	rc = kib_map_iter(tx, to, DMA_FROM_DEVICE);
 	if (!rc)
-		rc = kib_tx_map_rd(tx, &pa->ibpam_rd, conn->ibc_max_frags);
+		rc = kib_tx_map_rd(tx, &pa->ibpam_rd);
 	if (rc < 0) {
 		kib_tx_done(tx);
 		goto nak;
