@@ -255,6 +255,15 @@ must_fail "del of an absent net (kernel)" "cannot delete" \
 	"$LNETCTL" net del --net tcp5
 must_fail "gni, no such LND (kernel)" "errno: -93" \
 	"$LNETCTL" net add --net gni --if eth0
+# The NI started, but the ping buffer could not be rebuilt (the debugfs
+# hook fails its allocation once): net add fails and changes nothing.
+echo 1 > /sys/kernel/debug/lnet/test_fail_ping_update
+must_fail "net add whose ping buffer update fails" "errno: -12" \
+	"$LNETCTL" net add --net tcp9 --if eth0
+[ "$(cat /sys/kernel/debug/lnet/test_fail_ping_update)" = 0 ] ||
+	fail "net add never rebuilt the ping buffer"
+out=$("$LNETCTL" net show) || fail "net show after a failed net add"
+grep -q "@tcp9\$" <<<"$out" && fail "a failed net add left its NI: $out"
 # tcp: ksocklnd is loaded, so it works; the NID is eth0's address.
 "$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9"
 my_ip=IP_${LNET_NODE}_net0
