@@ -40,9 +40,9 @@ MODULE_PARM_DESC(networks, "local networks, e.g. \"tcp0(eth0),tcp1(eth1)\"");
 
 /* One NI of the networks= parameter. */
 struct lnet_net_spec {
-	u32	net_id;
-	char	ifname[IFNAMSIZ];
-	bool	started;	/* by this lnet_configure() */
+	u32		net_id;
+	char		ifname[IFNAMSIZ];
+	struct lnet_ni	*started;	/* by this lnet_configure() */
 };
 
 #define LNET_NETWORKS_MAX	32
@@ -362,10 +362,10 @@ static int lnet_ni_tunables(struct lnet_ni_tunables *out,
 	return 0;
 }
 
-/* Start one NI; the caller holds ln_api_mutex. */
+/* Start one NI (in *@nip if not NULL); the caller holds ln_api_mutex. */
 static int lnet_ni_start(u32 net_id, const char *ifname,
 			 const struct lnet_ni_tunables *tun,
-			 struct netlink_ext_ack *extack)
+			 struct netlink_ext_ack *extack, struct lnet_ni **nip)
 {
 	struct lnet_net *net, *newnet = NULL;
 	struct lnet_lnd *lnd;
@@ -458,6 +458,8 @@ static int lnet_ni_start(u32 net_id, const char *ifname,
 	if (lnd == &lnet_lolnd)
 		the_lnet.ln_loni = ni;
 	lnet_unlock();
+	if (nip)
+		*nip = ni;
 	return 0;
 
 free_net:
@@ -559,26 +561,16 @@ static int lnet_start_networks(struct netlink_ext_ack *extack)
 	}
 	for (i = 0; i < n; i++) {
 		rc = lnet_ni_start(specs[i].net_id, specs[i].ifname, NULL,
-				   extack);
-		specs[i].started = !rc;
+				   extack, &specs[i].started);
 		if (rc == -EEXIST)
 			rc = 0;
 		if (rc)
 			break;
 	}
 	if (rc) {
-		while (--i >= 0) {
-			struct lnet_net *net = lnet_find_net(specs[i].net_id);
-			struct lnet_ni *ni;
-
-			if (!net || !specs[i].started)
-				continue;
-			list_for_each_entry(ni, &net->net_nis, ni_list)
-				if (!strcmp(ni->ni_ifname, specs[i].ifname)) {
-					lnet_ni_stop(ni);
-					break;
-				}
-		}
+		while (--i >= 0)
+			if (specs[i].started)
+				lnet_ni_stop(specs[i].started);
 	}
 out:
 	kfree(specs);
@@ -593,7 +585,8 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 	the_lnet.ln_interface_cookie = get_random_u64() & ~1ULL;
 	memset(&the_lnet.ln_counters, 0, sizeof(the_lnet.ln_counters));
 	memset(the_lnet.ln_drops, 0, sizeof(the_lnet.ln_drops));
-	rc = lnet_ni_start(lnet_mknet(LNET_LND_LO, 0), "", NULL, extack);
+	rc = lnet_ni_start(lnet_mknet(LNET_LND_LO, 0), "", NULL, extack,
+			   NULL);
 	if (rc)
 		return rc;
 	lnet_lock();
@@ -750,6 +743,7 @@ int lnet_net_add(u32 net_id, const char *ifname,
 		 const struct lnet_ni_tunables *tun,
 		 struct netlink_ext_ack *extack)
 {
+	struct lnet_ni *ni;
 	int rc;
 
 	if (lnet_net_type(net_id) == LNET_LND_LO) {
@@ -761,9 +755,16 @@ int lnet_net_add(u32 net_id, const char *ifname,
 		NL_SET_ERR_MSG(extack, "LNet is not configured");
 		rc = -ENETDOWN;
 	} else {
-		rc = lnet_ni_start(net_id, ifname, tun, extack);
-		if (!rc)
+		rc = lnet_ni_start(net_id, ifname, tun, extack, &ni);
+		if (!rc) {
+			/* Peers must learn of it: no NI they cannot see. */
 			rc = lnet_ping_target_update();
+			if (rc) {
+				NL_SET_ERR_MSG(extack,
+					       "cannot rebuild the ping buffer");
+				lnet_ni_stop(ni);
+			}
+		}
 	}
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;

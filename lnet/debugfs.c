@@ -102,6 +102,8 @@ static int lnet_acceptor_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_acceptor_stats);
 
+u32 lnet_test_fail_ping_update;
+
 void lnet_debugfs_init(void)
 {
 	lnet_debugfs_root = debugfs_create_dir("lnet", NULL);
@@ -113,6 +115,8 @@ void lnet_debugfs_init(void)
 			    &lnet_nis_fops);
 	debugfs_create_file("acceptor", 0400, lnet_debugfs_root, NULL,
 			    &lnet_acceptor_stats_fops);
+	debugfs_create_u32("test_fail_ping_update", 0600, lnet_debugfs_root,
+			   &lnet_test_fail_ping_update);
 }
 
 void lnet_debugfs_fini(void)

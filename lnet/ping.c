@@ -88,7 +88,8 @@ int lnet_push_target_init(void)
  *
  * Entry 0 is 0@lo with the sequence number; then every NI with a nid4, in
  * configuration order (no LND makes large NIDs yet, so LARGE_ADDR is never
- * needed).  Called with ln_api_mutex held whenever NIs come or go.
+ * needed).  Called with ln_api_mutex held whenever NIs come or go.  On
+ * failure the published buffer and its sequence number are unchanged.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -109,6 +110,10 @@ int lnet_ping_target_update(void)
 			if (lnet_nid_is_nid4(&ni->ni_nid))
 				n++;
 	size = struct_size(pi, pi_ni, n);
+	if (lnet_test_fail_ping_update) {
+		lnet_test_fail_ping_update--;
+		return -ENOMEM;
+	}
 	pi = kzalloc(size, GFP_KERNEL);
 	if (!pi)
 		return -ENOMEM;
@@ -125,8 +130,10 @@ int lnet_ping_target_update(void)
 			pi->pi_ni[n++].ns_status = lnet_ni_usable(ni) ?
 				LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
 		}
-	/* Lo is the first NI of the first net. */
-	pi->pi_ni[0].ns_status = ++the_lnet.ln_ping_seq;
+	/* Lo is the first NI of the first net; the number counts only
+	 * buffers that were published.
+	 */
+	pi->pi_ni[0].ns_status = the_lnet.ln_ping_seq + 1;
 
 	me = lnet_me_attach(LNET_RESERVED_PORTAL, &any,
 			    LNET_PROTO_PING_MATCHBITS, 0, LNET_INS_BEFORE);
@@ -148,6 +155,7 @@ int lnet_ping_target_update(void)
 		return rc;
 	}
 	lnet_lock();
+	the_lnet.ln_ping_seq++;
 	the_lnet.ln_ping_mdh = mdh;
 	the_lnet.ln_ping_info = pi;
 	the_lnet.ln_ping_size = size;

@@ -156,5 +156,7 @@ int lnet_sock_write(struct socket *sock, const void *buf, size_t len,
 /* debugfs.c */
 void lnet_debugfs_init(void);
 void lnet_debugfs_fini(void);
+/* Test hook: the next this many ping buffer updates fail (-ENOMEM). */
+extern u32 lnet_test_fail_ping_update;
 
 #endif /* _LNET_LIB_LNET_H */
