@@ -104,5 +104,45 @@ fi
 barrier done
 # b took a's 10 small and 4 large PUTs, before and after the attacks.
 [ "$LNET_NODE" = a ] || target_expect 14
+
+phase acceptor_flood
+# 100 connections that send nothing, each request read for accept_timeout
+# (30 s here): b reads at most 64 at once and closes the others at once
+# (overflow), and net del does not wait for the requests being read (it
+# used to flush them all, under the API mutex): it returns before any of
+# them timed out.
+if [ "$LNET_NODE" = b ]; then
+	ATO=/sys/module/lnet/parameters/accept_timeout
+	echo 30 > $ATO
+	timeouts=$(counter "$ACR" timeout)
+	overflow=$(counter "$ACR" overflow)
+	"$HOSTILE" -t 40 -n 100 "$IP" "$NID" acc_flood > /tmp/flood.out 2>&1 &
+	fpid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ "$(counter "$ACR" pending)" = 64 ] &&
+			[ "$(counter "$ACR" overflow)" = $((overflow + 36)) ] && break
+		kill -0 $fpid 2>/dev/null || break
+		nap 0.1
+	done
+	log "flood: acceptor $(tr '\n' ' ' < "$ACR")"
+	[ "$(counter "$ACR" pending)" = 64 ] ||
+		fail "flood: $(counter "$ACR" pending) requests read at once, want 64"
+	[ "$(counter "$ACR" overflow)" = $((overflow + 36)) ] ||
+		fail "flood: overflow $overflow -> $(counter "$ACR" overflow), want +36"
+	"$LNETCTL" net del --net tcp || fail "net del during the flood"
+	[ "$(counter "$ACR" timeout)" = "$timeouts" ] ||
+		fail "net del returned after the flood's requests timed out: it waited for them"
+	log "net del returned with $(counter "$ACR" pending) requests still being read"
+	kill $fpid 2>/dev/null || true
+	wait $fpid || true
+	for ((i = 0; i < 300; i++)); do
+		[ "$(counter "$ACR" pending)" = 0 ] && break
+		nap 0.1
+	done
+	[ "$(counter "$ACR" pending)" = 0 ] ||
+		fail "flood over: still $(counter "$ACR" pending) requests pending"
+	echo 5 > $ATO
+fi
+barrier flooded 600
 sock_unload
 log "sock hostile OK"

@@ -2,7 +2,7 @@
 /*
  * sock_hostile: a hostile client for the LNet acceptor and ksocklnd.
  *
- *	sock_hostile [-t SECONDS] [-S SRC_NID] IP NID ATTACK
+ *	sock_hostile [-t SECONDS] [-S SRC_NID] [-n COUNT] IP NID ATTACK
  *
  * Connects to IP port 988 from a privileged source port (as a kernel peer
  * does), plays ATTACK against the node whose NID is NID and checks that
@@ -320,6 +320,7 @@ static const struct attack attacks[] = {
 	{ "acc_bad_nid", CONNECTED, "connreq for a NID not the node's" },
 	{ "acc_garbage", CONNECTED, "64 bytes of garbage" },
 	{ "acc_timeout", CONNECTED, "2 bytes of connreq, then silence" },
+	{ "acc_flood", CONNECTED, "-n connections that send nothing, held -t s" },
 	{ "hello_bad_magic", CONNREQ_SENT, "HELLO magic 0x12345678" },
 	{ "hello_bad_version", CONNREQ_SENT, "HELLO version 9" },
 	{ "hello_bad_nips", CONNREQ_SENT, "HELLO with nips 1000" },
@@ -432,10 +433,35 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 	return expect_close(fd);
 }
 
+/*
+ * acc_flood: @n connections that send nothing, held @secs seconds (the
+ * node must bound what it spends on them); prints when all are open.
+ */
+static int flood(const char *ip, unsigned int n, unsigned int secs)
+{
+	int *fds = calloc(n, sizeof(*fds));
+	unsigned int i;
+
+	if (!fds)
+		return 2;
+	for (i = 0; i < n; i++) {
+		fds[i] = connect_node(ip, false);
+		if (fds[i] < 0)
+			return 2;
+	}
+	printf("flood: %u connections open\n", n);
+	fflush(stdout);
+	sleep(secs);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	free(fds);
+	return 0;
+}
+
 static int bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: sock_hostile [-t SECONDS] [-S SRC_NID] IP NID ATTACK\n"
+		"usage: sock_hostile [-t SECONDS] [-S SRC_NID] [-n COUNT] IP NID ATTACK\n"
 		"       sock_hostile -l\n");
 	return 2;
 }
@@ -445,10 +471,10 @@ int main(int argc, char **argv)
 	const struct attack *a = NULL;
 	u64 nid, src = parse_nid("192.0.2.250@tcp");
 	u8 b[CONNREQ_SIZE + HELLO_SIZE];
-	unsigned int i;
+	unsigned int i, count = 100;
 	int opt, fd, rc;
 
-	while ((opt = getopt(argc, argv, "lt:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "lt:S:n:")) != -1) {
 		switch (opt) {
 		case 'l':
 			for (i = 0; i < sizeof(attacks) / sizeof(*attacks); i++)
@@ -463,6 +489,11 @@ int main(int argc, char **argv)
 			if (!src)
 				return bad_usage();
 			break;
+		case 'n':
+			count = atoi(optarg);
+			if (!count || count > 500)
+				return bad_usage();
+			break;
 		default:
 			return bad_usage();
 		}
@@ -475,6 +506,8 @@ int main(int argc, char **argv)
 			a = &attacks[i];
 	if (!nid || !a)
 		return bad_usage();
+	if (!strcmp(a->name, "acc_flood"))
+		return flood(argv[optind], count, wait_secs);
 
 	fd = connect_node(argv[optind], !strcmp(a->name, "unpriv_port"));
 	if (fd < 0)
