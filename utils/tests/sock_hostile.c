@@ -449,7 +449,7 @@ static int flood(const char *ip, unsigned int n, unsigned int secs)
 		if (fds[i] < 0)
 			return 2;
 	}
-	printf("flood: %u connections open\n", n);
+	printf("%u connections open\n", n);
 	fflush(stdout);
 	sleep(secs);
 	for (i = 0; i < n; i++)
