@@ -8,9 +8,14 @@
  * with the last one.  The listening socket's data_ready callback queues
  * accept work (no thread blocks in accept()); every accepted socket gets
  * its own work item to read the connection request with accept_timeout,
- * so a client that sends nothing delays nobody else.  The request names
- * the NI it wants; that NI's LND takes the socket over with lnd_accept().
- * Every refusal is counted by reason: /sys/kernel/debug/lnet/acceptor.
+ * so a client that sends nothing delays nobody else.  At most
+ * LNET_ACCEPTEES_MAX requests are read at once: beyond, a connection is
+ * closed at once and counted (overflow), so a flood costs a counter, not
+ * memory.  The request names the NI it wants; that NI's LND takes the
+ * socket over with lnd_accept(), inside an SRCU read section: stopping an
+ * NI waits only for those hand-overs (synchronize_srcu()), never for
+ * requests still being read.  Every refusal is counted by reason:
+ * /sys/kernel/debug/lnet/acceptor, with the requests being read (pending).
  */
 #include <linux/in.h>
 #include <linux/inet.h>
@@ -18,6 +23,7 @@
 #include <linux/net.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
@@ -31,6 +37,8 @@
 #define LNET_ACCEPTOR_VERSION_16	2		/* large-NID target */
 #define LNET_ACCEPTOR_MIN_RESERVED_PORT	512
 #define LNET_ACCEPTOR_MAX_RESERVED_PORT	1023
+/* Connection requests read at once; more connections are closed. */
+#define LNET_ACCEPTEES_MAX		64
 
 static char *accept = "secure";
 module_param(accept, charp, 0444);
@@ -58,6 +66,7 @@ enum lnet_acceptor_counter {
 	LNET_ACR_BAD_NID,	/* no NI with that NID accepts TCP */
 	LNET_ACR_TIMEOUT,	/* request incomplete in accept_timeout */
 	LNET_ACR_ERROR,		/* socket error or no memory */
+	LNET_ACR_OVERFLOW,	/* LNET_ACCEPTEES_MAX requests being read */
 	LNET_ACR_COUNT
 };
 
@@ -70,6 +79,7 @@ static const char * const lnet_acr_names[] = {
 	[LNET_ACR_BAD_NID]	= "bad_nid",
 	[LNET_ACR_TIMEOUT]	= "timeout",
 	[LNET_ACR_ERROR]	= "error",
+	[LNET_ACR_OVERFLOW]	= "overflow",
 };
 
 static_assert(ARRAY_SIZE(lnet_acr_names) == LNET_ACR_COUNT);
@@ -94,6 +104,9 @@ struct lnet_acceptee {
 
 static LIST_HEAD(lnet_listeners);	/* under ln_api_mutex */
 static struct workqueue_struct *lnet_acceptor_wq;
+static atomic_t lnet_acceptees;		/* requests being read */
+/* Readers: a request's NI lookup and hand-over to the LND. */
+DEFINE_STATIC_SRCU(lnet_acceptor_srcu);
 
 static void lnet_acr_count(enum lnet_acceptor_counter c)
 {
@@ -340,7 +353,7 @@ static enum lnet_acceptor_counter lnet_acceptor_handle(struct socket *sock)
 	u32 magic, version;
 	bool flip;
 	u64 nid4;
-	int rc;
+	int rc, idx;
 
 	rc = kernel_getpeername(sock, (struct sockaddr *)&peer);
 	if (rc < 0)
@@ -380,14 +393,19 @@ static enum lnet_acceptor_counter lnet_acceptor_handle(struct socket *sock)
 	if (rc)
 		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
 
+	/* lnet_acceptor_stop() waits for this section only. */
+	idx = srcu_read_lock(&lnet_acceptor_srcu);
 	ni = lnet_acceptor_ni_get(&nid);
-	if (!ni)
+	if (!ni) {
+		srcu_read_unlock(&lnet_acceptor_srcu, idx);
 		return LNET_ACR_BAD_NID;
+	}
 	/* The LND owns the socket now, whatever it returns. */
 	ni->ni_net->net_lnd->lnd_accept(ni, sock);
 	lnet_lock();
 	lnet_ni_put_locked(ni);
 	lnet_unlock();
+	srcu_read_unlock(&lnet_acceptor_srcu, idx);
 	return LNET_ACR_ACCEPTED;
 }
 
@@ -405,6 +423,7 @@ static void lnet_acceptee_work(struct work_struct *work)
 		sock_release(la->la_sock);
 	}
 	kfree(la);
+	atomic_dec(&lnet_acceptees);
 }
 
 static void lnet_listener_accept_work(struct work_struct *work)
@@ -423,8 +442,15 @@ static void lnet_listener_accept_work(struct work_struct *work)
 		sk->sk_data_ready = ll->ll_saved_data_ready;
 		write_unlock_bh(&sk->sk_callback_lock);
 
+		if (atomic_inc_return(&lnet_acceptees) > LNET_ACCEPTEES_MAX) {
+			atomic_dec(&lnet_acceptees);
+			lnet_acr_count(LNET_ACR_OVERFLOW);
+			sock_release(sock);
+			continue;
+		}
 		la = kmalloc(sizeof(*la), GFP_KERNEL);
 		if (!la) {
+			atomic_dec(&lnet_acceptees);
 			lnet_acr_count(LNET_ACR_ERROR);
 			sock_release(sock);
 			continue;
@@ -560,8 +586,10 @@ void lnet_acceptor_stop(struct lnet_ni *ni)
 	/*
 	 * @ni is down, so no new request finds it; one that found it before
 	 * may be in lnd_accept(): let it finish before the LND shuts down.
+	 * Requests still being read (up to accept_timeout each) are not
+	 * waited for: they will not find @ni.
 	 */
-	flush_workqueue(lnet_acceptor_wq);
+	synchronize_srcu(&lnet_acceptor_srcu);
 }
 
 void lnet_acceptor_show(struct seq_file *m)
@@ -571,6 +599,7 @@ void lnet_acceptor_show(struct seq_file *m)
 	for (i = 0; i < LNET_ACR_COUNT; i++)
 		seq_printf(m, "%s %d\n", lnet_acr_names[i],
 			   atomic_read(&lnet_acr_counters[i]));
+	seq_printf(m, "pending %d\n", atomic_read(&lnet_acceptees));
 }
 
 int lnet_acceptor_init(void)
