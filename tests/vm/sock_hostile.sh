@@ -41,7 +41,8 @@ attack() {
 	log "attack $name: $ctr $before -> $now"
 }
 
-sock_load
+# a: one connection handshake at a time to start with (unreachable_peers)
+if [ "$LNET_NODE" = a ]; then sock_load nconnds=1 nconnds_max=8; else sock_load; fi
 echo serve > "$RUN" || fail "serve"
 barrier up
 if [ "$LNET_NODE" = a ]; then
@@ -144,5 +145,30 @@ if [ "$LNET_NODE" = b ]; then
 	echo 5 > $ATO
 fi
 barrier flooded 600
+
+phase unreachable_peers
+# a (nconnds=1, nconnds_max=8) starts connecting to 3 addresses where no
+# host answers (each connect fails after ARP gives up, ~3 s), then to b
+# afresh: b's connect must not wait behind them (ksocklnd grows its
+# connection workers up to nconnds_max, as Lustre's connds): the ping of b
+# succeeds while no connect has failed yet.
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" net del --net tcp || fail "net del tcp"
+	"$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp"
+	failed=$(counter "$KSTATS" connect_failed)
+	for ip in 192.0.2.201 192.0.2.202 192.0.2.203; do
+		"$LNETCTL" ping "$ip@tcp" --timeout 30 >/dev/null 2>&1 &
+	done
+	nap 0.5
+	ping_ok "$(nid_of b)" 1
+	now=$(counter "$KSTATS" connect_failed)
+	[ "$now" = "$failed" ] ||
+		fail "the connect to b waited behind unreachable peers (connect_failed $failed -> $now)"
+	log "b reached while 3 connects to absent hosts were still pending"
+	wait || true
+	[ "$(counter "$KSTATS" connect_failed)" -ge $((failed + 3)) ] ||
+		fail "connects to absent hosts: connect_failed $failed -> $(counter "$KSTATS" connect_failed)"
+fi
+barrier unreachable 600
 sock_unload
 log "sock hostile OK"
