@@ -64,9 +64,9 @@ MODULE_PARM_DESC(peer_timeout, "seconds a silent peer stays alive (routers)");
 module_param_named(nscheds, ksock_tun.nscheds, int, 0444);
 MODULE_PARM_DESC(nscheds, "concurrent rx/tx work items per CPU (0: default)");
 module_param_named(nconnds, ksock_tun.nconnds, int, 0444);
-MODULE_PARM_DESC(nconnds, "concurrent connection handshakes");
+MODULE_PARM_DESC(nconnds, "connection workers to start with (they grow on demand up to nconnds_max)");
 module_param_named(nconnds_max, ksock_tun.nconnds_max, int, 0444);
-MODULE_PARM_DESC(nconnds_max, "accepted for compatibility; nconnds is the limit");
+MODULE_PARM_DESC(nconnds_max, "most concurrent connects, handshakes and teardowns");
 module_param_named(min_reconnectms, ksock_tun.min_reconnectms, int, 0644);
 MODULE_PARM_DESC(min_reconnectms, "first reconnect delay (ms)");
 module_param_named(max_reconnectms, ksock_tun.max_reconnectms, int, 0644);
@@ -286,8 +286,16 @@ static int __init ksock_init(void)
 					 max(ksock_tun.nscheds, 0));
 	if (!ksock_sched_wq)
 		return rc;
+	/*
+	 * Connects and handshakes block (up to sock_timeout): as Lustre's
+	 * connds grow from nconnds to nconnds_max when all are busy, the
+	 * workqueue starts workers on demand up to that many, so that a few
+	 * unreachable peers do not hold up the connects to all the others.
+	 */
 	ksock_connd_wq = alloc_workqueue("ksocklnd_connd", WQ_UNBOUND,
-					 clamp(ksock_tun.nconnds, 1, 512));
+					 clamp(max(ksock_tun.nconnds,
+						   ksock_tun.nconnds_max), 1,
+					       512));
 	if (!ksock_connd_wq)
 		goto fail_sched;
 	ksock_debugfs_init();
