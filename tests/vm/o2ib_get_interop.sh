@@ -69,9 +69,7 @@ expect_ping() {
 	out=$("$LNETCTL" ping "$FAKE" 2>&1) ||
 		{ echo "$out"; o2ib_diag; fail "lnetctl ping $FAKE failed"; }
 	while read -r line; do
-		case "$line" in
-		"- nid: "*) got+=("${line#- nid: }") ;;
-		esac
+		[[ $line =~ ^-\ +nid:\ (.*)$ ]] && got+=("${BASH_REMATCH[1]}")
 	done <<< "$out"
 	[ "${#got[@]}" = "$want" ] ||
 		{ echo "$out"; fail "ping listed ${#got[@]} NIDs, want $want"; }
