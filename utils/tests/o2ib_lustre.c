@@ -21,10 +21,10 @@
  *     the Nth NNIS of the list (the last one repeats; default 1: 48
  *     bytes, much shorter than our sinks), truncated to the GET's
  *     sink_length;
- *   - any other GET: sink_length bytes of lnet_test's GET source pattern
- *     (seed 0x5eed), at most 1 MiB.
- * Replies share one buffer: GETs in flight at once must all be pattern
- * GETs (every reply is a prefix of the same pattern), pings come alone.
+ *   - any other GET: sink_length bytes from src_offset of a 1 MiB MD
+ *     holding lnet_test's GET source pattern (seed 0x5eed), as a Lustre
+ *     MD with LNET_MD_MANAGE_REMOTE would give.
+ * Replies take turns in two buffers: at most two GETs in flight.
  * NOOPs are taken; every message returns the credits of those received
  * (spec 5.9).  Anything else, a completion error or a GET_REQ that breaks
  * the spec fails the run.  Exits after COUNT GETs (default 1), or fails
@@ -61,6 +61,7 @@
 #define LNET_OFF_PAYLOAD	28
 #define LNET_OFF_MATCH		48
 #define LNET_OFF_PTL		56
+#define LNET_OFF_SRC_OFFSET	60
 #define LNET_OFF_SINK_LEN	64
 #define LNET_OFF_GET_WMD	32	/* GET's return_wmd, REPLY's dst_wmd */
 #define LNET_MSG_GET		2
@@ -80,7 +81,7 @@ static unsigned int owed;	/* credits to return to the node */
 static unsigned int hold_secs;	/* -H: hold GETs until our ping's REPLY */
 static bool replied;
 /* Message slots in the tx area, reused round robin: GET_DONEs, pings. */
-static unsigned int done_slot, imm_slot;
+static unsigned int done_slot, imm_slot, reply_slot;
 #define DONE_SLOTS	16		/* of 64 bytes, at 0 */
 #define IMM_SLOTS	8		/* of 128 bytes, at 1024 */
 
@@ -95,7 +96,7 @@ static u8 pattern_byte(u32 seed, u32 off)
 /* The reply to a GET of @hdr into @data; returns its length. */
 static u32 reply_for(const u8 *hdr, u8 *data)
 {
-	u32 sink = get32(hdr + LNET_OFF_SINK_LEN), len, i, n;
+	u32 sink = get32(hdr + LNET_OFF_SINK_LEN), len, off, i, n;
 
 	if (get32(hdr + LNET_OFF_PTL) == 0 &&
 	    get64(hdr + LNET_OFF_MATCH) == PING_MATCHBITS) {
@@ -116,9 +117,12 @@ static u32 reply_for(const u8 *hdr, u8 *data)
 		printf("ping: %u NIDs, %u bytes, sink %u\n", n, len, sink);
 		return len < sink ? len : sink;
 	}
-	len = sink < REPLY_MAX ? sink : REPLY_MAX;
+	off = get32(hdr + LNET_OFF_SRC_OFFSET);
+	if (off > REPLY_MAX)
+		off = REPLY_MAX;
+	len = sink < REPLY_MAX - off ? sink : REPLY_MAX - off;
 	for (i = 0; i < len; i++)
-		data[i] = pattern_byte(GET_SEED, i);
+		data[i] = pattern_byte(GET_SEED, off + i);
 	return len;
 }
 
@@ -133,7 +137,7 @@ static int answer_get(struct link *l, const u8 *m, u32 nob)
 	struct ibv_send_wr wrs[9], *bad;
 	struct ibv_sge sges[9];
 	u8 *done = l->tx + 64 * (done_slot++ % DONE_SLOTS);
-	u8 *data = l->tx + MSG_SIZE;
+	u8 *data = l->tx + MSG_SIZE + REPLY_MAX * (reply_slot++ % 2);
 	u32 nfrags, len, resid, off = 0, i, n;
 	u64 cookie = get64(m + GET_RD_OFF - 8);
 
@@ -434,7 +438,7 @@ int main(int argc, char **argv)
 		return bad_usage();
 	src_stamp = 0x4057113000000001ULL;
 
-	rc = link_open(&l, argv[optind], NRX, MSG_SIZE + REPLY_MAX);
+	rc = link_open(&l, argv[optind], NRX, MSG_SIZE + 2 * REPLY_MAX);
 	if (rc)
 		return rc;
 	rc = establish(&l);
