@@ -28,9 +28,10 @@ WAIT=60
 
 rdma link | grep -q rxe0 || fail "no rxe0"
 if [ "$LNET_NODE" = a ]; then
-	# run_peer NAME ARGS...: run o2ib_lustre against b until it exits.
+	# run_peer NAME ARGS...: run o2ib_lustre against b until it answered
+	# its GETs and b checked them, then hang up.
 	run_peer() {
-		local name=$1 out=/tmp/o2ib_lustre.$1 pid rc=0 i
+		local name=$1 out=/tmp/o2ib_lustre.$1 pid i
 		shift
 		"$PEER" -t $WAIT "$@" "${IP_b_net0:?}" "$(nid_of b)" \
 			> "$out" 2>&1 &
@@ -43,10 +44,19 @@ if [ "$LNET_NODE" = a ]; then
 		grep -q '^connected$' "$out" ||
 			{ sed 's/^/[a] /' "$out"; fail "$name: o2ib_lustre did not connect"; }
 		barrier "connected-$name"
-		wait $pid || rc=$?
+		for ((i = 0; i < WAIT * 10; i++)); do
+			grep -q 'GETs answered: OK$' "$out" && break
+			kill -0 $pid 2>/dev/null || break
+			nap 0.1
+		done
 		sed "s/^/[a] o2ib_lustre $name: /" "$out"
-		[ $rc = 0 ] || fail "$name: o2ib_lustre exit $rc"
+		grep -q 'GETs answered: OK$' "$out" ||
+			fail "$name: o2ib_lustre did not answer every GET"
 		barrier "done-$name" 600
+		kill $pid 2>/dev/null || true
+		wait $pid || true
+		grep -q '^FAIL' "$out" && { cat "$out"; fail "$name: o2ib_lustre failed"; }
+		return 0
 	}
 	barrier up 600
 	run_peer get -n 1,256 -c $NGETS

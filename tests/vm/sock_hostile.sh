@@ -146,6 +146,7 @@ if [ "$LNET_NODE" = b ]; then
 	[ "$(counter "$ACR" pending)" = 0 ] ||
 		fail "flood over: still $(counter "$ACR" pending) requests pending"
 	echo 5 > $ATO
+	"$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp after the flood"
 fi
 barrier flooded 600
 

@@ -27,8 +27,11 @@
  * Replies take turns in two buffers: at most two GETs in flight.
  * NOOPs are taken; every message returns the credits of those received
  * (spec 5.9).  Anything else, a completion error or a GET_REQ that breaks
- * the spec fails the run.  Exits after COUNT GETs (default 1), or fails
- * when nothing comes for SECONDS (default 30).
+ * the spec fails the run, as does no message for SECONDS (default 30).
+ * After COUNT GETs (default 1) it prints "COUNT GETs answered: OK" and
+ * keeps the connection (taking NOOPs) until killed or SECONDS pass: a
+ * Lustre node does not hang up the moment it answered, and a node drops
+ * what arrives on a connection it is closing.
  *
  * With -H HOLD, the first GET_REQ is held unanswered (its sink stays
  * registered on the node), and a second later the node is pinged as a
@@ -379,6 +382,36 @@ static int serve(struct link *l, unsigned int count)
 	return 0;
 }
 
+/* Keep the connection for wait_secs, taking NOOPs; 0, or 1 on anything else. */
+static int linger(struct link *l)
+{
+	time_t end = time(NULL) + wait_secs;
+	struct ibv_wc wc;
+	int n;
+
+	while (time(NULL) < end) {
+		n = ibv_poll_cq(l->cq, 1, &wc);
+		if (n < 0)
+			return fail("ibv_poll_cq");
+		if (!n) {
+			usleep(10000);
+			continue;
+		}
+		if (wc.status != IBV_WC_SUCCESS)
+			return fail("completion error after the GETs");
+		if (!(wc.opcode & IBV_WC_RECV))
+			continue;
+		if (check_msg(l->buf + wc.wr_id * MSG_SIZE, wc.byte_len) !=
+		    MSG_NOOP)
+			return fail("a message other than NOOP after the GETs");
+		if (post_recv(l, wc.wr_id)) {
+			perror("ibv_post_recv");
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static int bad_usage(void)
 {
 	fprintf(stderr,
@@ -447,8 +480,11 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		rc = serve(&l, count);
 	}
-	link_close(&l);
-	if (!rc)
+	if (!rc) {
 		printf("%u GETs answered: OK\n", count);
+		fflush(stdout);
+		rc = linger(&l);
+	}
+	link_close(&l);
 	return rc;
 }
