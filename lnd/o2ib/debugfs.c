@@ -67,6 +67,7 @@ static const char * const kib_stat_names[] = {
 	[KIB_STAT_WC_ERRORS]		= "wc_errors",
 	[KIB_STAT_MR_MAP_FAILED]	= "mr_map_failed",
 	[KIB_STAT_MR_WAITS]		= "mr_waits",
+	[KIB_STAT_MR_RETIRED]		= "mr_retired",
 };
 
 static_assert(ARRAY_SIZE(kib_stat_names) == KIB_STAT_COUNT);
@@ -80,6 +81,13 @@ static struct dentry *kib_debugfs_root;
  * one without fast memory registration, which net add must refuse.
  */
 u32 kib_test_no_fastreg;
+
+/*
+ * A test hook: while non-zero, the post of a message whose sink was just
+ * registered fails as if the device refused it (-ENOMEM), and it counts
+ * down.
+ */
+u32 kib_test_fail_post;
 
 static int kib_stats_show(struct seq_file *m, void *v)
 {
@@ -101,7 +109,7 @@ DEFINE_SHOW_ATTRIBUTE(kib_conns);
 
 /**
  * kib_debugfs_init() - create /sys/kernel/debug/ko2iblnd/{stats,conns}
- *	and the test hook test_no_fastreg
+ *	and the test hooks test_no_fastreg, test_fail_post
  */
 void kib_debugfs_init(void)
 {
@@ -112,6 +120,8 @@ void kib_debugfs_init(void)
 			    &kib_conns_fops);
 	debugfs_create_u32("test_no_fastreg", 0600, kib_debugfs_root,
 			   &kib_test_no_fastreg);
+	debugfs_create_u32("test_fail_post", 0600, kib_debugfs_root,
+			   &kib_test_fail_post);
 }
 
 /**

@@ -128,12 +128,15 @@ enum kib_stat {
 	KIB_STAT_WC_ERRORS,
 	KIB_STAT_MR_MAP_FAILED,
 	KIB_STAT_MR_WAITS,		/* a message waited for an MR */
+	KIB_STAT_MR_RETIRED,		/* an MR of unknown state not reused */
 	KIB_STAT_COUNT
 };
 
 extern atomic64_t kib_stats[KIB_STAT_COUNT];
 /* debugfs test_no_fastreg: new NIs see their device without FastReg. */
 extern u32 kib_test_no_fastreg;
+/* debugfs test_fail_post: the next posts of registered sinks fail. */
+extern u32 kib_test_fail_post;
 
 static inline void kib_stat_inc(enum kib_stat s)
 {

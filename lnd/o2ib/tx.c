@@ -81,9 +81,18 @@ free:
 
 static void kib_tx_unmap(struct kib_tx *tx)
 {
-	if (tx->tx_mapped_mr)
-		kib_mr_unmap(&tx->tx_map,
-			     tx->tx_posted && !tx->tx_wc_err ? 0 : -EIO);
+	/*
+	 * The registration ran on the device only if its work requests were
+	 * posted and none failed; otherwise the MR's key and state on the
+	 * device are unknown, and the pool retires it.
+	 */
+	if (tx->tx_mapped_mr) {
+		int status = tx->tx_posted && !tx->tx_wc_err ? 0 : -EIO;
+
+		if (status)
+			kib_stat_inc(KIB_STAT_MR_RETIRED);
+		kib_mr_unmap(&tx->tx_map, status);
+	}
 	tx->tx_mapped_mr = false;
 	if (tx->tx_nmapped)
 		ib_dma_unmap_sg(tx->tx_net->kn_dev, tx->tx_sgl, tx->tx_nsg,
@@ -639,7 +648,12 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 		tx->tx_wrs[tx->tx_nwrs - 1].wr.next = &tx->tx_send_wr;
 		first = &tx->tx_wrs[0].wr;
 	}
-	rc = ib_post_send(conn->ibc_cmid->qp, first, &bad);
+	if (tx->tx_mapped_mr && READ_ONCE(kib_test_fail_post)) {
+		WRITE_ONCE(kib_test_fail_post, kib_test_fail_post - 1);
+		rc = -ENOMEM;
+	} else {
+		rc = ib_post_send(conn->ibc_cmid->qp, first, &bad);
+	}
 	if (rc) {
 		/* Nothing of it completes: undo and fail the connection. */
 		pr_err("ko2iblnd: ib_post_send: %d\n", rc);

@@ -219,6 +219,30 @@ fi
 barrier gap-done 600
 [ "$LNET_NODE" = a ] || target_expect 4
 
+# A post the device refuses (the debugfs hook fails the next post of a
+# message whose sink was just registered): the connection closes, the GET
+# fails with an error, and its MR, whose registration never reached the
+# device, is retired, not given to the next sink as if registered (on a
+# real HCA the next LOCAL_INV would then fail and take down an unrelated
+# connection).  Then GETs work again over a new connection.
+phase post_failure
+if [ "$LNET_NODE" = b ]; then
+	r0=$(counter "$O2IB_STATS" mr_retired)
+	echo 1 > /sys/kernel/debug/ko2iblnd/test_fail_post
+	lt get "$nid" 65536 1 1
+	[ "$(cat /sys/kernel/debug/ko2iblnd/test_fail_post)" = 0 ] ||
+		fail "post failure: the hook was not used"
+	[ "$(field errors)" = 1 ] && [ "$(field timeouts)" = 0 ] ||
+		fail "GET whose post failed: $RESULT, want an error"
+	r1=$(counter "$O2IB_STATS" mr_retired)
+	[ "$r1" = $((r0 + 1)) ] ||
+		fail "the MR of the failed post: mr_retired $r0 -> $r1, want +1"
+	ping_ok "$nid" 10
+	lt_ok get "$nid" 65536 4 2
+	log "failed post: GET failed, its MR retired ($r0 -> $r1), GETs again: OK"
+fi
+barrier post-failure 600
+
 # Send buffers reused at the SEND event: ko2iblnd may only complete a
 # send once the HCA is done with its pages (RDMA and the DONE message).
 # RoCE expects a lossless link (PFC): under loss rxe's retransmissions
