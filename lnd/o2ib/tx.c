@@ -655,8 +655,14 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 		rc = ib_post_send(conn->ibc_cmid->qp, first, &bad);
 	}
 	if (rc) {
-		/* Nothing of it completes: undo and fail the connection. */
+		/*
+		 * The message was not posted (the WRs before @bad were, and
+		 * run or are flushed by the teardown): undo, fail the
+		 * connection, and have the MR retired, as its registration
+		 * may not have reached the device while its key moved on.
+		 */
 		pr_err("ko2iblnd: ib_post_send: %d\n", rc);
+		tx->tx_posted = false;
 		conn->ibc_nsends_posted--;
 		tx->tx_sending--;
 		if (tx->tx_type == IBLND_MSG_NOOP)
