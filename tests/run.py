@@ -60,7 +60,7 @@ def load_tests():
     # A scenario can be chosen by its name: it must name nothing else.
     owner = {}
     for t in tests:
-        for s in getattr(t, "scenarios", lambda: [])():
+        for s in t.scenarios():
             if (s in seen and s != t.name) or owner.get(s, t) is not t:
                 raise SystemExit("scenario %s of %s: the name is taken" % (s, t.name))
             owner[s] = t
@@ -70,7 +70,7 @@ def load_tests():
 def find_test(tests, name):
     """The test named name, or the one with a scenario of that name."""
     for t in tests:
-        if t.name == name or name in getattr(t, "scenarios", lambda: [])():
+        if t.name == name or name in t.scenarios():
             return t
     return None
 
@@ -206,7 +206,7 @@ def main():
     if args.list:
         for t in tests:
             print(t.name, " ".join(getattr(t, "flavours", ("host",))))
-            for s in getattr(t, "scenarios", lambda: [])():
+            for s in t.scenarios():
                 if s != t.name:
                     print("    " + s)
         return 0
@@ -235,7 +235,7 @@ def main():
             choose(chosen, only, t, name)
         if args.pattern:
             for t in tests:
-                for name in [t.name] + getattr(t, "scenarios", lambda: [])():
+                for name in [t.name] + t.scenarios():
                     if re.search(args.pattern, name):
                         choose(chosen, only, t, name)
         if not chosen:

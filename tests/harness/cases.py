@@ -105,6 +105,9 @@ class HostTest:
     def id(self):
         return self.name
 
+    def scenarios(self):
+        return []
+
     def jobs(self, flavour_filter):
         # Checks of no kernel (checkpatch, lint) run whatever the flavour.
         if flavour_filter and self.flavour not in (flavour_filter, "host"):

@@ -74,7 +74,8 @@ exec {nap_fd}<>/tmp/.init-nap
 
 # scenario_barrier NAME: wait until every node starts scenario NAME, so
 # that no node's traffic reaches another still finishing the scenario
-# before.  Returns 1 if another node failed or after 600 s.
+# before.  Returns 1 if another node failed or after 600 s.  Not
+# guest-lib.sh's barrier: its fail exits, and PID 1 must not.
 scenario_barrier() {
 	local f n tries=0 nodes
 	read -r -a nodes <<< "$LNET_NODES"
