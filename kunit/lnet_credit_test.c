@@ -236,6 +236,61 @@ static void credit_no_peer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ni.ni_txc.credits, 1);
 }
 
+/*
+ * A peer NI reached through two local NIs: when NI B stops, its waiters
+ * leave the peer queue (lnet_peers_drain_ni_locked() does this for every
+ * peer NI) without a credit; NI A's keep their order, and returned
+ * credits go only to them.
+ */
+static void credit_unqueue_stopped_ni(struct kunit *test)
+{
+	struct ct_env *e = ct_env(test, 8, 1);
+	struct lnet_ni ni_b = {};
+	struct lnet_msg *m, *tmp;
+	LIST_HEAD(lnd);
+	LIST_HEAD(out);
+	int i;
+
+	lnet_credits_init(&ni_b.ni_txc, 8);
+	for (i = 0; i < 4; i++) {
+		e->msg[i].msg_txpeer = &e->peer[0];
+		if (i & 1)
+			e->msg[i].msg_txni = &ni_b;
+		ct_submit(test, e, i, &lnd);
+	}
+	KUNIT_EXPECT_EQ(test, e->sent[0], 1);
+	KUNIT_EXPECT_EQ(test, e->peer[0].lpni_txc.credits, -3);
+
+	list_for_each_entry_safe(m, tmp, &e->peer[0].lpni_txc.queue, msg_list) {
+		if (m->msg_txni != &ni_b)
+			continue;
+		lnet_credits_unqueue(&e->peer[0].lpni_txc, &m->msg_list);
+		m->msg_peertxcredit = false;
+		list_add_tail(&m->msg_list, &out);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, out.next, &e->msg[1].msg_list);
+	KUNIT_EXPECT_PTR_EQ(test, out.next->next, &e->msg[3].msg_list);
+	KUNIT_EXPECT_EQ(test, e->peer[0].lpni_txc.credits, -1);
+	KUNIT_EXPECT_PTR_EQ(test, e->peer[0].lpni_txc.queue.next,
+			    &e->msg[2].msg_list);
+
+	/* The failed ones hold nothing to give back. */
+	list_for_each_entry_safe(m, tmp, &out, msg_list) {
+		list_del_init(&m->msg_list);
+		ct_complete(test, e, m, &lnd);
+		KUNIT_EXPECT_EQ(test, e->sent[ct_idx(e, m)], 0);
+	}
+	KUNIT_EXPECT_EQ(test, e->peer[0].lpni_txc.credits, -1);
+
+	ct_complete(test, e, &e->msg[0], &lnd);
+	KUNIT_EXPECT_EQ(test, e->sent[2], 1);
+	ct_complete(test, e, &e->msg[2], &lnd);
+	KUNIT_EXPECT_TRUE(test, list_empty(&lnd));
+	KUNIT_EXPECT_EQ(test, e->peer[0].lpni_txc.credits, 1);
+	KUNIT_EXPECT_EQ(test, e->ni.ni_txc.credits, 8);
+	KUNIT_EXPECT_EQ(test, ni_b.ni_txc.credits, 8);
+}
+
 static struct kunit_case lnet_credit_cases[] = {
 	KUNIT_CASE(credit_pool_exhaust),
 	KUNIT_CASE(credit_pool_unlimited),
@@ -243,6 +298,7 @@ static struct kunit_case lnet_credit_cases[] = {
 	KUNIT_CASE(credit_two_level),
 	KUNIT_CASE(credit_stress_fifo),
 	KUNIT_CASE(credit_no_peer),
+	KUNIT_CASE(credit_unqueue_stopped_ni),
 	{}
 };
 

@@ -13,14 +13,17 @@ reported on its own and each starting with none of our modules loaded:
   parameters, values from an imported "lnd tunables:" block, net show
   -v, export --backup / import --del / import round trip, out-of-range
   values refused without a change; a device without fast registration
-  refused by net add (no global rkey fallback).
+  refused by net add (no global rkey fallback);
+- ni_teardown: net del of a tcp and an o2ib NI while sends wait for peer
+  credits and while a sender is between choosing the NI and reaching its
+  LND: every message completes once, with an error, promptly.
 """
 
 import vm
 from cases import VmTest
 
 SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh",
-             "o2ib_tunables.sh"]
+             "o2ib_tunables.sh", "ni_teardown.sh"]
 
 TESTS = [
     VmTest("one_node", nodes=[vm.Node("n", script=SCENARIOS, rxe="eth0")],
