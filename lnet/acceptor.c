@@ -25,6 +25,8 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
+#include <net/tcp_states.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
@@ -215,9 +217,48 @@ int lnet_acceptor_timeout(void)
 }
 EXPORT_SYMBOL(lnet_acceptor_timeout);
 
-/* Bind @sock to @ip and a free privileged port, then connect (spec 3.3). */
+/* A connect is over: it succeeded, failed, or its socket was shut down. */
+static bool lnet_sock_connect_over(const struct sock *sk)
+{
+	return READ_ONCE(sk->sk_state) != TCP_SYN_SENT ||
+	       READ_ONCE(sk->sk_shutdown);
+}
+
+/*
+ * Wait until a connect started with O_NONBLOCK is over (no signal reaches
+ * the kernel threads that connect).  An abort
+ * (kernel_sock_shutdown() by whoever watches the socket) ends the wait at
+ * once: on a connecting socket it closes it and wakes us; one that came
+ * before the connect left sk_shutdown set, which the connect does not
+ * clear (both happen under the socket lock).
+ */
+static int lnet_sock_wait_connected(struct socket *sock, int timeout)
+{
+	struct sock *sk = sock->sk;
+	long left;
+
+	/* Interruptible: the socket wakes its waiters that way. */
+	left = wait_event_interruptible_timeout(*sk_sleep(sk),
+						lnet_sock_connect_over(sk),
+						lnet_secs_to_jiffies(timeout));
+	if ((1 << READ_ONCE(sk->sk_state)) &
+	    (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))
+		return READ_ONCE(sk->sk_shutdown) ? -ECONNABORTED : 0;
+	if (left < 0)
+		return -EINTR;
+	if (!left)
+		return -ETIMEDOUT;
+	return sock_error(sk) ?: -ECONNABORTED;
+}
+
+/*
+ * Bind a socket to @ip and a free privileged port, then connect (spec
+ * 3.3).  @watch, if set, sees each socket before it connects and again
+ * (with NULL) before it is released here.
+ */
 static int lnet_sock_connect(struct socket **sockp, __be32 local_ip,
-			     __be32 peer_ip, int port, int timeout)
+			     __be32 peer_ip, int port, int timeout,
+			     const struct lnet_connect_watch *watch)
 {
 	struct sockaddr_in peer = {
 		.sin_family = AF_INET,
@@ -239,20 +280,29 @@ static int lnet_sock_connect(struct socket **sockp, __be32 local_ip,
 				      IPPROTO_TCP, &sock);
 		if (rc)
 			return rc;
+		if (watch) {
+			rc = watch->fn(watch->arg, sock);
+			if (rc) {
+				sock_release(sock);
+				return rc;
+			}
+		}
 		sock_set_reuseaddr(sock->sk);
 		lnet_sock_set_timeout(sock, timeout);
 		rc = kernel_bind(sock, (struct sockaddr *)&local,
 				 sizeof(local));
 		if (!rc)
 			rc = kernel_connect(sock, (struct sockaddr *)&peer,
-					    sizeof(peer), 0);
+					    sizeof(peer), O_NONBLOCK);
+		if (rc == -EINPROGRESS)
+			rc = lnet_sock_wait_connected(sock, timeout);
 		if (!rc) {
 			*sockp = sock;
 			return 0;
 		}
+		if (watch)
+			watch->fn(watch->arg, NULL);
 		sock_release(sock);
-		if (rc == -EINPROGRESS || rc == -EAGAIN)
-			return -ETIMEDOUT;	/* sk_sndtimeo passed */
 		if (rc != -EADDRINUSE && rc != -EADDRNOTAVAIL)
 			return rc;
 	}
@@ -267,17 +317,24 @@ static int lnet_sock_connect(struct socket **sockp, __be32 local_ip,
  * @peer_ip: the peer's address
  * @port: the peer's acceptor port
  * @timeout: seconds for the connection and the request
+ * @watch: NULL, or who may abort the connect: @watch->fn(@watch->arg,
+ *	sock) is called with each socket before it connects (an error
+ *	return aborts with that error) and with NULL before a socket is
+ *	released here; kernel_sock_shutdown() of the socket meanwhile ends
+ *	the connect at once.  On success the socket is still watched.
  *
  * Binds a privileged source port (1023 down to 512), connects and sends
  * the connection request, version 1 for a nid4 target and version 2
  * otherwise (wire spec 3.2, 3.3).  The LND's handshake follows at once.
  *
  * Context: Process context; sleeps.
- * Return: 0, -EADDRINUSE when no privileged port is free, -ETIMEDOUT, or
- * the connect error (-ECONNREFUSED, -EHOSTUNREACH, ...).
+ * Return: 0, -EADDRINUSE when no privileged port is free, -ETIMEDOUT,
+ * -ECONNABORTED when aborted, or the connect error (-ECONNREFUSED,
+ * -EHOSTUNREACH, ...).
  */
 int lnet_connect(struct socket **sockp, const struct lnet_nid *peer_nid,
-		 __be32 local_ip, __be32 peer_ip, int port, int timeout)
+		 __be32 local_ip, __be32 peer_ip, int port, int timeout,
+		 const struct lnet_connect_watch *watch)
 {
 	u8 req[8 + sizeof(struct lnet_nid)];
 	u32 word;
@@ -300,11 +357,13 @@ int lnet_connect(struct socket **sockp, const struct lnet_nid *peer_nid,
 	}
 	memcpy(req + 4, &word, 4);
 
-	rc = lnet_sock_connect(sockp, local_ip, peer_ip, port, timeout);
+	rc = lnet_sock_connect(sockp, local_ip, peer_ip, port, timeout, watch);
 	if (rc)
 		return rc;
 	rc = lnet_sock_write(*sockp, req, len, timeout);
 	if (rc) {
+		if (watch)
+			watch->fn(watch->arg, NULL);
 		sock_release(*sockp);
 		*sockp = NULL;
 	}

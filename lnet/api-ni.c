@@ -302,6 +302,14 @@ void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal)
 }
 EXPORT_SYMBOL(lnet_ni_set_fatal);
 
+/* The last sender left the ni_senders of a stopping NI. */
+static void lnet_ni_senders_gone(struct percpu_ref *ref)
+{
+	struct lnet_ni *ni = container_of(ref, struct lnet_ni, ni_senders);
+
+	complete(&ni->ni_senders_gone);
+}
+
 void lnet_ni_put_locked(struct lnet_ni *ni)
 {
 	if (!--ni->ni_refcount)
@@ -434,19 +442,22 @@ static int lnet_ni_start(u32 net_id, const char *ifname,
 	ni->ni_refcount = 1;
 	INIT_LIST_HEAD(&ni->ni_list);
 	lnet_credits_init(&ni->ni_txc, ni->ni_tunables.credits);
+	init_completion(&ni->ni_senders_gone);
+	rc = percpu_ref_init(&ni->ni_senders, lnet_ni_senders_gone, 0,
+			     GFP_KERNEL);
+	if (rc)
+		goto put_lnd;
 	rc = lnd->lnd_startup(ni);
 	if (rc) {
 		NL_SET_ERR_MSG(extack, "the LND failed to start the NI");
-		module_put(lnd->lnd_owner);
-		goto free_net;
+		goto exit_senders;
 	}
 	if (lnd->lnd_accept) {
 		rc = lnet_acceptor_start(ni);
 		if (rc) {
 			NL_SET_ERR_MSG(extack, "cannot listen on the acceptor port");
 			lnd->lnd_shutdown(ni);
-			module_put(lnd->lnd_owner);
-			goto free_net;
+			goto exit_senders;
 		}
 	}
 	lnd->lnd_refcount++;
@@ -462,6 +473,10 @@ static int lnet_ni_start(u32 net_id, const char *ifname,
 		*nip = ni;
 	return 0;
 
+exit_senders:
+	percpu_ref_exit(&ni->ni_senders);
+put_lnd:
+	module_put(lnd->lnd_owner);
 free_net:
 	kfree(newnet);
 free_ni:
@@ -470,9 +485,22 @@ free_ni:
 }
 
 /*
- * Stop one NI: no new message selects it, the LND finalizes what it
- * holds, queued sends fail, and once the last message using it is freed
- * it goes.  Caller holds ln_api_mutex.
+ * Stop one NI, in phases (Documentation/lifetimes.rst, "Stopping an NI"):
+ *
+ * 1. No new message chooses it (ni_up, under the lock selection takes).
+ * 2. Senders in flight, which chose it before and are on their way into
+ *    its LND's lnd_send(), get there while the LND still runs; any later
+ *    one is refused (ni_senders).
+ * 3. The acceptor stops handing it connections.
+ * 4. Every message queued for it fails with -ESHUTDOWN: those waiting
+ *    for its credits, and those waiting for a credit of a peer NI to
+ *    leave by it (peer NIs are shared by the local NIs that reach them,
+ *    so a waiter left there would later be handed a credit and sent
+ *    through this NI after it is gone).
+ * 5. Its LND shuts it down, finalizing whatever it still holds.
+ * 6. Once the last message that refers to it is freed, it is freed.
+ *
+ * Caller holds ln_api_mutex.
  */
 static void lnet_ni_stop(struct lnet_ni *ni)
 {
@@ -485,19 +513,24 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	ni->ni_up = false;
 	lnet_unlock();
 
+	percpu_ref_kill(&ni->ni_senders);
+	wait_for_completion(&ni->ni_senders_gone);
+
 	if (lnd->lnd_accept)
 		lnet_acceptor_stop(ni);
-	lnd->lnd_shutdown(ni);
 
 	lnet_lock();
 	lnet_credits_drain(&ni->ni_txc, &failed);
 	list_for_each_entry(msg, &failed, msg_list)
 		msg->msg_txcredit = false;
+	lnet_peers_drain_ni_locked(ni, &failed);
 	lnet_unlock();
 	list_for_each_entry_safe(msg, tmp, &failed, msg_list) {
 		list_del_init(&msg->msg_list);
 		lnet_finalize(msg, -ESHUTDOWN);
 	}
+
+	lnd->lnd_shutdown(ni);
 
 	lnet_lock();
 	list_del(&ni->ni_list);
@@ -507,6 +540,7 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	lnet_unlock();
 	wait_event(the_lnet.ln_msgs_wq, !READ_ONCE(ni->ni_refcount));
 
+	percpu_ref_exit(&ni->ni_senders);
 	lnd->lnd_refcount--;
 	module_put(lnd->lnd_owner);
 	kfree(ni);

@@ -92,6 +92,21 @@ void lnet_credits_drain(struct lnet_credits *c, struct list_head *out)
 EXPORT_SYMBOL_GPL(lnet_credits_drain);
 
 /**
+ * lnet_credits_unqueue() - take one waiter off the pool
+ * @c: the pool
+ * @waiter: a list entry queued on @c by lnet_credits_take()
+ *
+ * Used when that waiter's message can no longer be sent (its NI stops):
+ * the credit it was counted for is given back, to nobody.
+ */
+void lnet_credits_unqueue(struct lnet_credits *c, struct list_head *waiter)
+{
+	list_del_init(waiter);
+	c->credits++;
+}
+EXPORT_SYMBOL_GPL(lnet_credits_unqueue);
+
+/**
  * lnet_credits_reset_min() - restart the low-water mark from now
  * @c: the pool
  */

@@ -103,6 +103,7 @@ static int lnet_acceptor_stats_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(lnet_acceptor_stats);
 
 u32 lnet_test_fail_ping_update;
+u32 lnet_test_hold_send_ms;
 
 void lnet_debugfs_init(void)
 {
@@ -117,6 +118,8 @@ void lnet_debugfs_init(void)
 			    &lnet_acceptor_stats_fops);
 	debugfs_create_u32("test_fail_ping_update", 0600, lnet_debugfs_root,
 			   &lnet_test_fail_ping_update);
+	debugfs_create_u32("test_hold_send_ms", 0600, lnet_debugfs_root,
+			   &lnet_test_hold_send_ms);
 }
 
 void lnet_debugfs_fini(void)

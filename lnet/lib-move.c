@@ -15,6 +15,7 @@
  * REPLY); every drop is counted by reason.  Exchanges follow wire spec
  * 2.6.
  */
+#include <linux/delay.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 
@@ -59,19 +60,40 @@ void lnet_ni_send(struct lnet_msg *msg)
 		lnet_finalize(msg, rc);
 }
 
+/*
+ * The one way into an LND's lnd_send().  The sender enters the NI's
+ * ni_senders, so that an NI being stopped refuses it (-ESHUTDOWN) or
+ * waits for it to leave before the LND shuts down (lnet_ni_stop()).
+ * @may_sleep: the caller is in process context and holds no lock (the
+ * test hook may then hold it).
+ */
+static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep)
+{
+	struct lnet_ni *ni = msg->msg_txni;
+	unsigned int hold;
+	int rc;
+
+	if (!percpu_ref_tryget_live(&ni->ni_senders))
+		return -ESHUTDOWN;
+	if (may_sleep && unlikely(READ_ONCE(lnet_test_hold_send_ms))) {
+		hold = xchg(&lnet_test_hold_send_ms, 0);
+		msleep(hold);
+	}
+	rc = ni->ni_net->net_lnd->lnd_send(ni, NULL, msg);
+	percpu_ref_put(&ni->ni_senders);
+	return rc < 0 ? rc : 0;
+}
+
 /**
  * lnet_ni_send_rc() - hand a message that holds its credits to its LND
  * @msg: the message
  *
- * Return: 0, or the LND's -errno: the caller must finalize @msg with it.
+ * Return: 0, or -errno (the LND's, or -ESHUTDOWN when the NI stops): the
+ * caller must finalize @msg with it.
  */
 int lnet_ni_send_rc(struct lnet_msg *msg)
 {
-	struct lnet_ni *ni = msg->msg_txni;
-	int rc;
-
-	rc = ni->ni_net->net_lnd->lnd_send(ni, NULL, msg);
-	return rc < 0 ? rc : 0;
+	return lnet_ni_send_gated(msg, false);
 }
 
 /* Choose the NI and peer NI for @msg and complete its header. */
@@ -194,8 +216,11 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 	msg->msg_ev.offset = offset;
 	go = lnet_msg_credits_acquire(msg);
 	lnet_unlock();
-	if (go)
-		lnet_ni_send(msg);
+	if (go) {
+		rc = lnet_ni_send_gated(msg, true);
+		if (rc)
+			lnet_finalize(msg, rc);
+	}
 	return 0;
 }
 

@@ -81,6 +81,34 @@ void lnet_peers_reset_min_locked(void)
 		lnet_credits_reset_min(&lpni->lpni_txc);
 }
 
+/**
+ * lnet_peers_drain_ni_locked() - take off the peer NIs what would leave by @ni
+ * @ni: a local NI being stopped, which no send can choose any more
+ * @out: the messages that waited for a peer NI credit to leave by @ni are
+ *	moved here, holding no peer credit, in each peer NI's queue order
+ *
+ * A peer NI is keyed by its NID and can be reached through several local
+ * NIs, so its queue mixes messages of several; only @ni's go.
+ */
+void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
+				struct list_head *out)
+{
+	struct lnet_peer_ni *lpni;
+	struct lnet_msg *msg, *tmp;
+	unsigned int bkt;
+
+	hash_for_each(the_lnet.ln_peer_table, bkt, lpni, lpni_hash) {
+		list_for_each_entry_safe(msg, tmp, &lpni->lpni_txc.queue,
+					 msg_list) {
+			if (msg->msg_txni != ni)
+				continue;
+			lnet_credits_unqueue(&lpni->lpni_txc, &msg->msg_list);
+			msg->msg_peertxcredit = false;
+			list_add_tail(&msg->msg_list, out);
+		}
+	}
+}
+
 /* Free every peer; no message may refer to one. */
 void lnet_peers_free(void)
 {

@@ -46,6 +46,7 @@ void lnet_credits_init(struct lnet_credits *c, int max);
 bool lnet_credits_take(struct lnet_credits *c, struct list_head *waiter);
 struct list_head *lnet_credits_return(struct lnet_credits *c);
 void lnet_credits_drain(struct lnet_credits *c, struct list_head *out);
+void lnet_credits_unqueue(struct lnet_credits *c, struct list_head *waiter);
 void lnet_credits_reset_min(struct lnet_credits *c);
 bool lnet_msg_credits_acquire(struct lnet_msg *msg);
 void lnet_msg_credits_release(struct lnet_msg *msg, struct list_head *ready);
@@ -104,6 +105,8 @@ void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 					     const struct lnet_ni *ni);
 void lnet_peers_reset_min_locked(void);
+void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
+				struct list_head *out);
 void lnet_peers_free(void);
 
 /* api-ni.c: NIs, nets and LNDs. */
@@ -147,8 +150,20 @@ void lnet_acceptor_stop(struct lnet_ni *ni);
 void lnet_acceptor_show(struct seq_file *m);
 int lnet_acceptor_port(void);
 int lnet_acceptor_timeout(void);
+/**
+ * struct lnet_connect_watch - who may abort lnet_connect()
+ * @fn: sees each socket before it connects, and NULL before it is
+ *	released; a non-zero return aborts the connect with it
+ * @arg: its first argument
+ */
+struct lnet_connect_watch {
+	int (*fn)(void *arg, struct socket *sock);
+	void *arg;
+};
+
 int lnet_connect(struct socket **sockp, const struct lnet_nid *peer_nid,
-		 __be32 local_ip, __be32 peer_ip, int port, int timeout);
+		 __be32 local_ip, __be32 peer_ip, int port, int timeout,
+		 const struct lnet_connect_watch *watch);
 int lnet_sock_read(struct socket *sock, void *buf, size_t len, int timeout);
 int lnet_sock_write(struct socket *sock, const void *buf, size_t len,
 		    int timeout);
@@ -158,5 +173,11 @@ void lnet_debugfs_init(void);
 void lnet_debugfs_fini(void);
 /* Test hook: the next this many ping buffer updates fail (-ENOMEM). */
 extern u32 lnet_test_fail_ping_update;
+/*
+ * Test hook: the next lnet_put()/lnet_get() that goes straight to its LND
+ * is held this many ms after it chose its NI and dropped the lock, just
+ * before the LND's send (a sender in flight when the NI stops); one-shot.
+ */
+extern u32 lnet_test_hold_send_ms;
 
 #endif /* _LNET_LIB_LNET_H */

@@ -23,6 +23,7 @@
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu-refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -154,6 +155,11 @@ struct lnet_net {
  * @ni_stats: counters
  * @ni_data: the LND's private data
  * @ni_seq: round-robin tie breaker for NI selection
+ * @ni_senders: held by each sender while it is in the LND's lnd_send();
+ *	killed when the NI stops, so that no new one enters and the stop
+ *	can wait for those inside (lnet_ni_stop())
+ * @ni_senders_gone: completed when the last sender left a killed
+ *	@ni_senders
  */
 struct lnet_ni {
 	struct list_head	ni_list;
@@ -168,6 +174,8 @@ struct lnet_ni {
 	struct lnet_ni_stats	ni_stats;
 	void			*ni_data;
 	unsigned int		ni_seq;
+	struct percpu_ref	ni_senders;
+	struct completion	ni_senders_gone;
 };
 
 /**

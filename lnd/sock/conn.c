@@ -334,6 +334,7 @@ static void ksock_conn_teardown(struct work_struct *work)
 	ksock_stat_inc(KSOCK_STAT_CONNS_CLOSED);
 	sock_release(conn->ksc_sock);
 	kfree(conn);
+	ksock_connd_work_done(net);
 }
 
 /**
@@ -359,7 +360,7 @@ void ksock_conn_close_locked(struct ksock_conn *conn, int error)
 	if (list_empty(&conn->ksc_peer->ksp_conns))
 		conn->ksc_peer->ksp_version = 0;
 	INIT_WORK(&conn->ksc_teardown, ksock_conn_teardown);
-	queue_work(ksock_connd_wq, &conn->ksc_teardown);
+	ksock_connd_queue(conn->ksc_peer->ksp_net, &conn->ksc_teardown);
 }
 
 /**

@@ -17,6 +17,7 @@
 
 struct ksock_hs {
 	struct list_head	hs_list;
+	struct ksock_net	*hs_net;
 	struct socket		*hs_sock;
 	bool			hs_listed;
 };
@@ -48,6 +49,17 @@ static void ksock_hs_unregister(struct ksock_net *net, struct ksock_hs *hs)
 	list_del(&hs->hs_list);
 	hs->hs_listed = false;
 	mutex_unlock(&net->ksn_hs_mutex);
+}
+
+/* lnet_connect()'s watch: a connecting socket is aborted as a handshake. */
+static int ksock_hs_watch(void *arg, struct socket *sock)
+{
+	struct ksock_hs *hs = arg;
+
+	if (sock)
+		return ksock_hs_register(hs->hs_net, hs, sock);
+	ksock_hs_unregister(hs->hs_net, hs);
+	return 0;
 }
 
 /**
@@ -248,13 +260,15 @@ static void ksock_acceptee_work(struct work_struct *work)
 {
 	struct ksock_acceptee *ka = container_of(work, struct ksock_acceptee,
 						 ka_work);
+	struct ksock_net *net = ka->ka_net;
 	struct socket *sock;
 
-	sock = ksock_passive(ka->ka_net, &ka->ka_hs);
-	ksock_hs_unregister(ka->ka_net, &ka->ka_hs);
+	sock = ksock_passive(net, &ka->ka_hs);
+	ksock_hs_unregister(net, &ka->ka_hs);
 	if (sock)
 		sock_release(sock);
 	kfree(ka);
+	ksock_connd_work_done(net);
 }
 
 /**
@@ -284,7 +298,7 @@ int ksock_accept(struct lnet_ni *ni, struct socket *sock)
 		kfree(ka);
 		return rc;
 	}
-	queue_work(ksock_connd_wq, &ka->ka_work);
+	ksock_connd_queue(net, &ka->ka_work);
 	return 0;
 }
 
@@ -321,6 +335,7 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 	struct ksock_conn *conn;
 	struct socket *sock;
 	struct ksock_hs hs;
+	struct lnet_connect_watch watch = { ksock_hs_watch, &hs };
 	u32 version;
 	bool flip;
 	int tries, rc;
@@ -329,16 +344,16 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 	if (!version)
 		version = ksock_tun.typed_conns ? KSOCK_PROTO_V3 :
 						  KSOCK_PROTO_V2;
+	hs.hs_net = net;
 	for (tries = 0; tries < 2; tries++) {
+		/* Shutting the NI down aborts the connect and the HELLOs. */
 		rc = lnet_connect(&sock, &peer->ksp_nid, net->ksn_ip,
-				  peer->ksp_ip, lnet_acceptor_port(), timeout);
+				  peer->ksp_ip, lnet_acceptor_port(), timeout,
+				  &watch);
 		if (rc)
 			return rc;
-		rc = ksock_hs_register(net, &hs, sock);
-		if (!rc)
-			rc = ksock_hello_send(net, sock, version,
-					      &peer->ksp_nid, 0, 0, type,
-					      timeout);
+		rc = ksock_hello_send(net, sock, version, &peer->ksp_nid, 0, 0,
+				      type, timeout);
 		if (!rc)
 			rc = ksock_hello_recv(sock, &reply, &flip, timeout);
 		if (!rc)
@@ -446,6 +461,9 @@ void ksock_connect_work(struct work_struct *work)
 		spin_unlock_bh(&net->ksn_lock);
 		rc = ksock_connect_one(peer, type);
 		spin_lock_bh(&net->ksn_lock);
+		/* An abort by the NI's shutdown: it fails what waits. */
+		if (rc && net->ksn_shutdown)
+			rc = -ESHUTDOWN;
 		if (rc)
 			break;
 	}

@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/wait_bit.h>
 #include <net/net_namespace.h>
 
 #include "socklnd.h"
@@ -225,6 +226,34 @@ static int ksock_startup(struct lnet_ni *ni)
  * queued message, free the peers.  The acceptor no longer hands us
  * sockets for @ni (lnet_acceptor_stop() ran).
  */
+/**
+ * ksock_connd_queue() - queue one of an NI's handshakes or teardowns
+ * @net: the NI
+ * @work: the work; it calls ksock_connd_work_done() as its last step
+ */
+void ksock_connd_queue(struct ksock_net *net, struct work_struct *work)
+{
+	atomic_inc(&net->ksn_connd_works);
+	queue_work(ksock_connd_wq, work);
+}
+
+/**
+ * ksock_connd_work_done() - the last step of a ksock_connd_queue() work
+ * @net: its NI, which may be freed as soon as this returns
+ */
+void ksock_connd_work_done(struct ksock_net *net)
+{
+	if (atomic_dec_and_test(&net->ksn_connd_works))
+		wake_up_var(&net->ksn_connd_works);
+}
+
+/* Wait for the NI's own works on the shared connd workqueue. */
+static void ksock_connd_wait(struct ksock_net *net)
+{
+	wait_var_event(&net->ksn_connd_works,
+		       !atomic_read(&net->ksn_connd_works));
+}
+
 static void ksock_shutdown(struct lnet_ni *ni)
 {
 	struct ksock_net *net = ni->ni_data;
@@ -239,9 +268,9 @@ static void ksock_shutdown(struct lnet_ni *ni)
 	list_for_each_entry(peer, &net->ksn_peers, ksp_list)
 		cancel_delayed_work_sync(&peer->ksp_connect_work);
 	/* Handshakes in progress see ksn_shutdown and give up. */
-	flush_workqueue(ksock_connd_wq);
+	ksock_connd_wait(net);
 	ksock_net_close_all(net);
-	flush_workqueue(ksock_connd_wq);	/* the teardowns */
+	ksock_connd_wait(net);			/* the teardowns */
 
 	list_for_each_entry_safe(peer, tmp, &net->ksn_peers, ksp_list) {
 		LIST_HEAD(txs);

@@ -184,6 +184,9 @@ void ksock_debugfs_fini(void);
  * @ksn_hs_mutex: protects @ksn_handshakes (shutting a socket sleeps)
  * @ksn_handshakes: sockets in a blocking handshake, struct ksock_hs
  * @ksn_reaper: timeouts and keepalive, once a second
+ * @ksn_connd_works: the NI's handshakes and teardowns queued or running on
+ *	ksock_connd_wq (ksock_connd_queue()), which its shutdown waits for;
+ *	the workqueue is shared by every NI, so it is not flushed
  */
 struct ksock_net {
 	struct lnet_ni		*ksn_ni;
@@ -196,6 +199,7 @@ struct ksock_net {
 	struct mutex		ksn_hs_mutex;	/* see above */
 	struct list_head	ksn_handshakes;
 	struct delayed_work	ksn_reaper;
+	atomic_t		ksn_connd_works;
 };
 
 /**
@@ -390,6 +394,8 @@ void ksock_conn_free(struct ksock_conn *conn);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
 void ksock_conn_close(struct ksock_conn *conn, int error);
 void ksock_peer_close_conns_locked(struct ksock_peer *peer, int error);
+void ksock_connd_queue(struct ksock_net *net, struct work_struct *work);
+void ksock_connd_work_done(struct ksock_net *net);
 void ksock_net_close_all(struct ksock_net *net);
 void ksock_sock_setup(struct socket *sock);
 
