@@ -149,6 +149,29 @@ static void nid_equal(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&any, &any));
 }
 
+/*
+ * Equal NIDs hash equal, whatever their unused address bytes hold (a
+ * header from the wire may set them): the peer table is keyed by both.
+ */
+static void nid_hash_follows_equal(struct kunit *test)
+{
+	struct lnet_nid a, b, any = LNET_ANY_NID, any2 = LNET_ANY_NID;
+
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.1@tcp", &a), 0);
+	b = a;
+	b.nid_addr[1] = cpu_to_be32(0xdeadbeef);
+	b.nid_addr[3] = cpu_to_be32(7);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&a, &b));
+	KUNIT_EXPECT_EQ(test, lnet_nid_hash(&a, 0), lnet_nid_hash(&b, 0));
+	KUNIT_EXPECT_EQ(test, lnet_nid_hash(&a, 42), lnet_nid_hash(&b, 42));
+	b.nid_addr[0] = cpu_to_be32(0xc0000202);
+	KUNIT_EXPECT_FALSE(test, lnet_nid_equal(&a, &b));
+	KUNIT_EXPECT_NE(test, lnet_nid_hash(&a, 0), lnet_nid_hash(&b, 0));
+	any2.nid_addr[2] = 0;
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&any, &any2));
+	KUNIT_EXPECT_EQ(test, lnet_nid_hash(&any, 0), lnet_nid_hash(&any2, 0));
+}
+
 static void net_strings(struct kunit *test)
 {
 	static const struct { const char *str; u32 net; const char *canon; }
@@ -211,6 +234,7 @@ static struct kunit_case lnet_nid_cases[] = {
 	KUNIT_CASE(nid_ipv6),
 	KUNIT_CASE(nid_large_layout),
 	KUNIT_CASE(nid_equal),
+	KUNIT_CASE(nid_hash_follows_equal),
 	KUNIT_CASE(net_strings),
 	KUNIT_CASE(nid_format_truncates),
 	{}

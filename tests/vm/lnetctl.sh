@@ -10,28 +10,7 @@ NL_BAD=$LNET_TOP/build/utils/lnet_nl_bad
 	fail "lnetctl not built: run 'make lnetctl' on the host"
 T=$(mktemp -d)
 
-# expect_yaml NAME FILE: stdin must equal FILE's text exactly.
-expect_yaml() {
-	if ! diff -u "$2" - >"$T/diff"; then
-		cat "$T/diff"
-		fail "$1: output differs from the expected YAML"
-	fi
-}
-
-# must_fail NAME PATTERN CMD...: CMD exits non-zero and its stderr is an
-# lnetctl error report (errno, descr) matching PATTERN.
-must_fail() {
-	local name=$1 pat=$2
-	shift 2
-	if "$@" >"$T/out" 2>"$T/err"; then
-		fail "$name: accepted: $*"
-	fi
-	grep -q '^ *errno: -[0-9]' "$T/err" && grep -q '^ *descr: ' "$T/err" ||
-		{ cat "$T/err"; fail "$name: no errno/descr report"; }
-	grep -qE -- "$pat" "$T/err" ||
-		{ cat "$T/err"; fail "$name: report does not match '$pat'"; }
-	log "refused as expected: $name: $(grep descr: "$T/err" | head -1)"
-}
+. "$LNET_TOP/tests/vm/lnetctl_lib.sh"
 
 # value KEY: the value of "KEY: N" in stdin (first match).
 value() {

@@ -84,6 +84,25 @@ else
 	attack msg_trunc_payload "$KSTATS" rx_truncated
 	attack msg_zc_bad_cookie "$KSTATS" rx_zc_bad_cookie
 	attack keepalive "$KSTATS" noop_rx
+	# A source NID that is not the connection's: on its own net, a spoof
+	# (closed and counted); on another net, as a router forwards: the
+	# REPLY goes back over this connection (the NID it came from), not
+	# to a new peer.  Before, b made a peer of each source and tried to
+	# connect to the one on its net (reflection).
+	PEERS=/sys/kernel/debug/lnet/peers
+	failed=$(counter "$KSTATS" connect_failed)
+	attack spoof_src /sys/kernel/debug/lnet/drops bad_src
+	"$HOSTILE" -t 30 "$IP" "$NID" routed_src ||
+		{ diag; fail "attack routed_src: no REPLY over its connection"; }
+	log "attack routed_src: the REPLY came back over its connection"
+	[ -r $PEERS ] || fail "no $PEERS"
+	if grep -E '^(192\.0\.2\.153@tcp|198\.18\.7\.7@tcp9) ' $PEERS; then
+		cat $PEERS
+		fail "a spoofed source NID became a peer"
+	fi
+	nap 4
+	[ "$(counter "$KSTATS" connect_failed)" = "$failed" ] ||
+		fail "b tried to connect to a spoofed source"
 
 	# Every hostile connection is gone again.
 	for ((i = 0; i < 100; i++)); do

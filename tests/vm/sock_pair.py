@@ -14,6 +14,9 @@ our modules loaded:
 - discovery_interop: a stock Lustre node's discovery of us, played by a
   peer: the ping validates and advertises the non-MR profile, a push gets
   its ACK, and traffic goes on (wire spec 6.2 and 7);
+- peers: the peer table after traffic: lnetctl peer show/list/del in
+  Lustre's shapes, bad input refused, a deleted or reaped (idle) peer
+  made again by the next send;
 - demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
 """
 
@@ -21,7 +24,7 @@ import vm
 from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
-             "discovery_interop.sh", "demo.sh"]
+             "discovery_interop.sh", "peers.sh", "demo.sh"]
 
 TESTS = [
     VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS),

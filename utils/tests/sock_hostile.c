@@ -13,6 +13,12 @@
  * request (16 bytes), the socklnd V3 HELLO (56 bytes + 4 x nips), the
  * ksock message header (24 bytes) and the nid4 LNet header (72 bytes),
  * every integer little-endian.
+ * spoof_src and routed_src send a GET to the ping portal whose source
+ * NID is not the connection's (spec 2.6: a response goes back through
+ * the NID the message came from): one on the connection's own net, which
+ * no direct peer sends (the node must close the connection), and one on
+ * another net, as a router forwards (the node must reply over this
+ * connection, addressed to that source).
  *
  * Exit status: 0 the node behaved, 1 it did not (the reason is printed),
  * 2 usage or local error.  "sock_hostile -l" lists the attacks.
@@ -48,6 +54,11 @@ typedef __u64 u64;
 #define KSOCK_MSG_LNET		0xC1
 #define LNET_HDR_SIZE		72
 #define LNET_MSG_PUT		1
+#define LNET_MSG_GET		2
+#define LNET_MSG_REPLY		3
+#define PING_MATCHBITS		0x8000000000000000ULL
+#define GET_COOKIE		0x600dc0de5eedULL
+#define ROUTED_SRC		"198.18.7.7@tcp9"
 #define LNET_MTU		1048576U
 #define LNET_PID_LUSTRE		12345
 #define NID_ANY			0xFFFFFFFFFFFFFFFFULL
@@ -303,6 +314,60 @@ static void lnet_put(u8 *b, u64 dst, u64 src, u32 type,
 	put32(h + 64, 63);
 }
 
+/* A ksock LNET message header + nid4 LNet GET of the ping buffer. */
+static void lnet_ping_get(u8 *b, u64 dst, u64 src)
+{
+	u8 *h = b + KSOCK_MSG_HDR_SIZE;
+
+	ksock_hdr(b, KSOCK_MSG_LNET, 0, 0);
+	memset(h, 0, LNET_HDR_SIZE);
+	put64(h, dst);
+	put64(h + 8, src);
+	put32(h + 16, LNET_PID_LUSTRE);
+	put32(h + 20, LNET_PID_LUSTRE);
+	put32(h + 24, LNET_MSG_GET);
+	put32(h + 28, 0);
+	put64(h + 32, 0x1234);			/* return wmd */
+	put64(h + 40, GET_COOKIE);
+	put64(h + 48, PING_MATCHBITS);
+	put32(h + 56, 0);			/* portal 0 */
+	put32(h + 60, 0);			/* src_offset */
+	put32(h + 64, 4096);			/* sink_length */
+}
+
+/*
+ * The REPLY to lnet_ping_get() from @src: skipping NOOPs, an LNET
+ * message whose header is a REPLY from @nid to @src for GET_COOKIE,
+ * with its payload.
+ */
+static int expect_reply(int fd, u64 nid, u64 src)
+{
+	u8 b[KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE], payload[4096];
+	u8 *h = b + KSOCK_MSG_HDR_SIZE;
+	u32 len;
+
+	do {
+		if (recv_all(fd, b, KSOCK_MSG_HDR_SIZE) != KSOCK_MSG_HDR_SIZE)
+			return fail("no REPLY to the GET");
+	} while (get32(b) == KSOCK_MSG_NOOP);
+	if (get32(b) != KSOCK_MSG_LNET)
+		return fail("not an LNET message");
+	if (recv_all(fd, h, LNET_HDR_SIZE) != LNET_HDR_SIZE)
+		return fail("truncated LNet header");
+	if (get32(h + 24) != LNET_MSG_REPLY)
+		return fail("the answer is not a REPLY");
+	if (get64(h) != src || get64(h + 8) != nid)
+		return fail("REPLY: not from the node to the GET's source");
+	if (get64(h + 40) != GET_COOKIE)
+		return fail("REPLY: not for the GET's MD");
+	len = get32(h + 28);
+	if (!len || len > sizeof(payload))
+		return fail("REPLY: bad payload length");
+	if (recv_all(fd, payload, len) != len)
+		return fail("REPLY: truncated payload");
+	return 0;
+}
+
 enum stage { CONNECTED, CONNREQ_SENT, HELLO_DONE };
 
 struct attack {
@@ -335,6 +400,8 @@ static const struct attack attacks[] = {
 	{ "msg_trunc_payload", HELLO_DONE, "PUT of 4 KiB, 100 B sent, close" },
 	{ "msg_zc_bad_cookie", HELLO_DONE, "NOOP acking unknown cookie" },
 	{ "keepalive", HELLO_DONE, "valid keepalive NOOP, then close" },
+	{ "spoof_src", HELLO_DONE, "ping GET from another NID of the net" },
+	{ "routed_src", HELLO_DONE, "ping GET from " ROUTED_SRC ": REPLY" },
 };
 
 static int run_attack(const struct attack *a, int fd, u64 nid,
@@ -420,6 +487,15 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 	} else if (!strcmp(n, "msg_zc_bad_cookie")) {
 		ksock_hdr(b, KSOCK_MSG_NOOP, 0, 0x5eed1234ULL);
 		len = KSOCK_MSG_HDR_SIZE;
+	} else if (!strcmp(n, "spoof_src")) {
+		/* The node's own net, an address that is neither. */
+		lnet_ping_get(b, nid, (nid & ~0xffULL) | 0x99);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE;
+	} else if (!strcmp(n, "routed_src")) {
+		lnet_ping_get(b, nid, parse_nid(ROUTED_SRC));
+		if (send_all(fd, b, KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE))
+			return fail("send");
+		return expect_reply(fd, nid, parse_nid(ROUTED_SRC));
 	} else if (!strcmp(n, "keepalive")) {
 		ksock_hdr(b, KSOCK_MSG_NOOP, 0, 1);
 		len = KSOCK_MSG_HDR_SIZE;

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The peer table (Documentation/lifetimes.rst, "Peers"), seen by a after
+# traffic with b: lnetctl peer show (-v, -v 2, --nid), peer list and peer
+# del in Lustre's shapes; bad input refused with a message and nothing
+# changed; a deleted peer comes back with the next send; an idle one is
+# freed by the reaper (peer_idle_timeout) and comes back too.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+T=$(mktemp -d)
+. "$LNET_TOP/tests/vm/lnetctl_lib.sh"
+
+IDLE=/sys/module/lnet/parameters/peer_idle_timeout
+
+# peer_yaml NID: write "peer show" of one idle peer NI NID to $T/one.
+peer_yaml() {
+	cat > "$T/one" <<YAML
+peer:
+-     primary nid: $1
+      Multi-Rail: false
+      peer ni:
+      -     nid: $1
+            state: NA
+YAML
+}
+
+# value KEY: the value of "KEY: N" in stdin (first match).
+value() {
+	sed -n "s/^ *$1: //p" | head -1
+}
+
+sock_load
+echo serve > "$RUN" || fail "serve"
+barrier up
+if [ "$LNET_NODE" = a ]; then
+	B=$(nid_of b)
+	NOBODY=${B%.*}.99@tcp
+	printf 'peer: []\n' > "$T/none"
+	"$LNETCTL" peer show | expect_yaml "peer show, no peer" "$T/none"
+	lt_ok put "$B" 4096 10 4
+	lt_ok get "$B" 4096 10 4
+
+	phase show
+	peer_yaml "$B"
+	"$LNETCTL" peer show | expect_yaml "peer show" "$T/one"
+	"$LNETCTL" peer show --nid "$B" | expect_yaml "peer show --nid" "$T/one"
+	printf 'peer list:\n-     nid: %s\n' "$B" > "$T/list"
+	"$LNETCTL" peer list | expect_yaml "peer list" "$T/list"
+	"$LNETCTL" peer show -v > "$T/v1"
+	cat "$T/v1"
+	[ "$(value max_ni_tx_credits < "$T/v1")" = 8 ] &&
+		[ "$(value available_tx_credits < "$T/v1")" = 8 ] &&
+		[ "$(value tx_q_num_of_buf < "$T/v1")" = 0 ] &&
+		[ "$(value refcount < "$T/v1")" = 0 ] ||
+		fail "peer show -v: credits or refcount of an idle peer"
+	# 10 PUTs and 10 GETs sent to b; its 10 ACKs and 10 REPLYs received.
+	[ "$(value send_count < "$T/v1")" -ge 20 ] &&
+		[ "$(value recv_count < "$T/v1")" -ge 20 ] &&
+		[ "$(value drop_count < "$T/v1")" = 0 ] ||
+		fail "peer show -v: statistics"
+	"$LNETCTL" peer show -v 2 > "$T/v2"
+	sed -n '/sent_stats:/,/hello:/p' "$T/v2" > "$T/sent"
+	[ "$(value put < "$T/sent")" = 10 ] &&
+		[ "$(value get < "$T/sent")" = 10 ] ||
+		{ cat "$T/v2"; fail "peer show -v 2: sent_stats"; }
+
+	phase bad_input
+	must_fail "peer show of an unknown NID" "no peer has NID" \
+		"$LNETCTL" peer show --nid "$NOBODY"
+	must_fail "peer show --nid garbage" "not a NID" \
+		"$LNETCTL" peer show --nid garbage
+	must_fail "peer del without --prim_nid" "missing mandatory" \
+		"$LNETCTL" peer del --nid "$B"
+	must_fail "peer del --prim_nid garbage" "not a NID" \
+		"$LNETCTL" peer del --prim_nid 1.2.3@tcp
+	must_fail "peer del of an unknown peer" "no peer has this primary NID" \
+		"$LNETCTL" peer del --prim_nid "$NOBODY"
+	must_fail "peer del of a NID not the peer's" "the peer has no such NID" \
+		"$LNETCTL" peer del --prim_nid "$B" --nid "$NOBODY"
+	must_fail "peer del without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+		setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+		"$LNETCTL" peer del --prim_nid "$B"
+	"$LNETCTL" peer show | expect_yaml "peer show after bad input" "$T/one"
+
+	phase del
+	"$LNETCTL" peer del --prim_nid "$B" || fail "peer del"
+	"$LNETCTL" peer show | expect_yaml "peer show after del" "$T/none"
+	lt_ok put "$B" 4096 4 2
+	"$LNETCTL" peer show | expect_yaml "peer show, made again" "$T/one"
+
+	phase reaper
+	echo 1 > $IDLE || fail "no $IDLE"
+	for ((i = 0; i < 100; i++)); do
+		"$LNETCTL" peer list | grep -q "$B" || break
+		nap 0.2
+	done
+	echo 300 > $IDLE
+	"$LNETCTL" peer show | expect_yaml "peer show after the reaper" \
+		"$T/none"
+	log "the idle peer was freed after $((i / 5)) s"
+	lt_ok get "$B" 1048576 2 2
+	"$LNETCTL" peer show | expect_yaml "peer show, back after reaping" \
+		"$T/one"
+fi
+barrier done
+# b took a's 10 + 4 PUTs.
+[ "$LNET_NODE" = a ] || target_expect 14
+sock_unload
+log "peers OK"
