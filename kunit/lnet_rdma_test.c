@@ -163,7 +163,7 @@ static void rdma_get_target(struct kunit *test)
 	/* Matches nothing: the LND is told to drop it (GET_DONE -ENODATA). */
 	rt_get_wire(test, RT_BITS + 1, 40, wire);
 	KUNIT_EXPECT_EQ(test, lnet_parse_rdma(rt.ni, wire, sizeof(wire),
-					      &rt), 0);
+					      &peer.nid, &rt), 0);
 	KUNIT_EXPECT_EQ(test, rt.recv_calls, 1);
 	KUNIT_EXPECT_NULL(test, rt.recv_msg);
 	KUNIT_EXPECT_EQ(test, rt.nev, 0);
@@ -171,7 +171,7 @@ static void rdma_get_target(struct kunit *test)
 	/* Matches: the REPLY comes to lnd_recv with 40 bytes to write. */
 	rt_get_wire(test, RT_BITS, 40, wire);
 	KUNIT_EXPECT_EQ(test, lnet_parse_rdma(rt.ni, wire, sizeof(wire),
-					      &rt), 0);
+					      &peer.nid, &rt), 0);
 	KUNIT_ASSERT_EQ(test, rt.recv_calls, 2);
 	msg = rt.recv_msg;
 	KUNIT_ASSERT_NOT_NULL(test, msg);

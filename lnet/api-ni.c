@@ -626,6 +626,7 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 	lnet_lock();
 	the_lnet.ln_state = LNET_STATE_RUNNING;
 	lnet_unlock();
+	lnet_peers_start();
 	rc = lnet_ping_target_update();
 	if (!rc)
 		rc = lnet_push_target_init();
@@ -636,6 +637,7 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 		lnet_unlock();
 		lnet_ping_target_fini();
 		lnet_stop_all_nis();
+		lnet_peers_free();
 		lnet_lock();
 		the_lnet.ln_state = LNET_STATE_DOWN;
 		lnet_unlock();

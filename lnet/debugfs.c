@@ -4,11 +4,15 @@
  * the order of Lustre's debugfs stats file; writing resets them), "drops"
  * (received messages dropped, per reason) and "nis" (one line per NI:
  * nid, status, max/current/min tx credits, send/recv/drop counts, then
- * send/recv/drop payload bytes) and "acceptor" (connections accepted
- * and refused, by reason, as "name value" lines).
+ * send/recv/drop payload bytes), "peers" (one line per peer NI: nid,
+ * messages using it, max/current/min tx credits, send/recv/drop counts)
+ * and "acceptor" (connections accepted and refused, by reason, as "name
+ * value" lines).
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+
+#include <lnet/ctl.h>
 
 #include <lnet/lib-lnet.h>
 
@@ -22,6 +26,7 @@ static const char * const lnet_drop_names[] = {
 	[LNET_DROP_TOO_LONG - LNET_HDR_DROP_COUNT]	= "too_long",
 	[LNET_DROP_SHUTDOWN - LNET_HDR_DROP_COUNT]	= "shutdown",
 	[LNET_DROP_NOMEM - LNET_HDR_DROP_COUNT]		= "nomem",
+	[LNET_DROP_BAD_SRC - LNET_HDR_DROP_COUNT]	= "bad_src",
 };
 
 static_assert(ARRAY_SIZE(lnet_drop_names) ==
@@ -95,6 +100,23 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_nis);
 
+static int lnet_peers_show(struct seq_file *m, void *v)
+{
+	struct lnet_peer_ni_info info;
+	char nid[LNET_NIDSTR_SIZE];
+	unsigned int i;
+
+	for (i = 0; !lnet_peer_ni_info_get(i, &info); i++) {
+		lnet_nid_to_str(&info.nid, nid, sizeof(nid));
+		seq_printf(m, "%s %d %d %d %d %u %u %u\n", nid, info.refcount,
+			   info.tx_credits_max, info.tx_credits,
+			   info.tx_credits_min, info.send_count,
+			   info.recv_count, info.drop_count);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_peers);
+
 static int lnet_acceptor_stats_show(struct seq_file *m, void *v)
 {
 	lnet_acceptor_show(m);
@@ -114,6 +136,8 @@ void lnet_debugfs_init(void)
 			    &lnet_drops_fops);
 	debugfs_create_file("nis", 0400, lnet_debugfs_root, NULL,
 			    &lnet_nis_fops);
+	debugfs_create_file("peers", 0400, lnet_debugfs_root, NULL,
+			    &lnet_peers_fops);
 	debugfs_create_file("acceptor", 0400, lnet_debugfs_root, NULL,
 			    &lnet_acceptor_stats_fops);
 	debugfs_create_u32("test_fail_ping_update", 0600, lnet_debugfs_root,

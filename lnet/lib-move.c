@@ -96,11 +96,17 @@ int lnet_ni_send_rc(struct lnet_msg *msg)
 	return lnet_ni_send_gated(msg, false);
 }
 
-/* Choose the NI and peer NI for @msg and complete its header. */
+/*
+ * Choose the NI and peer NI for @msg and complete its header.  A response
+ * goes to the NID its request came from (msg_from), addressed to the
+ * request's source: the same NID but for a message a router forwarded
+ * (wire spec 2.6, Lustre's lnet_send() with msg_from as the next hop).
+ */
 static int lnet_select_path_locked(struct lnet_msg *msg)
 {
 	struct lnet_hdr *hdr = &msg->msg_hdr;
 	struct lnet_nid *dst = &msg->msg_target.nid;
+	const struct lnet_nid *hop = dst;
 	struct lnet_peer_ni *lpni = NULL;
 	struct lnet_ni *ni;
 
@@ -108,13 +114,16 @@ static int lnet_select_path_locked(struct lnet_msg *msg)
 		return -ESHUTDOWN;
 	if (lnet_nid_is_any(dst))
 		return -EINVAL;
-	ni = lnet_ni_for_send_locked(dst, &msg->msg_self);
+	if (!lnet_nid_is_any(&msg->msg_from))
+		hop = &msg->msg_from;
+	ni = lnet_ni_for_send_locked(hop, &msg->msg_self);
 	if (IS_ERR(ni))
 		return PTR_ERR(ni);
 	if (ni != the_lnet.ln_loni) {
-		lpni = lnet_peer_ni_get_locked(dst, ni);
+		lpni = lnet_peer_ni_get_locked(hop, ni);
 		if (!lpni)
 			return -ENOMEM;
+		lpni->lpni_refcount++;	/* lnet_msg_free() drops it */
 	}
 	ni->ni_refcount++;
 	msg->msg_txni = ni;
@@ -501,8 +510,21 @@ static void lnet_get_to_rdma_reply(struct lnet_ni *ni, void *private,
 		lnet_finalize(msg, rc);
 }
 
+/*
+ * A source NID that is not the NID the message came from is a spoof when
+ * it is on the same net: a peer sends directly from its own NID, only a
+ * router forwards other nets' sources.
+ */
+static bool lnet_src_spoofed(const struct lnet_nid *src,
+			     const struct lnet_nid *from)
+{
+	return !lnet_nid_equal(src, from) &&
+	       lnet_nid_net(src) == lnet_nid_net(from);
+}
+
 static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
-			     size_t size, void *private, bool rdma_req)
+			     size_t size, const struct lnet_nid *from,
+			     void *private, bool rdma_req)
 {
 	enum lnet_hdr_drop_reason why;
 	struct lnet_msg *msg;
@@ -532,6 +554,14 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 			lnet_msg_free(msg);
 		return -EPROTO;
 	}
+	if (lnet_src_spoofed(&hdr.src_nid, from)) {
+		lnet_drop_count_locked(ni, LNET_DROP_BAD_SRC, hdr.type,
+				       hdr.payload_length);
+		lnet_unlock();
+		if (msg)
+			lnet_msg_free(msg);
+		return -EPROTO;
+	}
 	if (hdr.dest_pid != LNET_PID_LUSTRE)
 		reason = LNET_DROP_BAD_PID;
 	else if (the_lnet.ln_state != LNET_STATE_RUNNING)
@@ -544,6 +574,7 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		msg->msg_rxni = ni;
 		ni->ni_refcount++;
 		msg->msg_private = private;
+		msg->msg_from = *from;
 		msg->msg_initiator.nid = hdr.src_nid;
 		msg->msg_initiator.pid = hdr.src_pid;
 		msg->msg_rlength = hdr.payload_length;
@@ -592,6 +623,9 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
  * @wire: the header as received: %LNET_HDR_NID4_SIZE or
  *	%LNET_HDR_NID16_SIZE bytes
  * @size: which of the two
+ * @from: the NID of the peer NI it came from, as the LND knows it (the
+ *	connection's): responses go back through it.  A header whose
+ *	source is another NID of @from's net is a spoof, refused
  * @private: the LND's context, passed back to its lnd_recv()
  *
  * Checks the header, matches it and calls the LND's lnd_recv() with the
@@ -604,9 +638,9 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
  * discard the payload and should close the connection.
  */
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
-	       void *private)
+	       const struct lnet_nid *from, void *private)
 {
-	return lnet_parse_common(ni, wire, size, private, false);
+	return lnet_parse_common(ni, wire, size, from, private, false);
 }
 EXPORT_SYMBOL(lnet_parse);
 
@@ -615,6 +649,7 @@ EXPORT_SYMBOL(lnet_parse);
  * @ni: the NI it arrived on
  * @wire: the header, as for lnet_parse()
  * @size: its size, as for lnet_parse()
+ * @from: as for lnet_parse()
  * @private: the LND's context, passed back to its lnd_recv()
  *
  * As lnet_parse(), for a message whose payload the LND moves by RDMA
@@ -631,9 +666,9 @@ EXPORT_SYMBOL(lnet_parse);
  * Return: as lnet_parse().
  */
 int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,
-		    void *private)
+		    const struct lnet_nid *from, void *private)
 {
-	return lnet_parse_common(ni, wire, size, private, true);
+	return lnet_parse_common(ni, wire, size, from, private, true);
 }
 EXPORT_SYMBOL(lnet_parse_rdma);
 

@@ -27,6 +27,7 @@ struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
 		return NULL;
 	INIT_LIST_HEAD(&msg->msg_list);
 	msg->msg_self = LNET_ANY_NID;
+	msg->msg_from = LNET_ANY_NID;
 	lnet_lock();
 	c->msgs_alloc++;
 	if (c->msgs_alloc > c->msgs_max)
@@ -46,6 +47,8 @@ void lnet_msg_free(struct lnet_msg *msg)
 
 	lnet_lock();
 	WARN_ON(msg->msg_md || msg->msg_txcredit || msg->msg_peertxcredit);
+	if (msg->msg_txpeer)
+		lnet_peer_ni_put_locked(msg->msg_txpeer);
 	if (msg->msg_txni)
 		lnet_ni_put_locked(msg->msg_txni);
 	if (msg->msg_rxni)
@@ -121,14 +124,21 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 {
 	struct lnet_counters_common *c = &the_lnet.ln_counters;
 	unsigned int type = msg->msg_type;
+	struct lnet_peer_ni *lpni;
 	struct lnet_ni_stats *s;
 
+	/* A receive counts on its sender's peer NI, if we have one. */
+	lpni = msg->msg_send ? NULL : lnet_peer_ni_find_locked(&msg->msg_from);
 	if (status) {
 		c->errors++;
 		if (msg->msg_send)
 			return;
 		lnet_drop_count_locked(msg->msg_rxni, LNET_DROP_COUNT,
 				       msg->msg_type, msg->msg_len);
+		if (lpni) {
+			lpni->lpni_stats.drop_count++;
+			lpni->lpni_stats.dropped[type]++;
+		}
 		return;
 	}
 	if (msg->msg_send) {
@@ -147,6 +157,10 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 		s->recv_count++;
 		s->received[type]++;
 		s->recv_length += msg->msg_len;
+		if (lpni) {
+			lpni->lpni_stats.recv_count++;
+			lpni->lpni_stats.received[type]++;
+		}
 		c->recv_count++;
 		c->recv_length += msg->msg_len;
 	}

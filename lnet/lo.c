@@ -36,7 +36,8 @@ static void lnet_lo_work(struct work_struct *work)
 		if (!msg)
 			return;
 		lnet_hdr_to_nid16(&msg->msg_hdr, wire);
-		rc = lnet_parse(lo->lo_ni, wire, sizeof(wire), msg);
+		rc = lnet_parse(lo->lo_ni, wire, sizeof(wire),
+				&msg->msg_hdr.src_nid, msg);
 		lnet_finalize(msg, rc);
 		cond_resched();
 	}

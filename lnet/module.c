@@ -33,9 +33,12 @@ static int __init lnet_init(void)
 	int rc;
 
 	lnet_portals_init();
-	rc = lnet_acceptor_init();
+	rc = lnet_peers_init();
 	if (rc)
 		return rc;
+	rc = lnet_acceptor_init();
+	if (rc)
+		goto fail_peers;
 	rc = lnet_register_lnd(&lnet_lolnd);
 	if (rc)
 		goto fail_acceptor;
@@ -58,6 +61,8 @@ fail:
 	lnet_md_cleanup();
 fail_acceptor:
 	lnet_acceptor_fini();
+fail_peers:
+	lnet_peers_fini();
 	return rc;
 }
 
@@ -72,6 +77,7 @@ static void __exit lnet_exit(void)
 	lnet_unregister_lnd(&lnet_lolnd);
 	lnet_md_cleanup();
 	lnet_acceptor_fini();
+	lnet_peers_fini();
 }
 
 module_init(lnet_init);

@@ -15,14 +15,14 @@
 #include <lnet/lib-types.h>
 #include <uapi/lnet/lnet_genl.h>
 
-static struct genl_family lnet_genl_family;
+#include "netlink.h"
 
 /*
  * The family runs with parallel_ops so that a ping waiting for its reply
  * does not hold the global genetlink mutex; this mutex serializes the
  * requests that change state.
  */
-static DEFINE_MUTEX(lnet_genl_mutex);
+DEFINE_MUTEX(lnet_genl_mutex);
 
 /* Give @extack a generic message if the core left it without one. */
 static void lnet_genl_default_msg(struct netlink_ext_ack *extack,
@@ -60,9 +60,16 @@ static int lnet_genl_parse_net(const struct nlattr *attr, u32 *net_id,
 	return 0;
 }
 
-static int lnet_genl_parse_nid(const struct nlattr *attr,
-			       struct lnet_nid *nid,
-			       struct netlink_ext_ack *extack)
+/* Dump state in cb->args[]. */
+enum {
+	LNET_DUMP_IDX,		/* next NI index */
+	LNET_DUMP_NET,		/* net filter, LNET_NET_ANY for all */
+	LNET_DUMP_DETAIL,	/* detail level */
+	LNET_DUMP_STARTED,	/* the request was checked */
+};
+
+int lnet_genl_parse_nid(const struct nlattr *attr, struct lnet_nid *nid,
+			struct netlink_ext_ack *extack)
 {
 	if (lnet_nid_from_str(nla_data(attr), nid) < 0) {
 		NL_SET_ERR_MSG_ATTR(extack, attr, "invalid NID");
@@ -283,14 +290,6 @@ static int lnet_genl_net_del(struct sk_buff *skb, struct genl_info *info)
 	return rc;
 }
 
-/* Dump state in cb->args[]. */
-enum {
-	LNET_DUMP_IDX,		/* next NI index */
-	LNET_DUMP_NET,		/* net filter, LNET_NET_ANY for all */
-	LNET_DUMP_DETAIL,	/* detail level */
-	LNET_DUMP_STARTED,	/* the request was checked */
-};
-
 /*
  * Check the request on the first call of the dump rather than in .start:
  * only the dump callback has an extack to report a rejection with.
@@ -328,8 +327,7 @@ static const u8 lnet_genl_msg_attr[LNET_CTL_MSG_TYPES] = {
 	[LNET_MSG_HELLO]	= LNET_MSG_A_HELLO,
 };
 
-static int lnet_genl_put_msg_types(struct sk_buff *skb, int type,
-				   const u32 *count)
+int lnet_genl_put_msg_types(struct sk_buff *skb, int type, const u32 *count)
 {
 	struct nlattr *nest;
 	int i;
@@ -813,9 +811,22 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.maxattr	= ARRAY_SIZE(lnet_global_set_policy) - 1,
 		.internal_flags	= LNET_GENL_ADMIN,
 	},
+	{
+		.cmd		= LNET_CMD_PEER_GET,
+		.dumpit		= lnet_genl_peer_get_dump,
+		.policy		= lnet_peer_get_policy,
+		.maxattr	= LNET_PEER_POLICY_MAX,
+	},
+	{
+		.cmd		= LNET_CMD_PEER_DEL,
+		.doit		= lnet_genl_peer_del,
+		.policy		= lnet_peer_del_policy,
+		.maxattr	= LNET_PEER_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
 };
 
-static struct genl_family lnet_genl_family __ro_after_init = {
+struct genl_family lnet_genl_family __ro_after_init = {
 	.name		= LNET_GENL_NAME,
 	.version	= LNET_GENL_VERSION,
 	.module		= THIS_MODULE,

@@ -12,6 +12,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/inet.h>
+#include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
@@ -342,3 +343,22 @@ bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b)
 	       !memcmp(a, b, min_t(size_t, a->nid_size + 8, sizeof(*a)));
 }
 EXPORT_SYMBOL(lnet_nid_equal);
+
+/**
+ * lnet_nid_hash() - hash the bytes of a NID that lnet_nid_equal() compares
+ * @nid: the NID
+ * @seed: hash seed
+ *
+ * Two NIDs that compare equal hash equal, whatever their unused address
+ * bytes hold (a header from the wire may set them).
+ *
+ * Return: the hash.
+ */
+u32 lnet_nid_hash(const struct lnet_nid *nid, u32 seed)
+{
+	if (lnet_nid_is_any(nid))
+		return jhash_1word(LNET_NID_TYPE_ANY, seed);
+	return jhash(nid, min_t(size_t, nid->nid_size + 8, sizeof(*nid)),
+		     seed);
+}
+EXPORT_SYMBOL(lnet_nid_hash);

@@ -3,28 +3,116 @@
  * The peer table.  Without discovery (not implemented yet) every remote
  * NID LNet sends to becomes a peer of its own, with one peer net holding
  * one peer NI; discovery will merge the NIDs of a multi-rail node under
- * one peer.  Peer NIs carry the per-peer tx credits.  Peers live until
- * LNet is unconfigured, when no message refers to them any more.
+ * one peer.  Peer NIs carry the per-peer tx credits and counters.
+ *
+ * Lifetime (Documentation/lifetimes.rst): a peer NI is made by the first
+ * send to its NID: one we start, or a response to a message that came
+ * from it (the NID its LND authenticated, never a header's claim), so a
+ * remote host makes us hold state only for the NIDs it really sends from.
+ * Each message going to it holds a reference.  The reaper frees a peer NI
+ * that nothing references or waits on once it has been idle for
+ * peer_idle_timeout seconds, and at most LNET_PEER_NIS_MAX exist, so what
+ * remote hosts make us create stays bounded.  "lnetctl peer del" frees an
+ * idle one at once; unconfigure frees them all.
+ *
+ * Everything here runs under the LNet lock; the table is an rhashtable
+ * keyed by the NID bytes lnet_nid_equal() compares.
  */
-#include <linux/jhash.h>
+#include <linux/moduleparam.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 
+#include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
 
-static u32 lnet_nid_hash(const struct lnet_nid *nid)
+/* Peer NIs at most: beyond, a new one cannot be made (-ENOMEM). */
+#define LNET_PEER_NIS_MAX	65536
+/* How often the reaper looks for idle peer NIs, at most. */
+#define LNET_PEER_REAP_INTERVAL	(10 * HZ)
+
+static unsigned int peer_idle_timeout = 300;
+module_param(peer_idle_timeout, uint, 0644);
+MODULE_PARM_DESC(peer_idle_timeout,
+		 "Seconds after which a peer NI that is not used is freed (0: never)");
+
+static u32 lnet_peer_ni_key_hash(const void *data, u32 len, u32 seed)
 {
-	return jhash(nid, sizeof(*nid), 0);
+	return lnet_nid_hash(data, seed);
 }
 
-static struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid)
+static u32 lnet_peer_ni_obj_hash(const void *data, u32 len, u32 seed)
 {
-	struct lnet_peer_ni *lpni;
+	const struct lnet_peer_ni *lpni = data;
 
-	hash_for_each_possible(the_lnet.ln_peer_table, lpni, lpni_hash,
-			       lnet_nid_hash(nid))
-		if (lnet_nid_equal(&lpni->lpni_nid, nid))
-			return lpni;
-	return NULL;
+	return lnet_nid_hash(&lpni->lpni_nid, seed);
+}
+
+static int lnet_peer_ni_cmp(struct rhashtable_compare_arg *arg,
+			    const void *obj)
+{
+	const struct lnet_peer_ni *lpni = obj;
+
+	return !lnet_nid_equal(arg->key, &lpni->lpni_nid);
+}
+
+static const struct rhashtable_params lnet_peer_ni_params = {
+	.key_len		= sizeof(struct lnet_nid),
+	.key_offset		= offsetof(struct lnet_peer_ni, lpni_nid),
+	.head_offset		= offsetof(struct lnet_peer_ni, lpni_node),
+	.hashfn			= lnet_peer_ni_key_hash,
+	.obj_hashfn		= lnet_peer_ni_obj_hash,
+	.obj_cmpfn		= lnet_peer_ni_cmp,
+	.automatic_shrinking	= true,
+};
+
+/**
+ * lnet_peer_ni_find_locked() - the peer NI of a NID, if there is one
+ * @nid: the remote NID
+ *
+ * Return: the peer NI or NULL.
+ */
+struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid)
+{
+	return rhashtable_lookup_fast(&the_lnet.ln_peer_nis, nid,
+				      lnet_peer_ni_params);
+}
+
+/*
+ * Free the NIs of @lp that @pick chooses, then its peer nets left empty,
+ * then @lp if it has none left: a peer and a peer net live while they
+ * have NIs.  The caller iterates over peers with a _safe loop.
+ */
+static void lnet_peer_free_nis_locked(struct lnet_peer *lp,
+				      bool (*pick)(const struct lnet_peer_ni *,
+						   const void *),
+				      const void *arg)
+{
+	struct lnet_peer_net *lpn, *tmp_lpn;
+	struct lnet_peer_ni *lpni, *tmp;
+
+	list_for_each_entry_safe(lpn, tmp_lpn, &lp->lp_nets, lpn_list) {
+		list_for_each_entry_safe(lpni, tmp, &lpn->lpn_peer_nis,
+					 lpni_list) {
+			if (!pick(lpni, arg))
+				continue;
+			WARN_ON(lpni->lpni_refcount ||
+				!list_empty(&lpni->lpni_txc.queue));
+			rhashtable_remove_fast(&the_lnet.ln_peer_nis,
+					       &lpni->lpni_node,
+					       lnet_peer_ni_params);
+			the_lnet.ln_npeer_nis--;
+			list_del(&lpni->lpni_list);
+			kfree(lpni);
+		}
+		if (list_empty(&lpn->lpn_peer_nis)) {
+			list_del(&lpn->lpn_list);
+			kfree(lpn);
+		}
+	}
+	if (list_empty(&lp->lp_nets)) {
+		list_del(&lp->lp_list);
+		kfree(lp);
+	}
 }
 
 /**
@@ -32,7 +120,11 @@ static struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid)
  * @nid: the remote NID
  * @ni: the local NI used to reach it; its peer_credits size a new peer NI
  *
- * Return: the peer NI, or NULL when out of memory.
+ * The caller takes a reference (lpni_refcount) for the message that
+ * will use it.
+ *
+ * Return: the peer NI, or NULL when out of memory or at the table's
+ * bound.
  */
 struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 					     const struct lnet_ni *ni)
@@ -44,41 +136,169 @@ struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 	lpni = lnet_peer_ni_find_locked(nid);
 	if (lpni)
 		return lpni;
+	if (the_lnet.ln_npeer_nis >= LNET_PEER_NIS_MAX) {
+		pr_warn_ratelimited("LNet: %u peer NIs, no more\n",
+				    the_lnet.ln_npeer_nis);
+		return NULL;
+	}
 
 	lp = kzalloc(sizeof(*lp), GFP_ATOMIC);
 	lpn = kzalloc(sizeof(*lpn), GFP_ATOMIC);
 	lpni = kzalloc(sizeof(*lpni), GFP_ATOMIC);
-	if (!lp || !lpn || !lpni) {
-		kfree(lp);
-		kfree(lpn);
-		kfree(lpni);
-		return NULL;
-	}
+	if (!lp || !lpn || !lpni)
+		goto fail;
+	lpni->lpni_nid = *nid;
+	lpni->lpni_last_used = jiffies;
+	lnet_credits_init(&lpni->lpni_txc, ni->ni_tunables.peer_credits);
+	if (rhashtable_insert_fast(&the_lnet.ln_peer_nis, &lpni->lpni_node,
+				   lnet_peer_ni_params))
+		goto fail;
+	the_lnet.ln_npeer_nis++;
+
 	lp->lp_primary_nid = *nid;
 	INIT_LIST_HEAD(&lp->lp_nets);
 	list_add_tail(&lp->lp_list, &the_lnet.ln_peers);
-
 	lpn->lpn_peer = lp;
 	lpn->lpn_net_id = lnet_nid_net(nid);
 	INIT_LIST_HEAD(&lpn->lpn_peer_nis);
 	list_add_tail(&lpn->lpn_list, &lp->lp_nets);
-
 	lpni->lpni_peer_net = lpn;
-	lpni->lpni_nid = *nid;
-	lnet_credits_init(&lpni->lpni_txc, ni->ni_tunables.peer_credits);
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
-	hash_add(the_lnet.ln_peer_table, &lpni->lpni_hash, lnet_nid_hash(nid));
 	return lpni;
+
+fail:
+	kfree(lp);
+	kfree(lpn);
+	kfree(lpni);
+	return NULL;
+}
+
+/**
+ * lnet_peer_ni_put_locked() - a message is done with its peer NI
+ * @lpni: the peer NI
+ */
+void lnet_peer_ni_put_locked(struct lnet_peer_ni *lpni)
+{
+	WARN_ON(lpni->lpni_refcount <= 0);
+	lpni->lpni_refcount--;
+	lpni->lpni_last_used = jiffies;
+}
+
+/* Nothing uses @lpni and nothing has for *@arg jiffies. */
+static bool lnet_peer_ni_idle(const struct lnet_peer_ni *lpni,
+			      const void *arg)
+{
+	unsigned long idle = *(const unsigned long *)arg;
+
+	return !lpni->lpni_refcount && list_empty(&lpni->lpni_txc.queue) &&
+	       time_after(jiffies, lpni->lpni_last_used + idle);
+}
+
+static bool lnet_peer_ni_any(const struct lnet_peer_ni *lpni,
+			     const void *arg)
+{
+	return true;
+}
+
+static bool lnet_peer_ni_is(const struct lnet_peer_ni *lpni, const void *arg)
+{
+	return lnet_nid_equal(&lpni->lpni_nid, arg);
+}
+
+/*
+ * Call @fn on each peer NI, in peer order, until it returns true; @fn
+ * frees none.  Return: the peer NI it returned true for, or NULL.
+ */
+static struct lnet_peer_ni *
+lnet_peer_ni_visit_locked(bool (*fn)(struct lnet_peer_ni *, void *),
+			  void *arg)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+
+	list_for_each_entry(lp, &the_lnet.ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis,
+					    lpni_list)
+				if (fn(lpni, arg))
+					return lpni;
+	return NULL;
+}
+
+static void lnet_peer_reaper(struct work_struct *work)
+{
+	unsigned long idle = lnet_secs_to_jiffies(READ_ONCE(peer_idle_timeout));
+	struct lnet_peer *lp, *tmp;
+	bool running;
+
+	lnet_lock();
+	if (idle)
+		list_for_each_entry_safe(lp, tmp, &the_lnet.ln_peers, lp_list)
+			lnet_peer_free_nis_locked(lp, lnet_peer_ni_idle, &idle);
+	running = the_lnet.ln_state == LNET_STATE_RUNNING;
+	lnet_unlock();
+	if (running)
+		lnet_peers_start();
+}
+
+/**
+ * lnet_peers_init() - set up the empty peer table (module load)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lnet_peers_init(void)
+{
+	INIT_DELAYED_WORK(&the_lnet.ln_peer_reaper, lnet_peer_reaper);
+	return rhashtable_init(&the_lnet.ln_peer_nis, &lnet_peer_ni_params);
+}
+
+/* The peer table of the module, empty (module unload). */
+void lnet_peers_fini(void)
+{
+	rhashtable_destroy(&the_lnet.ln_peer_nis);
+}
+
+/* LNet runs: the reaper's next round, within the idle timeout. */
+void lnet_peers_start(void)
+{
+	unsigned long idle = lnet_secs_to_jiffies(READ_ONCE(peer_idle_timeout));
+
+	schedule_delayed_work(&the_lnet.ln_peer_reaper,
+			      clamp(idle, (unsigned long)HZ,
+				    (unsigned long)LNET_PEER_REAP_INTERVAL));
+}
+
+static bool lnet_peer_ni_reset_min(struct lnet_peer_ni *lpni, void *arg)
+{
+	lnet_credits_reset_min(&lpni->lpni_txc);
+	return false;
 }
 
 /* Restart every peer NI's credit low-water mark. */
 void lnet_peers_reset_min_locked(void)
 {
-	struct lnet_peer_ni *lpni;
-	unsigned int bkt;
+	lnet_peer_ni_visit_locked(lnet_peer_ni_reset_min, NULL);
+}
 
-	hash_for_each(the_lnet.ln_peer_table, bkt, lpni, lpni_hash)
-		lnet_credits_reset_min(&lpni->lpni_txc);
+struct lnet_peer_drain {
+	const struct lnet_ni	*ni;
+	struct list_head	*out;
+};
+
+static bool lnet_peer_ni_drain(struct lnet_peer_ni *lpni, void *arg)
+{
+	struct lnet_peer_drain *d = arg;
+	struct lnet_msg *msg, *tmp;
+
+	list_for_each_entry_safe(msg, tmp, &lpni->lpni_txc.queue, msg_list) {
+		if (msg->msg_txni != d->ni)
+			continue;
+		lnet_credits_unqueue(&lpni->lpni_txc, &msg->msg_list);
+		msg->msg_peertxcredit = false;
+		list_add_tail(&msg->msg_list, d->out);
+	}
+	return false;
 }
 
 /**
@@ -93,45 +313,125 @@ void lnet_peers_reset_min_locked(void)
 void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
 				struct list_head *out)
 {
-	struct lnet_peer_ni *lpni;
-	struct lnet_msg *msg, *tmp;
-	unsigned int bkt;
+	struct lnet_peer_drain d = { .ni = ni, .out = out };
 
-	hash_for_each(the_lnet.ln_peer_table, bkt, lpni, lpni_hash) {
-		list_for_each_entry_safe(msg, tmp, &lpni->lpni_txc.queue,
-					 msg_list) {
-			if (msg->msg_txni != ni)
-				continue;
-			lnet_credits_unqueue(&lpni->lpni_txc, &msg->msg_list);
-			msg->msg_peertxcredit = false;
-			list_add_tail(&msg->msg_list, out);
-		}
-	}
+	lnet_peer_ni_visit_locked(lnet_peer_ni_drain, &d);
 }
 
-/* Free every peer; no message may refer to one. */
+/* Free every peer (unconfigure); no message may refer to one. */
 void lnet_peers_free(void)
 {
-	struct lnet_peer_net *lpn, *lpn_tmp;
-	struct lnet_peer_ni *lpni, *lpni_tmp;
-	struct lnet_peer *lp, *lp_tmp;
+	struct lnet_peer *lp, *tmp;
 
+	cancel_delayed_work_sync(&the_lnet.ln_peer_reaper);
 	lnet_lock();
-	list_for_each_entry_safe(lp, lp_tmp, &the_lnet.ln_peers, lp_list) {
-		list_for_each_entry_safe(lpn, lpn_tmp, &lp->lp_nets, lpn_list) {
-			list_for_each_entry_safe(lpni, lpni_tmp,
-						 &lpn->lpn_peer_nis,
-						 lpni_list) {
-				WARN_ON(!list_empty(&lpni->lpni_txc.queue));
-				hash_del(&lpni->lpni_hash);
-				list_del(&lpni->lpni_list);
-				kfree(lpni);
-			}
-			list_del(&lpn->lpn_list);
-			kfree(lpn);
-		}
-		list_del(&lp->lp_list);
-		kfree(lp);
-	}
+	list_for_each_entry_safe(lp, tmp, &the_lnet.ln_peers, lp_list)
+		lnet_peer_free_nis_locked(lp, lnet_peer_ni_any, NULL);
 	lnet_unlock();
 }
+
+static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
+				   struct lnet_peer_ni_info *info)
+{
+	const struct lnet_ni_stats *s = &lpni->lpni_stats;
+	const struct lnet_msg *msg;
+
+	info->txq_bytes = 0;
+	list_for_each_entry(msg, &lpni->lpni_txc.queue, msg_list)
+		info->txq_bytes += msg->msg_len;
+	info->primary_nid = lpni->lpni_peer_net->lpn_peer->lp_primary_nid;
+	info->nid = lpni->lpni_nid;
+	info->refcount = lpni->lpni_refcount;
+	info->tx_credits_max = lpni->lpni_txc.max;
+	info->tx_credits = lpni->lpni_txc.credits;
+	info->tx_credits_min = lpni->lpni_txc.min;
+	info->send_count = s->send_count;
+	info->recv_count = s->recv_count;
+	info->drop_count = s->drop_count;
+	memcpy(info->sent, s->sent, sizeof(info->sent));
+	memcpy(info->received, s->received, sizeof(info->received));
+	memcpy(info->dropped, s->dropped, sizeof(info->dropped));
+}
+
+/* True for the *@arg-th peer NI visited. */
+static bool lnet_peer_ni_countdown(struct lnet_peer_ni *lpni, void *arg)
+{
+	unsigned int *idx = arg;
+
+	return !(*idx)--;
+}
+
+/**
+ * lnet_peer_ni_info_get() - a snapshot of the @idx-th peer NI
+ * @idx: 0, 1, ... in peer order, then each peer's NIs
+ * @info: filled in
+ *
+ * Context: Process context or softirq.
+ * Return: 0, or -ENOENT past the last one.
+ */
+int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info)
+{
+	struct lnet_peer_ni *lpni;
+
+	lnet_lock();
+	lpni = lnet_peer_ni_visit_locked(lnet_peer_ni_countdown, &idx);
+	if (lpni)
+		lnet_peer_ni_fill_info(lpni, info);
+	lnet_unlock();
+	return lpni ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL(lnet_peer_ni_info_get);
+
+/**
+ * lnet_peer_del() - delete a peer, or one NI of it
+ * @prim: the peer's primary NID
+ * @nid: the NI to delete, or NULL for all of the peer's
+ * @extack: where to say why not
+ *
+ * A peer NI that a message is using or waiting on stays (-EBUSY): LNet
+ * makes it again for the next send anyway; nothing changes then.
+ *
+ * Context: Process context.
+ * Return: 0, -ENOENT for no such peer or NI of it, -EBUSY.
+ */
+int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
+		  struct netlink_ext_ack *extack)
+{
+	struct lnet_peer *lp = NULL, *p;
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	int rc = 0;
+
+	lnet_lock();
+	list_for_each_entry(p, &the_lnet.ln_peers, lp_list)
+		if (lnet_nid_equal(&p->lp_primary_nid, prim))
+			lp = p;
+	if (!lp) {
+		NL_SET_ERR_MSG(extack, "no peer has this primary NID");
+		rc = -ENOENT;
+		goto out;
+	}
+	lpni = nid ? lnet_peer_ni_find_locked(nid) : NULL;
+	if (nid && (!lpni || lpni->lpni_peer_net->lpn_peer != lp)) {
+		NL_SET_ERR_MSG(extack, "the peer has no such NID");
+		rc = -ENOENT;
+		goto out;
+	}
+	/* All or nothing: first check that none is in use. */
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+			if ((!nid || lnet_peer_ni_is(lpni, nid)) &&
+			    (lpni->lpni_refcount ||
+			     !list_empty(&lpni->lpni_txc.queue))) {
+				NL_SET_ERR_MSG(extack,
+					       "the peer has messages in flight");
+				rc = -EBUSY;
+				goto out;
+			}
+	lnet_peer_free_nis_locked(lp, nid ? lnet_peer_ni_is : lnet_peer_ni_any,
+				  nid);
+out:
+	lnet_unlock();
+	return rc;
+}
+EXPORT_SYMBOL(lnet_peer_del);

@@ -140,6 +140,27 @@ int lnet_net_del(u32 net_id, const char *ifname,
  */
 int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info);
 
+/* A peer NI as "peer show" reports it (lnet_peer_ni_info_get()). */
+struct lnet_peer_ni_info {
+	struct lnet_nid		primary_nid;	/* its peer's */
+	struct lnet_nid		nid;
+	int			refcount;	/* messages using it */
+	s32			tx_credits_max;
+	s32			tx_credits;	/* now; < 0: queued */
+	s32			tx_credits_min;	/* low-water mark */
+	u32			txq_bytes;	/* payload waiting for credits */
+	u32			send_count;
+	u32			recv_count;
+	u32			drop_count;
+	u32			sent[LNET_CTL_MSG_TYPES];
+	u32			received[LNET_CTL_MSG_TYPES];
+	u32			dropped[LNET_CTL_MSG_TYPES];
+};
+
+int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);
+int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
+		  struct netlink_ext_ack *extack);
+
 void lnet_counters_get(struct lnet_counters_common *c);
 
 /* Reset the global counters and every NI's counters and minima. */

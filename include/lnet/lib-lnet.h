@@ -92,9 +92,9 @@ void lnet_send_msg(struct lnet_msg *msg);
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_ni_send_rc(struct lnet_msg *msg);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
-	       void *private);
+	       const struct lnet_nid *from, void *private);
 int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,
-		    void *private);
+		    const struct lnet_nid *from, void *private);
 struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
 				       struct lnet_msg *getmsg);
 void lnet_set_reply_msg_len(struct lnet_msg *reply, unsigned int len);
@@ -102,8 +102,13 @@ void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 			    enum lnet_msg_type type, unsigned int len);
 
 /* peer.c: the peer table. */
+int lnet_peers_init(void);
+void lnet_peers_fini(void);
+void lnet_peers_start(void);
+struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid);
 struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 					     const struct lnet_ni *ni);
+void lnet_peer_ni_put_locked(struct lnet_peer_ni *lpni);
 void lnet_peers_reset_min_locked(void);
 void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
 				struct list_head *out);

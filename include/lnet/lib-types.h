@@ -20,10 +20,10 @@
 #ifndef _LNET_LIB_TYPES_H
 #define _LNET_LIB_TYPES_H
 
-#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -109,6 +109,7 @@ enum lnet_drop_reason {
 	LNET_DROP_TOO_LONG,		/* REPLY longer than a non-TRUNCATE MD */
 	LNET_DROP_SHUTDOWN,		/* LNet is stopping */
 	LNET_DROP_NOMEM,		/* no memory for a message */
+	LNET_DROP_BAD_SRC,		/* src_nid another NID of from's net */
 	LNET_DROP_COUNT
 };
 
@@ -180,18 +181,22 @@ struct lnet_ni {
 
 /**
  * struct lnet_peer_ni - one NID of a remote peer
- * @lpni_hash: in the_lnet.ln_peer_table, keyed by NID
+ * @lpni_node: in the_lnet.ln_peer_nis, keyed by NID
  * @lpni_list: in its peer net
  * @lpni_peer_net: owning peer net
  * @lpni_nid: the NID
+ * @lpni_refcount: messages that go to it (msg_txpeer)
+ * @lpni_last_used: jiffies when the last of them was freed
  * @lpni_txc: per-peer-NI tx credits
  * @lpni_stats: counters
  */
 struct lnet_peer_ni {
-	struct hlist_node	lpni_hash;
+	struct rhash_head	lpni_node;
 	struct list_head	lpni_list;
 	struct lnet_peer_net	*lpni_peer_net;
 	struct lnet_nid		lpni_nid;
+	int			lpni_refcount;
+	unsigned long		lpni_last_used;
 	struct lnet_credits	lpni_txc;
 	struct lnet_ni_stats	lpni_stats;
 };
@@ -324,6 +329,10 @@ enum lnet_match_result {
  * @msg_reply: a GET that turns into a REPLY send
  * @msg_finalized: lnet_finalize() was called; catches double finalization
  * @msg_self: send from this NID (ANY: LNet chooses)
+ * @msg_from: the NID a received message came from, as its LND
+ *	authenticated it (the connection's peer NID): a response goes back
+ *	through it, whatever source the header claims (a router forwards
+ *	messages of other nets' sources); ANY for a message we started
  */
 struct lnet_msg {
 	struct list_head	msg_list;
@@ -347,6 +356,7 @@ struct lnet_msg {
 	bool			msg_reply;
 	bool			msg_finalized;
 	struct lnet_nid		msg_self;
+	struct lnet_nid		msg_from;
 };
 
 struct lnet_portal {
@@ -403,7 +413,9 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_mds: live MDs by handle cookie
  * @ln_md_next: cyclic allocation hint for @ln_mds
  * @ln_peers: every peer
- * @ln_peer_table: peer NIs by NID
+ * @ln_peer_nis: peer NIs by NID
+ * @ln_npeer_nis: how many
+ * @ln_peer_reaper: frees idle peers (lnet/peer.c)
  * @ln_counters: global counters
  * @ln_drops: received messages dropped, per reason
  * @ln_msgs_wq: woken when the last message is freed
@@ -426,7 +438,9 @@ struct lnet {
 	struct xarray		ln_mds;
 	u32			ln_md_next;
 	struct list_head	ln_peers;
-	DECLARE_HASHTABLE(ln_peer_table, 7);
+	struct rhashtable	ln_peer_nis;
+	unsigned int		ln_npeer_nis;
+	struct delayed_work	ln_peer_reaper;
 	struct lnet_counters_common ln_counters;
 	u32			ln_drops[LNET_DROP_COUNT];
 	wait_queue_head_t	ln_msgs_wq;

@@ -112,6 +112,7 @@ static inline u32 lnet_nid_net(const struct lnet_nid *nid)
 void lnet_nid4_to_nid(u64 nid4, struct lnet_nid *nid);
 u64 lnet_nid_to_nid4(const struct lnet_nid *nid);
 bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b);
+u32 lnet_nid_hash(const struct lnet_nid *nid, u32 seed);
 
 int lnet_net_from_str(const char *str, u32 *net);
 int lnet_nid_from_str(const char *str, struct lnet_nid *nid);

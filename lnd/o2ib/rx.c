@@ -179,6 +179,7 @@ void kib_handle_rx(struct kib_rx *rx)
 	struct kib_net *net = conn->ibc_net;
 	struct kib_msg *msg = rx->rx_msg;
 	enum kib_post_credit credit = KIB_POST_NO_CREDIT;
+	struct lnet_nid from;
 	int rc = 0;
 
 	atomic64_inc(&conn->ibc_nrcvd);
@@ -207,6 +208,8 @@ void kib_handle_rx(struct kib_rx *rx)
 		kib_check_sends(conn);
 	}
 
+	/* LNet answers through the connection's peer, whatever the header. */
+	lnet_nid4_to_nid(conn->ibc_peer->ibp_nid, &from);
 	switch (msg->ibm_type) {
 	case IBLND_MSG_NOOP:
 		kib_stat_inc(KIB_STAT_NOOPS_RCVD);
@@ -227,15 +230,15 @@ void kib_handle_rx(struct kib_rx *rx)
 			return;
 		}
 		rc = lnet_parse(net->kn_ni, msg->ibm_u.immediate.ibim_hdr,
-				LNET_HDR_NID4_SIZE, rx);
+				LNET_HDR_NID4_SIZE, &from, rx);
 		break;
 	case IBLND_MSG_PUT_REQ:
 		rc = lnet_parse_rdma(net->kn_ni, msg->ibm_u.putreq.ibprm_hdr,
-				     LNET_HDR_NID4_SIZE, rx);
+				     LNET_HDR_NID4_SIZE, &from, rx);
 		break;
 	case IBLND_MSG_GET_REQ:
 		rc = lnet_parse_rdma(net->kn_ni, msg->ibm_u.get.ibgm_hdr,
-				     LNET_HDR_NID4_SIZE, rx);
+				     LNET_HDR_NID4_SIZE, &from, rx);
 		break;
 	case IBLND_MSG_PUT_NAK:
 		kib_stat_inc(KIB_STAT_PUT_NAKS);

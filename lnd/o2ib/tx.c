@@ -972,7 +972,9 @@ fail:
  * @private: unused (no routing)
  * @msg: the message
  *
- * A sender maps buffers on the NI's device; kib_net_stop() waits with
+ * LNet never shuts an NI down while a sender is in here (its ni_senders
+ * gate), so ni_data is there.  A sender maps buffers on the NI's device,
+ * which may go away under a running NI: kib_net_stop() waits with
  * synchronize_rcu() for those that did not see kn_down set before it
  * fails their messages and lets the device go.
  *

@@ -160,7 +160,7 @@ static int ksock_rx_lnet_hdr(struct ksock_conn *conn)
 		ksock_rx_userspace_src(conn, hdr, nid16);
 	conn->ksc_rx_recv_called = false;
 	conn->ksc_rx_left = le32_to_cpu(plen);
-	rc = lnet_parse(ni, hdr, size, conn);
+	rc = lnet_parse(ni, hdr, size, &conn->ksc_peer->ksp_nid, conn);
 	if (rc) {
 		ksock_stat_inc(KSOCK_STAT_RX_BAD_HDR);
 		return -EPROTO;

@@ -250,7 +250,7 @@ int check_global(const char *name, const char *str, long long *value)
 	return check_param("set", name, str, value);
 }
 
-static int open_or_report(const char *op, const char *what)
+int open_or_report(const char *op, const char *what)
 {
 	struct lnl_error err;
 
@@ -504,8 +504,7 @@ int get_nis(const char *net, int detail, struct ni_list *l,
 	return rc;
 }
 
-static void emit_counts(struct yout *y, const char *key,
-			const unsigned int *c)
+void emit_counts(struct yout *y, const char *key, const unsigned int *c)
 {
 	yout_str(y, key);
 	yout_map(y);
@@ -608,15 +607,15 @@ void emit_nets(struct yout *y, const struct ni_list *l, int detail,
 
 /* --- commands --- */
 
-static int usage_error(const char *op, const char *what, const char *fmt,
-		       const char *arg)
+int usage_error(const char *op, const char *what, const char *fmt,
+		const char *arg)
 {
 	report_error(op, what, EINVAL, fmt, arg);
 	return 1;
 }
 
 /* getopt_long() with our own messages: opterr off, '?' reported here. */
-static int bad_option(const char *op, const char *what, char **argv)
+int bad_option(const char *op, const char *what, char **argv)
 {
 	return usage_error(op, what, "unknown or incomplete option '%s'",
 			   argv[optind - 1]);
@@ -829,7 +828,7 @@ static int net_del(int argc, char **argv)
 }
 
 /* "-v", "-v N", "-vN", "--verbose[=N]": the detail level. */
-static int parse_detail(int argc, char **argv, int *detail)
+int parse_detail(const char *what, int argc, char **argv, int *detail)
 {
 	long long v = 1;
 	const char *s = optarg;
@@ -837,7 +836,7 @@ static int parse_detail(int argc, char **argv, int *detail)
 	if (!s && optind < argc && argv[optind][0] != '-')
 		s = argv[optind++];
 	if (s && parse_long(s, 0, LNET_GENL_DETAIL_MAX, &v)) {
-		report_error("show", "net", EINVAL,
+		report_error("show", what, EINVAL,
 			     "invalid --verbose value '%s': must be 0..%d",
 			     s, LNET_GENL_DETAIL_MAX);
 		return -1;
@@ -863,7 +862,7 @@ static int net_show(int argc, char **argv)
 		if (c == 'n') {
 			net = optarg;
 		} else if (c == 'v') {
-			if (parse_detail(argc, argv, &detail))
+			if (parse_detail("net", argc, argv, &detail))
 				return 1;
 		} else {
 			return bad_option("show", "net", argv);
@@ -1244,6 +1243,8 @@ static const char usage[] =
 	"          [--conns-per-peer N]\n"
 	"  net del --net NET [--if IF]\n"
 	"  net show [--net NET] [-v [LEVEL]]\n"
+	"  peer show [--nid NID] [-v [LEVEL]] | peer list\n"
+	"  peer del --prim_nid NID [--nid NID]\n"
 	"  ping NID[,NID...] [--source NID] [--timeout S]\n"
 	"  stats show | stats reset\n"
 	"  global show\n"
@@ -1259,6 +1260,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "lnet", cmd_lnet },
 		{ "net", cmd_net },
+		{ "peer", cmd_peer },
 		{ "ping", cmd_ping },
 		{ "stats", cmd_stats },
 		{ "global", cmd_global },

@@ -142,6 +142,21 @@ struct param {
 int get_globals(struct param **p, unsigned int *n, struct lnl_error *err);
 void emit_globals(struct yout *y, const struct param *p, unsigned int n);
 
+/* --- command helpers (lnetctl.c) --- */
+
+int open_or_report(const char *op, const char *what);
+/* Report a usage error (fmt has one %s, @arg); returns 1. */
+int usage_error(const char *op, const char *what, const char *fmt,
+		const char *arg);
+int bad_option(const char *op, const char *what, char **argv);
+int parse_detail(const char *what, int argc, char **argv, int *detail);
+/* @key: with put/get/reply/ack/hello counts, LNET_MSG_A_* indexed */
+void emit_counts(struct yout *y, const char *key, const unsigned int *c);
+
+/* --- peers (peer.c) --- */
+
+int cmd_peer(int argc, char **argv);
+
 /* --- import / export (conf.c) --- */
 
 int cmd_export(int argc, char **argv);

@@ -54,6 +54,8 @@ enum lnet_genl_cmd {
 	LNET_CMD_STATS_RESET,
 	LNET_CMD_GLOBAL_GET,	/* [PARAM_NAME]; reply: PARAM per parameter */
 	LNET_CMD_GLOBAL_SET,	/* PARAM_NAME, PARAM_VALUE */
+	LNET_CMD_PEER_GET,	/* dump: [NID], [DETAIL]; one message per peer NI */
+	LNET_CMD_PEER_DEL,	/* PRIMARY_NID, [NID] */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -84,6 +86,9 @@ enum lnet_genl_attr {
 	LNET_A_NI_RECEIVED,	/* nest: LNET_MSG_A_* */
 	LNET_A_NI_DROPPED,	/* nest: LNET_MSG_A_* */
 	LNET_A_LND_TUNABLES,	/* nest: LNET_LND_TUN_A_* */
+	LNET_A_PRIMARY_NID,	/* string: a peer's primary NID */
+	LNET_A_PEER_REFCOUNT,	/* u32: messages using the peer NI */
+	LNET_A_PEER_CREDITS,	/* nest: LNET_PEER_CR_A_* */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -151,6 +156,18 @@ enum lnet_genl_ni_stats_attr {
 
 	__LNET_NI_STATS_A_MAX,
 	LNET_NI_STATS_A_MAX = __LNET_NI_STATS_A_MAX - 1
+};
+
+/* LNET_A_PEER_CREDITS: a peer NI's tx credits. */
+enum lnet_genl_peer_credits_attr {
+	LNET_PEER_CR_A_UNSPEC,
+	LNET_PEER_CR_A_TX_MAX,		/* s32: peer_credits */
+	LNET_PEER_CR_A_TX_AVAIL,	/* s32: now; < 0: messages wait */
+	LNET_PEER_CR_A_TX_MIN,		/* s32: low-water mark */
+	LNET_PEER_CR_A_TXQ_BYTES,	/* u32: payload of those waiting */
+
+	__LNET_PEER_CR_A_MAX,
+	LNET_PEER_CR_A_MAX = __LNET_PEER_CR_A_MAX - 1
 };
 
 /* LNET_A_NI_SENT/RECEIVED/DROPPED: u32 per message type. */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the parts of the "lnet" generic netlink family share: netlink.c
+ * registers the family and holds the NI, ping and parameter commands,
+ * netlink-peer.c the peer commands.
+ */
+#ifndef _LNET_NETLINK_H
+#define _LNET_NETLINK_H
+
+#include <net/genetlink.h>
+
+#include <lnet/nid.h>
+#include <uapi/lnet/lnet_genl.h>
+
+extern struct genl_family lnet_genl_family;
+/* Serializes the requests that change state. */
+extern struct mutex lnet_genl_mutex;
+
+int lnet_genl_parse_nid(const struct nlattr *attr, struct lnet_nid *nid,
+			struct netlink_ext_ack *extack);
+int lnet_genl_put_msg_types(struct sk_buff *skb, int type, const u32 *count);
+
+/* netlink-peer.c */
+#define LNET_PEER_POLICY_MAX	LNET_A_PRIMARY_NID
+extern const struct nla_policy lnet_peer_get_policy[LNET_PEER_POLICY_MAX + 1];
+extern const struct nla_policy lnet_peer_del_policy[LNET_PEER_POLICY_MAX + 1];
+int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int lnet_genl_peer_del(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _LNET_NETLINK_H */
