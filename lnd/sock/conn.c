@@ -72,6 +72,7 @@ struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
 	INIT_LIST_HEAD(&peer->ksp_zc_reqs);
 	peer->ksp_zc_next_cookie = KSOCK_ZC_FIRST_COOKIE;
 	list_add_tail(&peer->ksp_list, &net->ksn_peers);
+	atomic64_inc(&ksock_stats[KSOCK_STAT_PEERS]);
 	return peer;
 }
 

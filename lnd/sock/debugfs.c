@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/debug/ksocklnd/stats: ksocklnd's counters, all NIs
- * together, one "name value" line each.  conns_active is a gauge; the
- * others only grow.  Documentation/socklnd.rst says what each counts.
+ * together, one "name value" line each.  conns_active and peers are
+ * gauges; the others only grow.  Documentation/socklnd.rst says what each counts.
  *
  * /sys/kernel/debug/ksocklnd/test_admit_delay_ms: a test hook.  The next
  * handshake that admits a connection then sleeps that long, once, right
@@ -31,6 +31,7 @@ void ksock_test_admit_delay(void)
 
 static const char * const ksock_stat_names[] = {
 	[KSOCK_STAT_CONNS_ACTIVE]	= "conns_active",
+	[KSOCK_STAT_PEERS]		= "peers",
 	[KSOCK_STAT_CONNS_CREATED]	= "conns_created",
 	[KSOCK_STAT_CONNS_CLOSED]	= "conns_closed",
 	[KSOCK_STAT_CONNS_REFUSED]	= "conns_refused",

@@ -281,6 +281,7 @@ static void ksock_shutdown(struct lnet_ni *ni)
 		list_del(&peer->ksp_list);
 		spin_unlock_bh(&net->ksn_lock);
 		ksock_txlist_done(&txs, -ESHUTDOWN);
+		atomic64_dec(&ksock_stats[KSOCK_STAT_PEERS]);
 		kfree(peer);
 	}
 	ni->ni_data = NULL;

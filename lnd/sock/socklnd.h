@@ -131,6 +131,7 @@ int ksock_timeout(void);
 /* Counters (debugfs.c); "name value" lines in the stats file. */
 enum ksock_stat {
 	KSOCK_STAT_CONNS_ACTIVE,	/* gauge */
+	KSOCK_STAT_PEERS,		/* gauge */
 	KSOCK_STAT_CONNS_CREATED,
 	KSOCK_STAT_CONNS_CLOSED,
 	KSOCK_STAT_CONNS_REFUSED,	/* race, duplicate, stale: NONE sent */

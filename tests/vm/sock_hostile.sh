@@ -104,6 +104,23 @@ else
 	[ "$(counter "$KSTATS" connect_failed)" = "$failed" ] ||
 		fail "b tried to connect to a spoofed source"
 
+	# The attacks' NID (192.0.2.250@tcp) became a ksocklnd peer; with
+	# its connections gone it is freed once idle for sock_timeout (5 s
+	# here), so that the NIDs a host claims cost nothing for long.  a's
+	# peer stays: its connections are up.
+	peers=$(counter "$KSTATS" peers)
+	[ "$peers" = 2 ] || fail "ksocklnd peers: $peers, want a's and the attacks'"
+	STO=/sys/module/ksocklnd/parameters/sock_timeout
+	echo 5 > $STO
+	for ((i = 0; i < 150; i++)); do
+		[ "$(counter "$KSTATS" peers)" = 1 ] && break
+		nap 0.1
+	done
+	echo 50 > $STO
+	[ "$(counter "$KSTATS" peers)" = 1 ] ||
+		fail "the attacks' ksocklnd peer was not freed: $(counter "$KSTATS" peers) peers"
+	log "the attacks' idle ksocklnd peer was freed after $((i / 10)) s"
+
 	# Every hostile connection is gone again.
 	for ((i = 0; i < 100; i++)); do
 		[ "$(counter "$KSTATS" conns_active)" = "$active" ] && break
