@@ -13,6 +13,7 @@
 #include <linux/export.h>
 #include <linux/inet.h>
 #include <linux/jhash.h>
+#include <linux/rhashtable.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
@@ -362,3 +363,34 @@ u32 lnet_nid_hash(const struct lnet_nid *nid, u32 seed)
 		     seed);
 }
 EXPORT_SYMBOL(lnet_nid_hash);
+
+/**
+ * lnet_nid_rht_hashfn() - rhashtable .hashfn of a table keyed by a NID
+ * @nid: the key, a struct lnet_nid
+ * @len: the params' key_len, unused
+ * @seed: hash seed
+ *
+ * With lnet_nid_rht_cmpfn(), NIDs that lnet_nid_equal() finds equal
+ * are one key: the table's key_len alone would compare unused bytes.
+ *
+ * Return: the hash.
+ */
+u32 lnet_nid_rht_hashfn(const void *nid, u32 len, u32 seed)
+{
+	return lnet_nid_hash(nid, seed);
+}
+EXPORT_SYMBOL(lnet_nid_rht_hashfn);
+
+/**
+ * lnet_nid_rht_cmpfn() - rhashtable .obj_cmpfn of a table keyed by a NID
+ * @arg: the lookup: its key and its table (whose key_offset finds the
+ *	NID in @obj)
+ * @obj: an object of the table
+ *
+ * Return: 0 if @obj's NID is the key.
+ */
+int lnet_nid_rht_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	return !lnet_nid_equal(arg->key, obj + arg->ht->p.key_offset);
+}
+EXPORT_SYMBOL(lnet_nid_rht_cmpfn);

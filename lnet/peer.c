@@ -35,33 +35,12 @@ module_param(peer_idle_timeout, uint, 0644);
 MODULE_PARM_DESC(peer_idle_timeout,
 		 "Seconds after which a peer NI that is not used is freed (0: never)");
 
-static u32 lnet_peer_ni_key_hash(const void *data, u32 len, u32 seed)
-{
-	return lnet_nid_hash(data, seed);
-}
-
-static u32 lnet_peer_ni_obj_hash(const void *data, u32 len, u32 seed)
-{
-	const struct lnet_peer_ni *lpni = data;
-
-	return lnet_nid_hash(&lpni->lpni_nid, seed);
-}
-
-static int lnet_peer_ni_cmp(struct rhashtable_compare_arg *arg,
-			    const void *obj)
-{
-	const struct lnet_peer_ni *lpni = obj;
-
-	return !lnet_nid_equal(arg->key, &lpni->lpni_nid);
-}
-
 static const struct rhashtable_params lnet_peer_ni_params = {
 	.key_len		= sizeof(struct lnet_nid),
 	.key_offset		= offsetof(struct lnet_peer_ni, lpni_nid),
 	.head_offset		= offsetof(struct lnet_peer_ni, lpni_node),
-	.hashfn			= lnet_peer_ni_key_hash,
-	.obj_hashfn		= lnet_peer_ni_obj_hash,
-	.obj_cmpfn		= lnet_peer_ni_cmp,
+	.hashfn			= lnet_nid_rht_hashfn,
+	.obj_cmpfn		= lnet_nid_rht_cmpfn,
 	.automatic_shrinking	= true,
 };
 

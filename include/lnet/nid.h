@@ -114,6 +114,11 @@ u64 lnet_nid_to_nid4(const struct lnet_nid *nid);
 bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b);
 u32 lnet_nid_hash(const struct lnet_nid *nid, u32 seed);
 
+struct rhashtable_compare_arg;
+/* An rhashtable keyed by a struct lnet_nid: its .hashfn and .obj_cmpfn. */
+u32 lnet_nid_rht_hashfn(const void *nid, u32 len, u32 seed);
+int lnet_nid_rht_cmpfn(struct rhashtable_compare_arg *arg, const void *obj);
+
 int lnet_net_from_str(const char *str, u32 *net);
 int lnet_nid_from_str(const char *str, struct lnet_nid *nid);
 int lnet_nid4_from_str(const char *str, u64 *nid4);

@@ -32,12 +32,81 @@
 struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
 					  const struct lnet_nid *nid)
 {
-	struct ksock_peer *peer;
+	return rhashtable_lookup_fast(&net->ksn_peer_table, nid,
+				      ksock_peer_params);
+}
 
-	list_for_each_entry(peer, &net->ksn_peers, ksp_list)
-		if (lnet_nid_equal(&peer->ksp_nid, nid))
-			return peer;
-	return NULL;
+const struct rhashtable_params ksock_peer_params = {
+	.key_len		= sizeof(struct lnet_nid),
+	.key_offset		= offsetof(struct ksock_peer, ksp_nid),
+	.head_offset		= offsetof(struct ksock_peer, ksp_node),
+	.hashfn			= lnet_nid_rht_hashfn,
+	.obj_cmpfn		= lnet_nid_rht_cmpfn,
+	.automatic_shrinking	= true,
+};
+
+/**
+ * ksock_peer_put_locked() - drop a reference to @peer
+ * @peer: the peer; the reaper may free it once this was the last
+ */
+void ksock_peer_put_locked(struct ksock_peer *peer)
+{
+	WARN_ON(peer->ksp_refs <= 0);
+	peer->ksp_refs--;
+	peer->ksp_last_used = jiffies;
+}
+
+/* Nothing refers to @peer or waits on it, for @idle jiffies. */
+static bool ksock_peer_idle_locked(const struct ksock_peer *peer,
+				   unsigned long idle)
+{
+	return !peer->ksp_refs && list_empty(&peer->ksp_conns) &&
+	       list_empty(&peer->ksp_txq) && list_empty(&peer->ksp_zc_reqs) &&
+	       !peer->ksp_connecting &&
+	       !delayed_work_pending(&peer->ksp_connect_work) &&
+	       time_after(jiffies, peer->ksp_reconnect_at) &&
+	       time_after(jiffies, peer->ksp_last_used + idle);
+}
+
+/**
+ * ksock_peers_reap_locked() - unlink the peers idle for sock_timeout
+ * @net: the NI
+ * @dead: they are moved here, marked dead, for ksock_peers_free()
+ *
+ * Nobody can find them any more; a connect work that was about to run
+ * sees ksp_dead and does nothing.
+ */
+void ksock_peers_reap_locked(struct ksock_net *net, struct list_head *dead)
+{
+	unsigned long idle = lnet_secs_to_jiffies(ksock_timeout());
+	struct ksock_peer *peer, *tmp;
+
+	list_for_each_entry_safe(peer, tmp, &net->ksn_peers, ksp_list) {
+		if (!ksock_peer_idle_locked(peer, idle))
+			continue;
+		peer->ksp_dead = true;
+		rhashtable_remove_fast(&net->ksn_peer_table, &peer->ksp_node,
+				       ksock_peer_params);
+		list_move_tail(&peer->ksp_list, dead);
+	}
+}
+
+/**
+ * ksock_peers_free() - free peers that ksock_peers_reap_locked() unlinked
+ * @dead: the list it filled
+ *
+ * Context: Process context, no lock held (waits for their connect work).
+ */
+void ksock_peers_free(struct list_head *dead)
+{
+	struct ksock_peer *peer, *tmp;
+
+	list_for_each_entry_safe(peer, tmp, dead, ksp_list) {
+		cancel_delayed_work_sync(&peer->ksp_connect_work);
+		list_del(&peer->ksp_list);
+		atomic64_dec(&ksock_stats[KSOCK_STAT_PEERS]);
+		kfree(peer);
+	}
 }
 
 /**
@@ -71,6 +140,12 @@ struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
 	INIT_DELAYED_WORK(&peer->ksp_connect_work, ksock_connect_work);
 	INIT_LIST_HEAD(&peer->ksp_zc_reqs);
 	peer->ksp_zc_next_cookie = KSOCK_ZC_FIRST_COOKIE;
+	peer->ksp_last_used = jiffies;
+	if (rhashtable_insert_fast(&net->ksn_peer_table, &peer->ksp_node,
+				   ksock_peer_params)) {
+		kfree(peer);
+		return NULL;
+	}
 	list_add_tail(&peer->ksp_list, &net->ksn_peers);
 	atomic64_inc(&ksock_stats[KSOCK_STAT_PEERS]);
 	return peer;
@@ -293,6 +368,7 @@ static void ksock_callbacks_reset(struct ksock_conn *conn)
 void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn)
 {
 	conn->ksc_peer = peer;
+	peer->ksp_refs++;	/* until the end of its teardown */
 	ksock_callbacks_set(conn);
 	atomic64_inc(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
 	ksock_stat_inc(KSOCK_STAT_CONNS_CREATED);
@@ -326,6 +402,7 @@ static void ksock_conn_teardown(struct work_struct *work)
 	/* Messages still waiting for a connection get a new one. */
 	if (!list_empty(&peer->ksp_txq))
 		ksock_peer_connect_locked(peer);
+	ksock_peer_put_locked(peer);	/* not used below */
 	spin_unlock_bh(&net->ksn_lock);
 
 	if (rx_msg)

@@ -217,6 +217,8 @@ static struct socket *ksock_passive(struct ksock_net *net,
 	spin_lock_bh(&net->ksn_lock);
 	peer = ksock_peer_get_locked(net, &nid, pid);
 	rc = peer ? ksock_conn_admit_locked(peer, &h, type, true) : -ENOMEM;
+	if (!rc)
+		peer->ksp_refs++;	/* until the second admission */
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc == -EALREADY) {
 		ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
@@ -225,20 +227,19 @@ static struct socket *ksock_passive(struct ksock_net *net,
 	}
 	if (rc)
 		return sock;
-	rc = ksock_hello_send(net, sock, h.version, &nid, h.src_pid,
-			      h.src_incarnation, type, timeout);
-	if (rc)
-		return sock;
-	conn = ksock_conn_alloc(sock, type, h.version, flip);
-	if (!conn)
-		return sock;
-	conn->ksc_userspace = userspace;
-	ksock_hs_unregister(net, hs);
-	ksock_sock_setup(sock);
+	conn = NULL;
+	if (!ksock_hello_send(net, sock, h.version, &nid, h.src_pid,
+			      h.src_incarnation, type, timeout))
+		conn = ksock_conn_alloc(sock, type, h.version, flip);
+	if (conn) {
+		conn->ksc_userspace = userspace;
+		ksock_hs_unregister(net, hs);
+		ksock_sock_setup(sock);
+	}
 
 	/* Things may have changed while the reply was sent. */
 	spin_lock_bh(&net->ksn_lock);
-	rc = ksock_conn_admit_locked(peer, &h, type, true);
+	rc = conn ? ksock_conn_admit_locked(peer, &h, type, true) : -EIO;
 	if (!rc) {
 		if (!peer->ksp_version) {
 			peer->ksp_version = h.version;
@@ -246,10 +247,13 @@ static struct socket *ksock_passive(struct ksock_net *net,
 		}
 		ksock_conn_start_locked(peer, conn);
 	}
+	ksock_peer_put_locked(peer);
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc) {
-		ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
-		kfree(conn);
+		if (conn) {
+			ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
+			kfree(conn);
+		}
 		return sock;
 	}
 	ksock_test_admit_delay();
@@ -449,7 +453,7 @@ void ksock_connect_work(struct work_struct *work)
 	u32 type;
 
 	spin_lock_bh(&net->ksn_lock);
-	if (net->ksn_shutdown) {
+	if (net->ksn_shutdown || peer->ksp_dead) {
 		spin_unlock_bh(&net->ksn_lock);
 		return;
 	}

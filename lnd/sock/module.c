@@ -206,6 +206,11 @@ static int ksock_startup(struct lnet_ni *ni)
 		kfree(net);
 		return rc;
 	}
+	rc = rhashtable_init(&net->ksn_peer_table, &ksock_peer_params);
+	if (rc) {
+		kfree(net);
+		return rc;
+	}
 	net->ksn_ni = ni;
 	spin_lock_init(&net->ksn_lock);
 	INIT_LIST_HEAD(&net->ksn_peers);
@@ -281,9 +286,12 @@ static void ksock_shutdown(struct lnet_ni *ni)
 		list_del(&peer->ksp_list);
 		spin_unlock_bh(&net->ksn_lock);
 		ksock_txlist_done(&txs, -ESHUTDOWN);
+		rhashtable_remove_fast(&net->ksn_peer_table, &peer->ksp_node,
+				       ksock_peer_params);
 		atomic64_dec(&ksock_stats[KSOCK_STAT_PEERS]);
 		kfree(peer);
 	}
+	rhashtable_destroy(&net->ksn_peer_table);
 	ni->ni_data = NULL;
 	kfree(net);
 }

@@ -4,8 +4,9 @@
  * sock_timeout (spec 4.12) -- a message partly received, data queued but
  * not taken by the socket, data in the socket not acknowledged by TCP, a
  * zero-copy request not acknowledged by the peer --, fail messages that
- * waited that long for a connection, and send keepalive NOOPs to peers
- * silent for keepalive seconds (spec 4.9).
+ * waited that long for a connection, send keepalive NOOPs to peers
+ * silent for keepalive seconds (spec 4.9), and free the peers idle for
+ * sock_timeout.
  */
 #include <linux/tcp.h>
 #include <net/sock.h>
@@ -79,6 +80,7 @@ void ksock_reaper(struct work_struct *work)
 	struct ksock_tx *tx, *ttmp;
 	struct ksock_peer *peer;
 	LIST_HEAD(expired);
+	LIST_HEAD(dead);
 	int rc;
 
 	spin_lock_bh(&net->ksn_lock);
@@ -95,7 +97,9 @@ void ksock_reaper(struct work_struct *work)
 		ksock_zc_reap_locked(peer);
 		ksock_peer_keepalive_locked(peer);
 	}
+	ksock_peers_reap_locked(net, &dead);
 	spin_unlock_bh(&net->ksn_lock);
+	ksock_peers_free(&dead);
 	ksock_txlist_done(&expired, -ETIMEDOUT);
 	queue_delayed_work(ksock_connd_wq, &net->ksn_reaper, HZ);
 }

@@ -19,6 +19,7 @@
 #include <linux/atomic.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
+#include <linux/rhashtable.h>
 #include <linux/uio.h>
 #include <linux/workqueue.h>
 
@@ -177,7 +178,8 @@ void ksock_debugfs_fini(void);
  * struct ksock_net - one NI of ksocklnd (ni->ni_data)
  * @ksn_ni: the NI
  * @ksn_lock: peers, their connections and every send queue
- * @ksn_peers: struct ksock_peer, for the NI's lifetime
+ * @ksn_peers: struct ksock_peer, until idle (the reaper frees them)
+ * @ksn_peer_table: the same, by NID
  * @ksn_shutdown: the NI is stopping: no new peer, connection or send
  * @ksn_incarnation: sent in every HELLO; constant for the NI's life
  * @ksn_ip: the NI's IPv4 address (network order)
@@ -193,6 +195,7 @@ struct ksock_net {
 	struct lnet_ni		*ksn_ni;
 	spinlock_t		ksn_lock;	/* see above */
 	struct list_head	ksn_peers;
+	struct rhashtable	ksn_peer_table;
 	bool			ksn_shutdown;
 	u64			ksn_incarnation;
 	__be32			ksn_ip;
@@ -206,6 +209,7 @@ struct ksock_net {
 /**
  * struct ksock_peer - a peer NI we talk to
  * @ksp_list: in ksn_peers
+ * @ksp_node: in ksn_peer_table
  * @ksp_net: our NI
  * @ksp_nid: its NID
  * @ksp_pid: its PID (12345, or a userspace peer's)
@@ -222,6 +226,14 @@ struct ksock_net {
  * @ksp_connect_work: opens the missing connections
  * @ksp_zc_reqs: sends whose zero-copy request awaits its ACK, tx_zc_list
  * @ksp_zc_next_cookie: cookie of our next zero-copy request
+ * @ksp_refs: its connections, from their start to the end of their
+ *	teardown, and a passive handshake between admission and start
+ * @ksp_last_used: last send queued or connection torn down (jiffies)
+ * @ksp_dead: unlinked by the reaper; its connect work must do nothing
+ *
+ * Freed by the reaper (ksock_peers_reap_locked()) once nothing refers to
+ * it, nothing waits on it and it was idle for sock_timeout, or by the
+ * NI's shutdown.
  */
 struct ksock_peer {
 	struct list_head	ksp_list;
@@ -241,6 +253,10 @@ struct ksock_peer {
 	struct delayed_work	ksp_connect_work;
 	struct list_head	ksp_zc_reqs;
 	u64			ksp_zc_next_cookie;
+	struct rhash_head	ksp_node;
+	int			ksp_refs;
+	unsigned long		ksp_last_used;
+	bool			ksp_dead;
 };
 
 struct ksock_conn;
@@ -382,6 +398,10 @@ struct ksock_conn {
 /* conn.c */
 struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
 					  const struct lnet_nid *nid);
+extern const struct rhashtable_params ksock_peer_params;
+void ksock_peer_put_locked(struct ksock_peer *peer);
+void ksock_peers_reap_locked(struct ksock_net *net, struct list_head *dead);
+void ksock_peers_free(struct list_head *dead);
 struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
 					 const struct lnet_nid *nid, u32 pid);
 unsigned int ksock_conns_wanted(const struct ksock_net *net, u32 type);

@@ -225,6 +225,7 @@ static void ksock_peer_queue_locked(struct ksock_peer *peer,
 {
 	struct ksock_conn *conn = ksock_conn_for_tx_locked(peer, tx);
 
+	peer->ksp_last_used = jiffies;
 	if (conn) {
 		ksock_tx_queue_locked(conn, tx);
 		return;
