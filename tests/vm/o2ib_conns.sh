@@ -15,6 +15,13 @@
 #  3. V1, a passive: a reloads its modules (a new incarnation); b's next
 #     CONNREQ is stale, the short V1 reject carries no incarnation, b
 #     retries without one and a accepts V1; traffic both ways again.
+#  4. A QP the device cannot make at the negotiated queue depth (ko2iblnd's
+#     test_max_recv_wr: at most 13 receive WRs, where queue depth 8 needs
+#     19): the queue depth shrinks by quarters (8, 6, 5) until the QP can
+#     be made, as the spec allows, rather than failing.  First on the
+#     passive side b (its CONNACK carries 5, a adopts it), then on the
+#     active side a (its CONNREQ proposes 5); traffic with more in flight
+#     than the queue depth each time.
 # No RNR, credit overflow, stale message, timeout or leaked LNet message.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
@@ -205,5 +212,34 @@ if [ "$LNET_NODE" = a ]; then
 else
 	target_expect $((2 * nsizes * 4 + 928))
 fi
-phase_end done
+phase_end v1-unloaded
+
+# --- 4. the queue depth shrinks to what the device can make ---
+QP_HOOK=/sys/kernel/debug/ko2iblnd/test_max_recv_wr
+for side in b a; do
+	o2ib_load
+	echo 300 > /sys/module/lnet_test/parameters/op_timeout
+	echo serve > "$RUN" || fail "serve"
+	if [ "$LNET_NODE" = "$side" ]; then
+		[ -w $QP_HOOK ] || fail "no $QP_HOOK"
+		echo 13 > $QP_HOOK
+	fi
+	barrier "qp-$side-up"
+	if [ "$LNET_NODE" = a ]; then
+		lt_ok ping "$nid" 4
+		many "$nid"
+	fi
+	barrier "qp-$side-sent" 600
+	line=$(conns_to "$nid")
+	log "connection with $side short of receive WRs: $line"
+	[ "$(echo "$line" | wc -l)" = 1 ] &&
+		[ "$(conn_field "$line" qd)" = 5 ] ||
+		{ diag; fail "$side short of WRs: not one connection of queue depth 5"; }
+	if [ "$LNET_NODE" = "$side" ]; then
+		[ "$(counter "$O2IB_STATS" qd_shrunk)" = 1 ] ||
+			fail "qd_shrunk: $(counter "$O2IB_STATS" qd_shrunk), want 1"
+	fi
+	echo 0 > $QP_HOOK
+	phase_end "qp-$side-done"
+done
 log "o2ib connections OK"

@@ -13,6 +13,7 @@ set -euo pipefail
 . "$LNET_TOP/tests/vm/sock_lib.sh"
 
 KSTATS=/sys/kernel/debug/ko2iblnd/stats
+EST_HOOK=/sys/kernel/debug/ko2iblnd/test_established_delay_ms
 HOSTILE=$LNET_TOP/build/utils/o2ib_hostile
 QD=8
 REQ=0
@@ -39,6 +40,10 @@ diag() {
 serve_stats() {
 	local n=0
 	while [ ! -e "$SHARED/.stats-done" ]; do
+		if [ -e "$SHARED/.hook.req" ]; then
+			echo 3000 > "$EST_HOOK" || fail "no $EST_HOOK"
+			mv "$SHARED/.hook.req" "$SHARED/.hook.set"
+		fi
 		if [ -e "$SHARED/.stats-req.$n" ]; then
 			cat "$KSTATS" > "$SHARED/.stats.$n.tmp"
 			mv "$SHARED/.stats.$n.tmp" "$SHARED/stats.$n"
@@ -158,6 +163,18 @@ if [ "$LNET_NODE" = a ]; then
 	attack msg_get_frags300 rx_wire_bad_frags
 	attack msg_imm_garbage rx_bad_lnet_hdr
 	attack msg_noop_trunc rx_wire_short
+	# A bad message and good ones behind it, all before b handles its
+	# ESTABLISHED event (b's hook delays it 3 s and spaces the replay):
+	# the first replayed closes the connection, the others must not be
+	# handled, and the teardown must wait for the replay (before, it
+	# freed the receive buffers under it: KASAN use-after-free).
+	touch "$SHARED/.hook.req"
+	for ((i = 0; i < 100; i++)); do
+		[ -e "$SHARED/.hook.set" ] && break
+		nap 0.1
+	done
+	[ -e "$SHARED/.hook.set" ] || fail "b did not set its ESTABLISHED hook"
+	attack msg_early_replay rx_stale
 
 	"$HOSTILE" -t $WAIT -q $QD "$IP" "$NID" cm_abort ||
 		fail "cm_abort: local error"

@@ -71,6 +71,8 @@ static const struct attack attacks[] = {
 	{ "msg_get_frags300", MESSAGE, "GET_REQ with rd_nfrags 300", 0 },
 	{ "msg_imm_garbage", MESSAGE, "IMMEDIATE, garbage LNet header", 0 },
 	{ "msg_noop_trunc", MESSAGE, "NOOP truncated to 20 bytes", 0 },
+	{ "msg_early_replay", MESSAGE,
+	  "a stale NOOP, then 6 good ones, at once", 0 },
 	{ "cm_abort", ABORT, "connect, then go away at once", 0 },
 	{ "cm_flood", FLOOD, "50 x cm_abort", 0 },
 };
@@ -160,6 +162,8 @@ static unsigned int bad_message(const struct attack *a, u8 *b)
 		put32(b + OFF_NOB, IMMEDIATE_HDR_SIZE);
 	} else if (!strcmp(n, "noop_trunc")) {
 		return 20;
+	} else if (!strcmp(n, "early_replay")) {
+		put64(b + OFF_DSTSTAMP, dst_stamp + 1);	/* then good ones */
 	}
 	/* A wrong ibm_nob comes with a whole header. */
 	if (!strcmp(n, "nob_long") || !strcmp(n, "nob_short"))
@@ -234,7 +238,7 @@ static int play_message(const struct attack *a, struct link *l)
 	struct ibv_send_wr wr = {}, *bad;
 	enum rdma_cm_event_type type;
 	struct ibv_sge sge;
-	int status, rc;
+	int status, rc, i;
 
 	rc = establish(l);
 	if (rc)
@@ -249,6 +253,25 @@ static int play_message(const struct attack *a, struct link *l)
 	if (ibv_post_send(l->id->qp, &wr, &bad)) {
 		perror("ibv_post_send");
 		return 2;
+	}
+	/*
+	 * early_replay: good NOOPs behind the bad one, sent at once so that
+	 * they too arrive before the node's (delayed) ESTABLISHED event.
+	 */
+	for (i = 0; !strcmp(a->name, "msg_early_replay") && i < 6; i++) {
+		struct ibv_send_wr w = wr, *bw;
+		struct ibv_sge s = sge;
+		u8 *nb = l->tx + (i + 1) * MSG_SIZE;
+
+		memset(nb, 0, MSG_SIZE);
+		pack(nb, MSG_NOOP, 0, HDR_SIZE);
+		s.addr = (uintptr_t)nb;
+		s.length = HDR_SIZE;
+		w.sg_list = &s;
+		if (ibv_post_send(l->id->qp, &w, &bw)) {
+			perror("ibv_post_send");
+			return 2;
+		}
 	}
 	/*
 	 * The node must close the connection: a DREQ, or a REJ if it found
@@ -343,7 +366,8 @@ int main(int argc, char **argv)
 			rc = play_abort(argv[optind]);
 		break;
 	default:
-		rc = link_open(&l, argv[optind], NRX, MSG_SIZE);
+		/* room for early_replay's 7 messages */
+		rc = link_open(&l, argv[optind], NRX, 7 * MSG_SIZE);
 		if (rc)
 			return rc;
 		rc = a->kind == REJECT ? play_reject(a, &l) :
