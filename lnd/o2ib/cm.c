@@ -14,7 +14,9 @@
  * destroyed by rdma_cm (the handler returns non-zero).
  *
  * Every other failure closes the connection, whose teardown (on kib_wq)
- * destroys the id.  Handlers run in process context and may sleep.
+ * destroys the id.  Handlers run in process context and may sleep; a
+ * connection's handler and its teardown exclude each other (ibc_cm_mutex),
+ * and a handler that finds its connection closing does nothing.
  */
 #include <linux/in.h>
 #include <rdma/ib_cm.h>
@@ -426,13 +428,23 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	if (!conn)
 		return kib_reject(cmid, net, version,
 				  IBLND_REJECT_NO_RESOURCES, qd_max);
+	/*
+	 * The teardown destroys the id from now on.  It may be queued
+	 * already (the NI stopping, the peer restarting): then it waits for
+	 * this handler and destroys the id once it returned.
+	 */
+	mutex_lock(&conn->ibc_cm_mutex);
 	cmid->context = conn;
+	if (kib_conn_closing(conn)) {
+		mutex_unlock(&conn->ibc_cm_mutex);
+		return 0;
+	}
 	rc = kib_conn_setup(conn, cmid);
 	if (rc) {
-		/* The teardown destroys the id: it is ours now. */
 		kib_reject(cmid, net, version, IBLND_REJECT_NO_RESOURCES,
 			   qd_max);
 		kib_conn_close(conn, rc);
+		mutex_unlock(&conn->ibc_cm_mutex);
 		return 0;
 	}
 
@@ -446,6 +458,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	rc = rdma_accept(cmid, &acc);
 	if (rc)
 		kib_conn_close(conn, rc);
+	mutex_unlock(&conn->ibc_cm_mutex);
 	return 0;
 }
 
@@ -499,6 +512,12 @@ int kib_cm_handler(struct rdma_cm_id *cmid, struct rdma_cm_event *event)
 	}
 
 	conn = cmid->context;
+	/* Not while the teardown runs; nothing once it is queued. */
+	mutex_lock(&conn->ibc_cm_mutex);
+	if (kib_conn_closing(conn)) {
+		mutex_unlock(&conn->ibc_cm_mutex);
+		return 0;
+	}
 	switch (event->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		rc = rdma_resolve_route(cmid, KIB_RESOLVE_TIMEOUT_MS);
@@ -539,5 +558,6 @@ int kib_cm_handler(struct rdma_cm_id *cmid, struct rdma_cm_event *event)
 			kib_connect_failed(conn, event, rc);
 		kib_conn_close(conn, rc);
 	}
+	mutex_unlock(&conn->ibc_cm_mutex);
 	return 0;
 }

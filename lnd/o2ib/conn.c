@@ -10,6 +10,7 @@
  * is queued or waiting, free the QP, CQ, buffers and the rdma_cm id.  The
  * id is destroyed only there, never from its own event handler.
  */
+#include <linux/delay.h>
 #include <linux/slab.h>
 
 #include "o2iblnd.h"
@@ -118,6 +119,7 @@ struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
 	conn->ibc_net = peer->ibp_net;
 	conn->ibc_active = active;
 	conn->ibc_state = active ? KIB_CONN_CONNECTING : KIB_CONN_ACCEPTED;
+	mutex_init(&conn->ibc_cm_mutex);
 	conn->ibc_version = peer->ibp_version;
 	conn->ibc_queue_depth = peer->ibp_version == IBLND_MSG_VERSION_1 ?
 				IBLND_MSG_QUEUE_SIZE_V1 : peer->ibp_queue_depth;
@@ -165,31 +167,22 @@ static void kib_qp_event(struct ib_event *event, void *context)
 		pr_debug("ko2iblnd: QP event %d\n", event->event);
 }
 
-/**
- * kib_conn_setup() - create the QP and CQ and post the receive buffers
- * @conn: the connection, queue depth known
- * @cmid: its rdma_cm id, with its device resolved
- *
- * Send queue: concurrent_sends messages, each with up to max_frags RDMA
- * WRITEs or an MR registration before it, within the device's limit
- * (concurrent_sends shrinks to fit), plus the NOOPs V2 sends out of band.
- * Receive queue: 2 x queue depth + 2 for V2, 2 x queue depth for V1
- * (spec 5.1).  One spare WR each for ib_drain_qp().
- *
- * Context: process (rdma_cm handler).
- * Return: 0 or -errno; what was created is freed by the teardown.
+/*
+ * Create the CQ and QP for queue depth @qd.  Send queue: concurrent_sends
+ * messages, each with up to max_frags RDMA WRITEs or an MR registration
+ * before it, within the device's limit (concurrent_sends shrinks to
+ * fit), plus the NOOPs V2 sends out of band.  Receive queue: 2 x queue
+ * depth + 2 for V2, 2 x queue depth for V1 (spec 5.1).  One spare WR each
+ * for ib_drain_qp().  On failure nothing is left created.
  */
-int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
+static int kib_conn_create_qp(struct kib_conn *conn, struct rdma_cm_id *cmid,
+			      int qd)
 {
 	struct kib_net *net = conn->ibc_net;
-	struct ib_device *dev = net->kn_dev;
 	struct ib_qp_init_attr attr = {};
-	int qd = conn->ibc_queue_depth;
 	int per_tx = 1 + conn->ibc_max_frags + KIB_MR_MAX_WRS;
-	int sends, sq, i, rc;
+	int sends, sq, nrx, rc;
 
-	if (cmid->device != dev)
-		return -ENODEV;
 	sends = net->kn_ni->ni_tunables.concurrent_sends;
 	if (sends <= 0 || sends > qd)
 		sends = qd;
@@ -199,15 +192,14 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 		sends--;
 	if (sends * per_tx + 1 > net->kn_max_qp_wr)
 		return -ENOMEM;
-	conn->ibc_concurrent_sends = sends;
 	sq = sends * per_tx;
-	conn->ibc_nrx = 2 * qd;
+	nrx = 2 * qd;
 	if (kib_oob_capable(conn->ibc_version))
-		conn->ibc_nrx += KIB_OOB_MSGS;
-	if (conn->ibc_nrx + 1 > net->kn_max_qp_wr)
+		nrx += KIB_OOB_MSGS;
+	if (nrx + 1 > net->kn_max_qp_wr)
 		return -ENOMEM;
 
-	conn->ibc_cq = ib_alloc_cq(dev, conn, sq + conn->ibc_nrx + 2, 0,
+	conn->ibc_cq = ib_alloc_cq(net->kn_dev, conn, sq + nrx + 2, 0,
 				   IB_POLL_WORKQUEUE);
 	if (IS_ERR(conn->ibc_cq)) {
 		rc = PTR_ERR(conn->ibc_cq);
@@ -219,15 +211,69 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 	attr.send_cq = conn->ibc_cq;
 	attr.recv_cq = conn->ibc_cq;
 	attr.cap.max_send_wr = sq + 1;
-	attr.cap.max_recv_wr = conn->ibc_nrx + 1;
+	attr.cap.max_recv_wr = nrx + 1;
 	attr.cap.max_send_sge = net->kn_max_send_sge;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(cmid, net->kn_pd, &attr);
+	if (READ_ONCE(kib_test_max_recv_wr) &&
+	    attr.cap.max_recv_wr > READ_ONCE(kib_test_max_recv_wr))
+		rc = -ENOMEM;
+	else
+		rc = rdma_create_qp(cmid, net->kn_pd, &attr);
+	if (rc) {
+		ib_free_cq(conn->ibc_cq);
+		conn->ibc_cq = NULL;
+		return rc;
+	}
+	conn->ibc_qp_created = true;
+	conn->ibc_concurrent_sends = sends;
+	conn->ibc_nrx = nrx;
+	return 0;
+}
+
+/**
+ * kib_conn_setup() - create the QP and CQ and post the receive buffers
+ * @conn: the connection, queue depth proposed (active side: ours; passive
+ *	side: the CONNREQ's)
+ * @cmid: its rdma_cm id, with its device resolved
+ *
+ * A V2 connection whose QP the device cannot make at that queue depth
+ * takes a quarter less, again, down to KIB_QD_MIN, as Lustre does: the
+ * active side then proposes the smaller depth in its CONNREQ, the passive
+ * side accepts with it in its CONNACK (spec 5.6: "unless its QP creation
+ * forced a smaller queue depth"); the peer adopts it.  V1's is fixed.
+ *
+ * Context: process (rdma_cm handler).
+ * Return: 0 or -errno; what was created is freed by the teardown.
+ */
+int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
+{
+	struct kib_net *net = conn->ibc_net;
+	struct ib_device *dev = net->kn_dev;
+	int qd = conn->ibc_queue_depth;
+	int i, rc;
+
+	if (cmid->device != dev)
+		return -ENODEV;
+	for (;;) {
+		rc = kib_conn_create_qp(conn, cmid, qd);
+		if (!rc || !kib_oob_capable(conn->ibc_version) ||
+		    qd <= KIB_QD_MIN)
+			break;
+		qd = max(qd - max(qd / 4, 1), KIB_QD_MIN);
+	}
 	if (rc)
 		return rc;
-	conn->ibc_qp_created = true;
+	if (qd != conn->ibc_queue_depth) {
+		char nid[LNET_NIDSTR_SIZE];
+
+		lnet_nid4_to_str(conn->ibc_peer->ibp_nid, nid, sizeof(nid));
+		kib_stat_inc(KIB_STAT_QD_SHRUNK);
+		pr_info_ratelimited("ko2iblnd: %s: queue depth %d shrunk to %d: the device cannot make a larger QP\n",
+				    nid, conn->ibc_queue_depth, qd);
+		conn->ibc_queue_depth = qd;
+	}
 
 	conn->ibc_rxs = kcalloc(conn->ibc_nrx, sizeof(*conn->ibc_rxs),
 				GFP_KERNEL);
@@ -258,7 +304,7 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 	return 0;
 }
 
-/* Release what kib_conn_setup() and the rdma_cm created. */
+/* Release what kib_conn_setup() created (the id goes after). */
 static void kib_conn_free_resources(struct kib_conn *conn)
 {
 	struct ib_device *dev = conn->ibc_net->kn_dev;
@@ -278,8 +324,7 @@ static void kib_conn_free_resources(struct kib_conn *conn)
 		kfree(rx->rx_msg);
 	}
 	kfree(conn->ibc_rxs);
-	if (conn->ibc_cmid)
-		rdma_destroy_id(conn->ibc_cmid);
+	conn->ibc_rxs = NULL;
 }
 
 /*
@@ -343,6 +388,8 @@ static void kib_conn_teardown(struct work_struct *work)
 	bool mr_waiting;
 	LIST_HEAD(txs);
 
+	/* No rdma_cm handler is building it or replaying its receives. */
+	mutex_lock(&conn->ibc_cm_mutex);
 	if (conn->ibc_qp_created) {
 		rdma_disconnect(conn->ibc_cmid);
 		/* Every completion, flushed ones included, has run after this. */
@@ -350,7 +397,7 @@ static void kib_conn_teardown(struct work_struct *work)
 	}
 
 	spin_lock_bh(&net->kn_lock);
-	conn->ibc_state = KIB_CONN_DEAD;
+	kib_conn_set_state_locked(conn, KIB_CONN_DEAD);
 	list_splice_init(&conn->ibc_tx_noops, &txs);
 	list_splice_init(&conn->ibc_tx_queue, &txs);
 	list_splice_init(&conn->ibc_tx_queue_rsrvd, &txs);
@@ -387,8 +434,48 @@ static void kib_conn_teardown(struct work_struct *work)
 	if (mr_waiting)
 		kib_conn_put(conn);	/* kn_mr_waiters' reference */
 	kib_conn_free_resources(conn);
+	mutex_unlock(&conn->ibc_cm_mutex);
+	/* Waits for a handler of the id that waited for the mutex. */
+	if (conn->ibc_cmid)
+		rdma_destroy_id(conn->ibc_cmid);
 	kib_stat_inc(KIB_STAT_CONNS_CLOSED);
 	kib_conn_put(conn);
+}
+
+/**
+ * kib_conn_set_state_locked() - the one place a connection changes state
+ * @conn: the connection
+ * @state: its next state; see struct kib_conn for the legal moves
+ */
+void kib_conn_set_state_locked(struct kib_conn *conn,
+			       enum kib_conn_state state)
+{
+	static const u8 legal[] = {
+		[KIB_CONN_CONNECTING]	= BIT(KIB_CONN_ESTABLISHED) |
+					  BIT(KIB_CONN_CLOSING),
+		[KIB_CONN_ACCEPTED]	= BIT(KIB_CONN_ESTABLISHED) |
+					  BIT(KIB_CONN_CLOSING),
+		[KIB_CONN_ESTABLISHED]	= BIT(KIB_CONN_CLOSING),
+		[KIB_CONN_CLOSING]	= BIT(KIB_CONN_DEAD),
+		[KIB_CONN_DEAD]		= 0,
+	};
+
+	lockdep_assert_held(&conn->ibc_net->kn_lock);
+	WARN_ONCE(!(legal[conn->ibc_state] & BIT(state)),
+		  "ko2iblnd: connection state %d -> %d\n", conn->ibc_state,
+		  state);
+	WRITE_ONCE(conn->ibc_state, state);
+}
+
+/**
+ * kib_conn_closing() - is the connection closing or closed?
+ * @conn: the connection
+ *
+ * Return: true once kib_conn_close*() ran: the teardown owns it.
+ */
+bool kib_conn_closing(const struct kib_conn *conn)
+{
+	return READ_ONCE(conn->ibc_state) >= KIB_CONN_CLOSING;
 }
 
 /**
@@ -405,7 +492,7 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 		pr_debug("ko2iblnd: closing conn to %llx: %d\n",
 			 conn->ibc_peer->ibp_nid, error);
 	}
-	conn->ibc_state = KIB_CONN_CLOSING;
+	kib_conn_set_state_locked(conn, KIB_CONN_CLOSING);
 	conn->ibc_error = error;
 	list_del_init(&conn->ibc_list);
 	/* The peer list's reference passes to the teardown. */
@@ -460,7 +547,7 @@ void kib_peer_close_conns_old_locked(struct kib_peer *peer,
  * kib_conn_established() - the connection is up: send what waits
  * @conn: the connection, ESTABLISHED event processed (CONNACK checked)
  *
- * Context: process (rdma_cm handler).
+ * Context: process (rdma_cm handler, holding ibc_cm_mutex).
  */
 void kib_conn_established(struct kib_conn *conn)
 {
@@ -469,9 +556,13 @@ void kib_conn_established(struct kib_conn *conn)
 	unsigned long deadline = jiffies + lnet_secs_to_jiffies(kib_timeout());
 	struct kib_rx *rx, *rtmp;
 	struct kib_tx *tx, *tmp;
+	unsigned int delay;
 	LIST_HEAD(rxs);
 	LIST_HEAD(txs);
 
+	delay = xchg(&kib_test_established_delay_ms, 0);
+	if (delay)
+		msleep(delay);
 	spin_lock_bh(&net->kn_lock);
 	if (conn->ibc_state >= KIB_CONN_CLOSING) {
 		spin_unlock_bh(&net->kn_lock);
@@ -481,7 +572,7 @@ void kib_conn_established(struct kib_conn *conn)
 		peer->ibp_connecting = false;
 	else
 		peer->ibp_accepting--;
-	conn->ibc_state = KIB_CONN_ESTABLISHED;
+	kib_conn_set_state_locked(conn, KIB_CONN_ESTABLISHED);
 	conn->ibc_established = true;
 	conn->ibc_last_send = jiffies;
 	peer->ibp_backoff_ms = KIB_RECONNECT_MIN_MS;
@@ -502,9 +593,18 @@ void kib_conn_established(struct kib_conn *conn)
 		tx->tx_deadline = deadline;
 		kib_queue_tx(conn, tx);
 	}
+	/*
+	 * Under the handler's ibc_cm_mutex, which the teardown waits for: a
+	 * replayed receive that closes the connection does not free the
+	 * ones after it, which are dropped.
+	 */
 	list_for_each_entry_safe(rx, rtmp, &rxs, rx_list) {
 		list_del_init(&rx->rx_list);
+		if (kib_conn_closing(conn))
+			continue;
 		kib_handle_rx(rx);
+		if (delay)
+			msleep(delay / 10);
 	}
 	kib_check_sends(conn);
 	kib_conn_put(conn);

@@ -68,6 +68,7 @@ static const char * const kib_stat_names[] = {
 	[KIB_STAT_MR_MAP_FAILED]	= "mr_map_failed",
 	[KIB_STAT_MR_WAITS]		= "mr_waits",
 	[KIB_STAT_MR_RETIRED]		= "mr_retired",
+	[KIB_STAT_QD_SHRUNK]		= "qd_shrunk",
 };
 
 static_assert(ARRAY_SIZE(kib_stat_names) == KIB_STAT_COUNT);
@@ -89,6 +90,21 @@ u32 kib_test_no_fastreg;
  */
 u32 kib_test_fail_post;
 
+/*
+ * A test hook: while non-zero, creating a QP with more receive work
+ * requests than this fails with -ENOMEM, as on a device short of
+ * resources.
+ */
+u32 kib_test_max_recv_wr;
+
+/*
+ * A test hook, one-shot: the next ESTABLISHED event of a connection is
+ * handled this many ms late (so that the peer's first messages arrive
+ * before it and wait to be replayed), and the receives it replays are
+ * handled a tenth of that apart.
+ */
+u32 kib_test_established_delay_ms;
+
 static int kib_stats_show(struct seq_file *m, void *v)
 {
 	int i;
@@ -109,7 +125,8 @@ DEFINE_SHOW_ATTRIBUTE(kib_conns);
 
 /**
  * kib_debugfs_init() - create /sys/kernel/debug/ko2iblnd/{stats,conns}
- *	and the test hooks test_no_fastreg, test_fail_post
+ *	and the test hooks test_no_fastreg, test_fail_post, test_max_recv_wr,
+ *	test_established_delay_ms
  */
 void kib_debugfs_init(void)
 {
@@ -122,6 +139,10 @@ void kib_debugfs_init(void)
 			   &kib_test_no_fastreg);
 	debugfs_create_u32("test_fail_post", 0600, kib_debugfs_root,
 			   &kib_test_fail_post);
+	debugfs_create_u32("test_max_recv_wr", 0600, kib_debugfs_root,
+			   &kib_test_max_recv_wr);
+	debugfs_create_u32("test_established_delay_ms", 0600, kib_debugfs_root,
+			   &kib_test_established_delay_ms);
 }
 
 /**

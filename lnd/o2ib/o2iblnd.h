@@ -40,6 +40,7 @@
 #include "wire.h"
 
 #define KIB_OOB_MSGS		2	/* V2 NOOPs in flight */
+#define KIB_QD_MIN		2	/* smallest queue depth a QP shrinks to */
 #define KIB_RESOLVE_TIMEOUT_MS	5000	/* address, route: spec 5.12 */
 #define KIB_RECONNECT_MIN_MS	1000	/* backoff after a failed attempt, */
 #define KIB_RECONNECT_MAX_MS	60000	/* doubled up to this */
@@ -129,6 +130,7 @@ enum kib_stat {
 	KIB_STAT_MR_MAP_FAILED,
 	KIB_STAT_MR_WAITS,		/* a message waited for an MR */
 	KIB_STAT_MR_RETIRED,		/* an MR of unknown state not reused */
+	KIB_STAT_QD_SHRUNK,		/* a QP made at a smaller queue depth */
 	KIB_STAT_COUNT
 };
 
@@ -137,6 +139,10 @@ extern atomic64_t kib_stats[KIB_STAT_COUNT];
 extern u32 kib_test_no_fastreg;
 /* debugfs test_fail_post: the next posts of registered sinks fail. */
 extern u32 kib_test_fail_post;
+/* debugfs test_max_recv_wr: QPs with more receive WRs cannot be made. */
+extern u32 kib_test_max_recv_wr;
+/* debugfs test_established_delay_ms: the next ESTABLISHED handled late. */
+extern u32 kib_test_established_delay_ms;
 
 static inline void kib_stat_inc(enum kib_stat s)
 {
@@ -329,6 +335,15 @@ struct kib_rx {
  * @ibc_rxs: the receive buffers
  * @ibc_qp_created: rdma_create_qp() succeeded
  * @ibc_teardown: releases its resources once closed
+ * @ibc_cm_mutex: held by the rdma_cm handler while it handles an event of
+ *	the connection (building it, replaying its early receives) and by
+ *	the teardown while it disconnects and frees: neither runs under the
+ *	other.  A handler that finds the connection closing does nothing.
+ *
+ * States (kib_conn_set_state_locked(), under kn_lock, the only place
+ * ibc_state changes): CONNECTING (active) or ACCEPTED (passive) ->
+ * ESTABLISHED -> CLOSING (teardown queued) -> DEAD (queues emptied);
+ * CONNECTING and ACCEPTED may also go to CLOSING directly.
  */
 struct kib_conn {
 	enum kib_ctx_kind	ibc_kind;
@@ -367,6 +382,7 @@ struct kib_conn {
 	struct kib_rx		*ibc_rxs;
 	bool			ibc_qp_created;
 	struct work_struct	ibc_teardown;
+	struct mutex		ibc_cm_mutex;	/* see above */
 };
 
 /**
@@ -452,6 +468,9 @@ int kib_peer_conns_wanted(const struct kib_peer *peer);
 int kib_peer_nconns_locked(const struct kib_peer *peer);
 struct kib_conn *kib_peer_conn_locked(struct kib_peer *peer);
 void kib_peer_connect_more_locked(struct kib_peer *peer);
+void kib_conn_set_state_locked(struct kib_conn *conn,
+			       enum kib_conn_state state);
+bool kib_conn_closing(const struct kib_conn *conn);
 void kib_conn_close_locked(struct kib_conn *conn, int error);
 void kib_conn_close(struct kib_conn *conn, int error);
 void kib_conn_established(struct kib_conn *conn);
