@@ -173,7 +173,8 @@ static void kib_qp_event(struct ib_event *event, void *context)
  * before it, within the device's limit (concurrent_sends shrinks to
  * fit), plus the NOOPs V2 sends out of band.  Receive queue: 2 x queue
  * depth + 2 for V2, 2 x queue depth for V1 (spec 5.1).  One spare WR each
- * for ib_drain_qp().  On failure nothing is left created.
+ * for ib_drain_qp().  On failure no QP is left; the CQ stays, for the next
+ * try or the teardown.
  */
 static int kib_conn_create_qp(struct kib_conn *conn, struct rdma_cm_id *cmid,
 			      int qd)
@@ -199,12 +200,18 @@ static int kib_conn_create_qp(struct kib_conn *conn, struct rdma_cm_id *cmid,
 	if (nrx + 1 > net->kn_max_qp_wr)
 		return -ENOMEM;
 
-	conn->ibc_cq = ib_alloc_cq(net->kn_dev, conn, sq + nrx + 2, 0,
-				   IB_POLL_WORKQUEUE);
-	if (IS_ERR(conn->ibc_cq)) {
-		rc = PTR_ERR(conn->ibc_cq);
-		conn->ibc_cq = NULL;
-		return rc;
+	/*
+	 * The CQ of the first depth tried serves the smaller ones: it is
+	 * never freed here, as an rdma_cm handler must not flush CQ work.
+	 */
+	if (!conn->ibc_cq) {
+		conn->ibc_cq = ib_alloc_cq(net->kn_dev, conn, sq + nrx + 2, 0,
+					   IB_POLL_WORKQUEUE);
+		if (IS_ERR(conn->ibc_cq)) {
+			rc = PTR_ERR(conn->ibc_cq);
+			conn->ibc_cq = NULL;
+			return rc;
+		}
 	}
 	attr.event_handler = kib_qp_event;
 	attr.qp_context = conn;
@@ -221,11 +228,8 @@ static int kib_conn_create_qp(struct kib_conn *conn, struct rdma_cm_id *cmid,
 		rc = -ENOMEM;
 	else
 		rc = rdma_create_qp(cmid, net->kn_pd, &attr);
-	if (rc) {
-		ib_free_cq(conn->ibc_cq);
-		conn->ibc_cq = NULL;
+	if (rc)
 		return rc;
-	}
 	conn->ibc_qp_created = true;
 	conn->ibc_concurrent_sends = sends;
 	conn->ibc_nrx = nrx;
@@ -388,8 +392,14 @@ static void kib_conn_teardown(struct work_struct *work)
 	bool mr_waiting;
 	LIST_HEAD(txs);
 
-	/* No rdma_cm handler is building it or replaying its receives. */
+	/*
+	 * Wait for an rdma_cm handler still building it or replaying its
+	 * receives; any later one finds it closing and does nothing.  Not
+	 * held below: freeing the CQ flushes CQ work, which (for the MAD
+	 * CQ) takes rdma_cm's handler mutex, held around our handler.
+	 */
 	mutex_lock(&conn->ibc_cm_mutex);
+	mutex_unlock(&conn->ibc_cm_mutex);
 	if (conn->ibc_qp_created) {
 		rdma_disconnect(conn->ibc_cmid);
 		/* Every completion, flushed ones included, has run after this. */
@@ -434,8 +444,7 @@ static void kib_conn_teardown(struct work_struct *work)
 	if (mr_waiting)
 		kib_conn_put(conn);	/* kn_mr_waiters' reference */
 	kib_conn_free_resources(conn);
-	mutex_unlock(&conn->ibc_cm_mutex);
-	/* Waits for a handler of the id that waited for the mutex. */
+	/* Waits for a handler of the id that is still running. */
 	if (conn->ibc_cmid)
 		rdma_destroy_id(conn->ibc_cmid);
 	kib_stat_inc(KIB_STAT_CONNS_CLOSED);
