@@ -336,9 +336,10 @@ struct kib_rx {
  * @ibc_qp_created: rdma_create_qp() succeeded
  * @ibc_teardown: releases its resources once closed
  * @ibc_cm_mutex: held by the rdma_cm handler while it handles an event of
- *	the connection (building it, replaying its early receives) and by
- *	the teardown while it disconnects and frees: neither runs under the
- *	other.  A handler that finds the connection closing does nothing.
+ *	the connection (building it, replaying its early receives); the
+ *	teardown takes and drops it before it disconnects and frees, so it
+ *	waits for such a handler, and a handler that finds the connection
+ *	closing does nothing.
  *
  * States (kib_conn_set_state_locked(), under kn_lock, the only place
  * ibc_state changes): CONNECTING (active) or ACCEPTED (passive) ->
