@@ -25,7 +25,6 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/workqueue.h>
-#include <net/inet_sock.h>
 #include <net/tcp_states.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>

@@ -545,17 +545,13 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 
 	msg = lnet_msg_alloc(GFP_ATOMIC | __GFP_NOWARN);
 	lnet_lock();
-	if (!lnet_for_me_locked(ni, &hdr.dest_nid)) {
-		/* No routing yet: a message not for us is an error. */
-		lnet_drop_count_locked(ni, LNET_DROP_NOT_FOR_ME, hdr.type,
-				       hdr.payload_length);
-		lnet_unlock();
-		if (msg)
-			lnet_msg_free(msg);
-		return -EPROTO;
-	}
-	if (lnet_src_spoofed(&hdr.src_nid, from)) {
-		lnet_drop_count_locked(ni, LNET_DROP_BAD_SRC, hdr.type,
+	/* No routing yet: a message not for us is an error, as a spoof. */
+	if (!lnet_for_me_locked(ni, &hdr.dest_nid))
+		reason = LNET_DROP_NOT_FOR_ME;
+	else if (lnet_src_spoofed(&hdr.src_nid, from))
+		reason = LNET_DROP_BAD_SRC;
+	if (reason) {
+		lnet_drop_count_locked(ni, reason, hdr.type,
 				       hdr.payload_length);
 		lnet_unlock();
 		if (msg)

@@ -127,8 +127,9 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 	struct lnet_peer_ni *lpni;
 	struct lnet_ni_stats *s;
 
-	/* A receive counts on its sender's peer NI, if we have one. */
-	lpni = msg->msg_send ? NULL : lnet_peer_ni_find_locked(&msg->msg_from);
+	/* A receive counts on its sender's peer NI (none for 0@lo's). */
+	lpni = msg->msg_send || msg->msg_rxni == the_lnet.ln_loni ? NULL :
+	       lnet_peer_ni_find_locked(&msg->msg_from);
 	if (status) {
 		c->errors++;
 		if (msg->msg_send)

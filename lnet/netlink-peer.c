@@ -24,15 +24,6 @@ const struct nla_policy lnet_peer_del_policy[LNET_PEER_POLICY_MAX + 1] = {
 				    .len = LNET_GENL_NID_LEN - 1 },
 };
 
-static int lnet_genl_put_nid(struct sk_buff *skb, int type,
-			     const struct lnet_nid *nid)
-{
-	char buf[LNET_NIDSTR_SIZE];
-
-	lnet_nid_to_str(nid, buf, sizeof(buf));
-	return nla_put_string(skb, type, buf);
-}
-
 static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 				 const struct lnet_peer_ni_info *p,
 				 unsigned int detail)

@@ -327,6 +327,18 @@ static const u8 lnet_genl_msg_attr[LNET_CTL_MSG_TYPES] = {
 	[LNET_MSG_HELLO]	= LNET_MSG_A_HELLO,
 };
 
+/* A NID as a string attribute: 0, or -EMSGSIZE. */
+int lnet_genl_put_nid(struct sk_buff *skb, int type,
+		      const struct lnet_nid *nid)
+{
+	char str[LNET_NIDSTR_SIZE];
+
+	if (lnet_nid_to_str(nid, str, sizeof(str)) < 0 ||
+	    nla_put_string(skb, type, str))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int lnet_genl_put_msg_types(struct sk_buff *skb, int type, const u32 *count)
 {
 	struct nlattr *nest;
@@ -370,8 +382,7 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 	if (lnet_net_to_str(ni->net_id, str, sizeof(str)) < 0 ||
 	    nla_put_string(skb, LNET_A_NET, str))
 		return -EMSGSIZE;
-	if (lnet_nid_to_str(&ni->nid, str, sizeof(str)) < 0 ||
-	    nla_put_string(skb, LNET_A_NID, str))
+	if (lnet_genl_put_nid(skb, LNET_A_NID, &ni->nid))
 		return -EMSGSIZE;
 	if (nla_put_u8(skb, LNET_A_NI_STATUS, ni->up))
 		return -EMSGSIZE;
@@ -492,7 +503,6 @@ static int lnet_genl_ping_reply(struct genl_info *info,
 				u32 features)
 {
 	unsigned int n = min_t(unsigned int, count, LNET_GENL_PING_NIDS_MAX);
-	char str[LNET_NIDSTR_SIZE];
 	struct nlattr *nest;
 	struct sk_buff *msg;
 	unsigned int i;
@@ -507,8 +517,7 @@ static int lnet_genl_ping_reply(struct genl_info *info,
 	if (!hdr)
 		goto too_big;
 	/* the primary NID is the first one the peer lists */
-	if (lnet_nid_to_str(n ? &nids[0] : dst, str, sizeof(str)) < 0 ||
-	    nla_put_string(msg, LNET_A_NID, str) ||
+	if (lnet_genl_put_nid(msg, LNET_A_NID, n ? &nids[0] : dst) ||
 	    nla_put_u8(msg, LNET_A_MULTI_RAIL,
 		       !!(features & LNET_PING_FEAT_MULTI_RAIL)) ||
 	    nla_put_u32(msg, LNET_A_PEER_NID_COUNT, count))
@@ -517,8 +526,7 @@ static int lnet_genl_ping_reply(struct genl_info *info,
 	if (!nest)
 		goto too_big;
 	for (i = 0; i < n; i++)
-		if (lnet_nid_to_str(&nids[i], str, sizeof(str)) < 0 ||
-		    nla_put_string(msg, LNET_A_NID, str))
+		if (lnet_genl_put_nid(msg, LNET_A_NID, &nids[i]))
 			goto too_big;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

@@ -18,6 +18,8 @@ extern struct mutex lnet_genl_mutex;
 
 int lnet_genl_parse_nid(const struct nlattr *attr, struct lnet_nid *nid,
 			struct netlink_ext_ack *extack);
+int lnet_genl_put_nid(struct sk_buff *skb, int type,
+		      const struct lnet_nid *nid);
 int lnet_genl_put_msg_types(struct sk_buff *skb, int type, const u32 *count);
 
 /* netlink-peer.c */

@@ -13,8 +13,8 @@
 #include <linux/export.h>
 #include <linux/inet.h>
 #include <linux/jhash.h>
-#include <linux/rhashtable.h>
 #include <linux/kernel.h>
+#include <linux/rhashtable.h>
 #include <linux/string.h>
 
 #include <lnet/nid.h>

@@ -79,7 +79,6 @@ static void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 			rhashtable_remove_fast(&the_lnet.ln_peer_nis,
 					       &lpni->lpni_node,
 					       lnet_peer_ni_params);
-			the_lnet.ln_npeer_nis--;
 			list_del(&lpni->lpni_list);
 			kfree(lpni);
 		}
@@ -115,9 +114,9 @@ struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 	lpni = lnet_peer_ni_find_locked(nid);
 	if (lpni)
 		return lpni;
-	if (the_lnet.ln_npeer_nis >= LNET_PEER_NIS_MAX) {
-		pr_warn_ratelimited("LNet: %u peer NIs, no more\n",
-				    the_lnet.ln_npeer_nis);
+	if (atomic_read(&the_lnet.ln_peer_nis.nelems) >= LNET_PEER_NIS_MAX) {
+		pr_warn_ratelimited("LNet: %d peer NIs, no more\n",
+				    LNET_PEER_NIS_MAX);
 		return NULL;
 	}
 
@@ -132,7 +131,6 @@ struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 	if (rhashtable_insert_fast(&the_lnet.ln_peer_nis, &lpni->lpni_node,
 				   lnet_peer_ni_params))
 		goto fail;
-	the_lnet.ln_npeer_nis++;
 
 	lp->lp_primary_nid = *nid;
 	INIT_LIST_HEAD(&lp->lp_nets);

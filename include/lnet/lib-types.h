@@ -414,7 +414,6 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_md_next: cyclic allocation hint for @ln_mds
  * @ln_peers: every peer
  * @ln_peer_nis: peer NIs by NID
- * @ln_npeer_nis: how many
  * @ln_peer_reaper: frees idle peers (lnet/peer.c)
  * @ln_counters: global counters
  * @ln_drops: received messages dropped, per reason
@@ -439,7 +438,6 @@ struct lnet {
 	u32			ln_md_next;
 	struct list_head	ln_peers;
 	struct rhashtable	ln_peer_nis;
-	unsigned int		ln_npeer_nis;
 	struct delayed_work	ln_peer_reaper;
 	struct lnet_counters_common ln_counters;
 	u32			ln_drops[LNET_DROP_COUNT];

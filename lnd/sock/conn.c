@@ -60,7 +60,8 @@ void ksock_peer_put_locked(struct ksock_peer *peer)
 static bool ksock_peer_idle_locked(const struct ksock_peer *peer,
 				   unsigned long idle)
 {
-	return !peer->ksp_refs && list_empty(&peer->ksp_conns) &&
+	/* Its connections hold references until their teardown ends. */
+	return !peer->ksp_refs &&
 	       list_empty(&peer->ksp_txq) && list_empty(&peer->ksp_zc_reqs) &&
 	       !peer->ksp_connecting &&
 	       !delayed_work_pending(&peer->ksp_connect_work) &&

@@ -461,22 +461,16 @@ static int ni_cb(struct nlattr **tb, struct nlattr *head, int len, void *arg)
 		ni->has_lnd_tun = true;
 	}
 	if (tb[LNET_A_NI_STATS]) {
-		if (lnl_nest_parse(nt, LNET_NI_STATS_A_MAX,
-				   tb[LNET_A_NI_STATS]))
+		if (lnl_nest_u32s(tb[LNET_A_NI_STATS], LNET_NI_STATS_A_MAX,
+				  ni->stats))
 			return -EPROTO;
-		for (i = 1; i <= LNET_NI_STATS_A_MAX; i++)
-			if (nt[i])
-				ni->stats[i] = nla_get_u32(nt[i]);
 		ni->has_stats = true;
 	}
 	for (j = 0; j < 3; j++) {
 		if (!tb[msg_attr[j]])
 			continue;
-		if (lnl_nest_parse(nt, LNET_MSG_A_MAX, tb[msg_attr[j]]))
+		if (lnl_nest_u32s(tb[msg_attr[j]], LNET_MSG_A_MAX, ni->msgs[j]))
 			return -EPROTO;
-		for (i = 1; i <= LNET_MSG_A_MAX; i++)
-			if (nt[i])
-				ni->msgs[j][i] = nla_get_u32(nt[i]);
 		ni->has_msgs = true;
 	}
 	return 0;

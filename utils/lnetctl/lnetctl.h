@@ -39,6 +39,8 @@ struct nl_msg *lnl_msg(int cmd, bool dump);
 int lnl_run(struct nl_msg *msg, lnl_parse_fn parse, void *arg,
 	    struct lnl_error *err);
 int lnl_nest_parse(struct nlattr **tb, int max, struct nlattr *nest);
+/* The u32 attributes 1..@max of @nest into @out[1..max]; absent: kept. */
+int lnl_nest_u32s(struct nlattr *nest, int max, unsigned int *out);
 
 /* --- YAML output (yout.c) --- */
 

@@ -266,3 +266,16 @@ int lnl_nest_parse(struct nlattr **tb, int max, struct nlattr *nest)
 {
 	return nla_parse_nested(tb, max, nest, NULL);
 }
+
+int lnl_nest_u32s(struct nlattr *nest, int max, unsigned int *out)
+{
+	struct nlattr *nt[LNET_A_MAX + 1];
+	int i;
+
+	if (max > LNET_A_MAX || lnl_nest_parse(nt, max, nest))
+		return -EPROTO;
+	for (i = 1; i <= max; i++)
+		if (nt[i])
+			out[i] = nla_get_u32(nt[i]);
+	return 0;
+}

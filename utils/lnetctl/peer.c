@@ -40,19 +40,6 @@ struct peer_ni_list {
 	unsigned int n;
 };
 
-static int peer_ni_nest(struct nlattr *nest, int max, unsigned int *out)
-{
-	struct nlattr *nt[LNET_A_MAX + 1];
-	int i;
-
-	if (lnl_nest_parse(nt, max, nest))
-		return -EPROTO;
-	for (i = 1; i <= max; i++)
-		if (nt[i])
-			out[i] = nla_get_u32(nt[i]);
-	return 0;
-}
-
 static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 		      void *arg)
 {
@@ -80,10 +67,10 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 	if (tb[LNET_A_PEER_REFCOUNT] && tb[LNET_A_PEER_CREDITS] &&
 	    tb[LNET_A_NI_STATS]) {
 		p->refcount = nla_get_u32(tb[LNET_A_PEER_REFCOUNT]);
-		if (peer_ni_nest(tb[LNET_A_PEER_CREDITS], LNET_PEER_CR_A_MAX,
-				 cr) ||
-		    peer_ni_nest(tb[LNET_A_NI_STATS], LNET_NI_STATS_A_MAX,
-				 p->stats))
+		if (lnl_nest_u32s(tb[LNET_A_PEER_CREDITS], LNET_PEER_CR_A_MAX,
+				  cr) ||
+		    lnl_nest_u32s(tb[LNET_A_NI_STATS], LNET_NI_STATS_A_MAX,
+				  p->stats))
 			return -EPROTO;
 		for (i = 0; i <= LNET_PEER_CR_A_MAX; i++)
 			p->cr[i] = (int)cr[i];
@@ -92,7 +79,7 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 	for (i = 0; i < 3; i++) {
 		if (!tb[msg_attr[i]])
 			continue;
-		if (peer_ni_nest(tb[msg_attr[i]], LNET_MSG_A_MAX, p->msgs[i]))
+		if (lnl_nest_u32s(tb[msg_attr[i]], LNET_MSG_A_MAX, p->msgs[i]))
 			return -EPROTO;
 		p->has_msgs = true;
 	}

@@ -238,7 +238,7 @@ static int play_message(const struct attack *a, struct link *l)
 	struct ibv_send_wr wr = {}, *bad;
 	enum rdma_cm_event_type type;
 	struct ibv_sge sge;
-	int status, rc, i;
+	int status, rc, i, extra;
 
 	rc = establish(l);
 	if (rc)
@@ -258,7 +258,8 @@ static int play_message(const struct attack *a, struct link *l)
 	 * early_replay: good NOOPs behind the bad one, sent at once so that
 	 * they too arrive before the node's (delayed) ESTABLISHED event.
 	 */
-	for (i = 0; !strcmp(a->name, "msg_early_replay") && i < 6; i++) {
+	extra = !strcmp(a->name, "msg_early_replay") ? 6 : 0;
+	for (i = 0; i < extra; i++) {
 		struct ibv_send_wr w = wr, *bw;
 		struct ibv_sge s = sge;
 		u8 *nb = l->tx + (i + 1) * MSG_SIZE;
