@@ -8,42 +8,7 @@
 
 #include <lnet/nid.h>
 
-struct nid_case {
-	const char *str;	/* input */
-	u64 nid4;		/* expected value, for 4-byte addresses */
-	const char *canon;	/* expected output of format(parse(str)) */
-};
-
-static const struct nid_case valid_nids[] = {
-	{ "192.168.1.2@tcp",	0x00020000C0A80102ULL, "192.168.1.2@tcp" },
-	{ "192.168.1.2@tcp0",	0x00020000C0A80102ULL, "192.168.1.2@tcp" },
-	{ "192.168.1.2",	0x00020000C0A80102ULL, "192.168.1.2@tcp" },
-	{ "10.0.0.1@o2ib3",	0x000500030A000001ULL, "10.0.0.1@o2ib3" },
-	{ "0@lo",		0x0009000000000000ULL, "0@lo" },
-	{ "192.0.2.7@tcp65535",	0x0002FFFFC0000207ULL, "192.0.2.7@tcp65535" },
-	{ "0.0.0.0@tcp7",	0x0002000700000000ULL, "0.0.0.0@tcp7" },
-	{ "255.255.255.255@o2ib", 0x00050000FFFFFFFFULL, "255.255.255.255@o2ib" },
-	{ "42@gni",		0x000D00000000002AULL, "42@gni" },
-	{ "0x2a@gni1",		0x000D00010000002AULL, "42@gni1" },
-	{ "4294967295@kfi",	0x00100000FFFFFFFFULL, "4294967295@kfi" },
-	{ "7@ptlf2",		0x000F000200000007ULL, "7@ptlf2" },
-	{ "9@bxi3f",		0x0013000000000009ULL, "9@bxi3f" },
-	{ "192.0.2.1@gip4",	0x000E0004C0000201ULL, "192.0.2.1@gip4" },
-	{ "192.0.2.1@efa",	0x00120000C0000201ULL, "192.0.2.1@efa" },
-	{ "<?>",		LNET_NID_ANY,	       "<?>" },
-};
-
-static const char * const invalid_nids[] = {
-	"", "@", "@tcp", "192.168.1.2@", "192.168.1.2@tcp65536",
-	"192.168.1.2@tcp-1", "192.168.1.2@tcp+1", "192.168.1.2@tcp 1",
-	"192.168.1.2@tcp\n", " 192.168.1.2@tcp", "192.168.1.2 @tcp",
-	"192.168.1.256@tcp", "192.168.1@tcp", "192.168.1.2.3@tcp",
-	"192.168.1.2@TCP", "192.168.1.2@foo", "192.168.1.2@tcpx",
-	"192.168.1.2@@tcp", "host.example@tcp", "1@lo", "0@lo1", "0@lo0",
-	"x@lo", "-1@gni", "4294967296@kfi", "0x@gni", "0x1g@gni",
-	"1.2.3.4@gni", "12@tcp", "2001:db8::1@gni", "::1::2@tcp",
-	"0@o2ib99999", "<?>@tcp",
-};
+#include "lnet_nid_vectors.h"
 
 static void nid_parse_valid(struct kunit *test)
 {
@@ -51,7 +16,7 @@ static void nid_parse_valid(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(valid_nids); i++) {
-		const struct nid_case *c = &valid_nids[i];
+		const struct nid_vector *c = &valid_nids[i];
 		struct lnet_nid nid;
 		u64 nid4 = 0;
 
@@ -99,6 +64,7 @@ static void nid_ipv6(struct kunit *test)
 	char buf[LNET_NIDSTR_SIZE];
 	struct lnet_nid nid;
 	u64 nid4 = 7;
+	int i;
 
 	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("2001:db8::1@tcp5", &nid), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(&nid, want, sizeof(want)), 0);
@@ -110,6 +76,16 @@ static void nid_ipv6(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_nid4_from_str("2001:db8::1@tcp5", &nid4),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, nid4, 7ULL);
+
+	for (i = 0; i < ARRAY_SIZE(valid_ipv6_nids); i++) {
+		const struct nid_vector *c = &valid_ipv6_nids[i];
+
+		KUNIT_EXPECT_EQ_MSG(test, lnet_nid_from_str(c->str, &nid), 0,
+				    "parse %s", c->str);
+		KUNIT_EXPECT_EQ(test, nid.nid_size, 12);
+		lnet_nid_to_str(&nid, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ_MSG(test, buf, c->canon, "format %s", c->str);
+	}
 }
 
 /* Spec 1.4: a nid4-compatible large NID is the nid4 written big-endian. */
@@ -174,34 +150,26 @@ static void nid_hash_follows_equal(struct kunit *test)
 
 static void net_strings(struct kunit *test)
 {
-	static const struct { const char *str; u32 net; const char *canon; }
-	ok[] = {
-		{ "tcp", 0x00020000, "tcp" }, { "tcp0", 0x00020000, "tcp" },
-		{ "tcp7", 0x00020007, "tcp7" }, { "o2ib3", 0x00050003, "o2ib3" },
-		{ "o2ib", 0x00050000, "o2ib" }, { "lo", 0x00090000, "lo" },
-		{ "bxi3f12", 0x0013000C, "bxi3f12" },
-		{ "kfi65535", 0x0010FFFF, "kfi65535" },
-	};
-	static const char * const bad[] = {
-		"", "tcp65536", "tcp-1", "tc", "lo0", "lo1", "o2ib 3", "tcp\n",
-		"TCP", "tofu", "<?>", "tcp0x1",
-	};
 	char buf[16];
 	u32 net;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+	for (i = 0; i < ARRAY_SIZE(valid_nets); i++) {
+		const struct net_vector *c = &valid_nets[i];
+
 		net = 0;
-		KUNIT_EXPECT_EQ_MSG(test, lnet_net_from_str(ok[i].str, &net), 0,
-				    "parse %s", ok[i].str);
-		KUNIT_EXPECT_EQ_MSG(test, net, ok[i].net, "value %s", ok[i].str);
+		KUNIT_EXPECT_EQ_MSG(test, lnet_net_from_str(c->str, &net), 0,
+				    "parse %s", c->str);
+		KUNIT_EXPECT_EQ_MSG(test, net, c->net, "value %s", c->str);
 		lnet_net_to_str(net, buf, sizeof(buf));
-		KUNIT_EXPECT_STREQ(test, buf, ok[i].canon);
+		KUNIT_EXPECT_STREQ(test, buf, c->canon);
 	}
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+	for (i = 0; i < ARRAY_SIZE(invalid_nets); i++) {
 		net = 0x55;
-		KUNIT_EXPECT_EQ_MSG(test, lnet_net_from_str(bad[i], &net),
-				    -EINVAL, "accepted \"%s\"", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, lnet_net_from_str(invalid_nets[i],
+							    &net),
+				    -EINVAL, "accepted \"%s\"",
+				    invalid_nets[i]);
 		KUNIT_EXPECT_EQ(test, net, 0x55U);
 	}
 

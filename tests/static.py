@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Host checks: module builds (W=1, sparse) against every kernel,
 checkpatch --strict on every project C file and header, shellcheck and
-flake8 on every script, and the harness's own unit tests."""
+flake8 on every script, the harness's own unit tests and the user-space
+build of the NID grammar."""
 
 import glob
 import os
@@ -67,6 +68,18 @@ def harness_unit(_run_dir):
                 "harness unit test")
 
 
+def nid_grammar(_run_dir):
+    """lnet/nidparse.c built for user space, as lnetctl links it, against
+    the KUnit test's table (kunit/lnet_nid_vectors.h): the kernel and the
+    tool must give the same answers."""
+    out = os.path.join(vm.TOP, "build", "utils")
+    res = _run(["make", "-s", "-C", "utils", "O=" + out,
+                os.path.join(out, "nid_grammar")], "nid_grammar build")
+    if res.ok:
+        res = _run([os.path.join(out, "nid_grammar")], "nid_grammar")
+    return res
+
+
 TESTS = [
     HostTest("build[distro]", lambda d: build_modules("distro"), flavour="distro",
              builds=True),
@@ -75,4 +88,5 @@ TESTS = [
     HostTest("checkpatch", checkpatch),
     HostTest("lint", lint),
     HostTest("harness_unit", harness_unit),
+    HostTest("nid_grammar", nid_grammar),
 ]

@@ -7,8 +7,12 @@
 #ifndef _LNET_NID_H
 #define _LNET_NID_H
 
+#ifdef __KERNEL__
 #include <linux/build_bug.h>
 #include <linux/types.h>
+#else
+#include <lnet/user-types.h>	/* lnetctl builds lnet/nidparse.c too */
+#endif
 
 /* LND type numbers (spec 1.1).  Removed types are never reused. */
 enum lnet_lnd_type {
@@ -108,6 +112,22 @@ static inline u32 lnet_nid_net(const struct lnet_nid *nid)
 		return LNET_NET_ANY;
 	return lnet_mknet(nid->nid_type, be16_to_cpu(nid->nid_num));
 }
+
+/* How the address part of a NID is written for an LND (spec 1.6). */
+enum lnet_addr_kind {
+	LNET_ADDR_LO,		/* always "0" */
+	LNET_ADDR_IP,		/* IPv4 dotted quad or IPv6 text */
+	LNET_ADDR_NUM,		/* u32, decimal or 0x-prefixed hex */
+};
+
+/* An LND's name in NID and network strings. */
+struct lnet_lnd_name {
+	u8			type;
+	enum lnet_addr_kind	kind;
+	const char		*name;
+};
+
+const struct lnet_lnd_name *lnet_lnd_by_type(u32 type);
 
 void lnet_nid4_to_nid(u64 nid4, struct lnet_nid *nid);
 u64 lnet_nid_to_nid4(const struct lnet_nid *nid);

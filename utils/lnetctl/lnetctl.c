@@ -5,7 +5,6 @@
  * Documentation/lnetctl.rst.  Every argument is checked before anything
  * is sent, and the kernel checks it again.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -18,107 +17,21 @@
 
 /* --- values --- */
 
-static const char * const lnd_names[] = {
-	"tcp", "o2ib", "lo", "gni", "gip", "ptlf", "kfi", "efa", "bxi3f",
-};
-
-/* The same grammar as the kernel's lnet_net_from_str(). */
-static int net_lnd(const char *s, size_t len)
-{
-	size_t best_len = 0, i, n;
-	int best = -1;
-
-	for (i = 0; i < ARRAY_SIZE(lnd_names); i++) {
-		n = strlen(lnd_names[i]);
-		if (n <= len && n > best_len && !strncmp(s, lnd_names[i], n)) {
-			best = i;
-			best_len = n;
-		}
-	}
-	if (best < 0)
-		return -1;
-	if (best_len < len) {
-		unsigned long num = 0;
-
-		if (!strcmp(lnd_names[best], "lo"))
-			return -1;
-		for (i = best_len; i < len; i++) {
-			if (s[i] < '0' || s[i] > '9')
-				return -1;
-			num = num * 10 + (s[i] - '0');
-			if (num > 0xffff)
-				return -1;
-		}
-	}
-	return best;
-}
-
+/* The kernel's own grammar, lnet/nidparse.c, is compiled into lnetctl. */
 bool valid_net(const char *s)
 {
-	return strlen(s) < LNET_GENL_NET_LEN && net_lnd(s, strlen(s)) >= 0;
+	u32 net;
+
+	return strlen(s) < LNET_GENL_NET_LEN && !lnet_net_from_str(s, &net);
 }
 
-static bool valid_num_addr(const char *s, size_t len)
-{
-	unsigned long long v = 0;
-	unsigned int base = 10;
-	size_t i = 0;
-
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == len)
-		return false;
-	for (; i < len; i++) {
-		int d;
-
-		if (s[i] >= '0' && s[i] <= '9')
-			d = s[i] - '0';
-		else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
-			d = s[i] - 'a' + 10;
-		else if (base == 16 && s[i] >= 'A' && s[i] <= 'F')
-			d = s[i] - 'A' + 10;
-		else
-			return false;
-		v = v * base + d;
-		if (v > UINT_MAX)
-			return false;
-	}
-	return true;
-}
-
-/* The same grammar as the kernel's lnet_nid_from_str(), "<?>" refused. */
+/* A NID the kernel accepts, "<?>" refused. */
 bool valid_nid(const char *s)
 {
-	char addr[LNET_GENL_NID_LEN];
-	unsigned char buf[16];
-	const char *at = strrchr(s, '@');
-	const char *lnd;
-	size_t alen;
-	int i;
+	struct lnet_nid nid;
 
-	if (strlen(s) >= LNET_GENL_NID_LEN)
-		return false;
-	if (at) {
-		i = net_lnd(at + 1, strlen(at + 1));
-		alen = at - s;
-	} else {
-		i = 0;		/* tcp */
-		alen = strlen(s);
-	}
-	if (i < 0 || alen == 0)
-		return false;
-	lnd = lnd_names[i];
-	memcpy(addr, s, alen);
-	addr[alen] = '\0';
-	if (!strcmp(lnd, "lo"))
-		return !strcmp(addr, "0");
-	if (!strcmp(lnd, "tcp") || !strcmp(lnd, "o2ib") ||
-	    !strcmp(lnd, "gip") || !strcmp(lnd, "efa"))
-		return inet_pton(AF_INET, addr, buf) == 1 ||
-		       inet_pton(AF_INET6, addr, buf) == 1;
-	return valid_num_addr(addr, alen);
+	return strlen(s) < LNET_GENL_NID_LEN && !lnet_nid_from_str(s, &nid) &&
+	       !lnet_nid_is_any(&nid);
 }
 
 /* Return: 0, -EINVAL if @s is not an integer, -ERANGE if out of range. */

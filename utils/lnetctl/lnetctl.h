@@ -12,9 +12,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include <lnet/nid.h>		/* and ARRAY_SIZE(), from lnet/user-types.h */
 #include <uapi/lnet/lnet_genl.h>
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* --- netlink client (nl.c) --- */
 
