@@ -96,6 +96,21 @@ int lnet_ni_send_rc(struct lnet_msg *msg)
 	return lnet_ni_send_gated(msg, false);
 }
 
+/* Address @msg's header: to its target, from msg_self or else @ni. */
+static void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni)
+{
+	struct lnet_hdr *hdr = &msg->msg_hdr;
+
+	hdr->dest_nid = msg->msg_target.nid;
+	hdr->dest_pid = msg->msg_target.pid;
+	if (!lnet_nid_is_any(&msg->msg_self))
+		hdr->src_nid = msg->msg_self;
+	else
+		hdr->src_nid = ni->ni_nid;
+	hdr->src_pid = LNET_PID_LUSTRE;
+	hdr->payload_length = msg->msg_len;
+}
+
 /*
  * Choose the NI and peer NI for @msg and complete its header.  A response
  * goes to the NID its request came from (msg_from), addressed to the
@@ -104,7 +119,6 @@ int lnet_ni_send_rc(struct lnet_msg *msg)
  */
 static int lnet_select_path_locked(struct lnet_msg *msg)
 {
-	struct lnet_hdr *hdr = &msg->msg_hdr;
 	struct lnet_nid *dst = &msg->msg_target.nid;
 	const struct lnet_nid *hop = dst;
 	struct lnet_peer_ni *lpni = NULL;
@@ -128,14 +142,7 @@ static int lnet_select_path_locked(struct lnet_msg *msg)
 	ni->ni_refcount++;
 	msg->msg_txni = ni;
 	msg->msg_txpeer = lpni;
-	hdr->dest_nid = *dst;
-	hdr->dest_pid = msg->msg_target.pid;
-	if (!lnet_nid_is_any(&msg->msg_self))
-		hdr->src_nid = msg->msg_self;
-	else
-		hdr->src_nid = ni->ni_nid;
-	hdr->src_pid = LNET_PID_LUSTRE;
-	hdr->payload_length = msg->msg_len;
+	lnet_msg_address(msg, ni);
 	return 0;
 }
 
@@ -446,39 +453,16 @@ static bool lnet_for_me_locked(struct lnet_ni *ni, const struct lnet_nid *dst)
 	return lnet_nid_equal(dst, &ni->ni_nid);
 }
 
-/* The GET was delivered: send the REPLY, which delivers the GET event. */
-static void lnet_get_to_reply(struct lnet_msg *msg)
-{
-	struct lnet_handle_wire wmd = msg->msg_hdr.msg.get.return_wmd;
-	struct lnet_hdr *hdr = &msg->msg_hdr;
-
-	lnet_lock();
-	msg->msg_rxni->ni_stats.recv_count++;
-	msg->msg_rxni->ni_stats.received[LNET_MSG_GET]++;
-	the_lnet.ln_counters.recv_count++;
-	lnet_unlock();
-
-	msg->msg_send = true;
-	msg->msg_type = LNET_MSG_REPLY;
-	msg->msg_target = msg->msg_initiator;
-	msg->msg_self = msg->msg_rxni->ni_nid;
-	memset(hdr, 0, sizeof(*hdr));
-	hdr->type = LNET_MSG_REPLY;
-	hdr->msg.reply.dst_wmd = wmd;
-	lnet_send_msg(msg);
-}
-
 /*
- * The GET arrived as an RDMA request (o2iblnd GET_REQ): the LND writes
- * the reply straight into the initiator's buffer, so the REPLY never goes
- * through path selection or credits.  Hand it to lnd_recv() with the
- * data to write.
+ * The GET was matched: count it and send its REPLY, whose completion
+ * delivers the GET event.  A GET that arrived as an RDMA request (o2iblnd
+ * GET_REQ) is answered by the LND writing straight into the initiator's
+ * buffer: that REPLY goes through no path selection and no credits, the
+ * LND gets it in lnd_recv() with the data to write.
  */
-static void lnet_get_to_rdma_reply(struct lnet_ni *ni, void *private,
-				   struct lnet_msg *msg)
+static void lnet_get_respond(struct lnet_ni *ni, void *private,
+			     struct lnet_msg *msg, bool rdma_req)
 {
-	struct lnet_handle_wire wmd = msg->msg_hdr.msg.get.return_wmd;
-	struct lnet_hdr *hdr = &msg->msg_hdr;
 	struct iov_iter it;
 	int rc;
 
@@ -486,22 +470,19 @@ static void lnet_get_to_rdma_reply(struct lnet_ni *ni, void *private,
 	ni->ni_stats.recv_count++;
 	ni->ni_stats.received[LNET_MSG_GET]++;
 	the_lnet.ln_counters.recv_count++;
-	ni->ni_refcount++;
-	msg->msg_txni = ni;
+	if (rdma_req) {
+		ni->ni_refcount++;
+		msg->msg_txni = ni;
+	}
 	lnet_unlock();
 
-	msg->msg_send = true;
-	msg->msg_type = LNET_MSG_REPLY;
-	msg->msg_target = msg->msg_initiator;
-	msg->msg_self = ni->ni_nid;
-	memset(hdr, 0, sizeof(*hdr));
-	hdr->type = LNET_MSG_REPLY;
-	hdr->msg.reply.dst_wmd = wmd;
-	hdr->src_nid = ni->ni_nid;
-	hdr->src_pid = LNET_PID_LUSTRE;
-	hdr->dest_nid = msg->msg_target.nid;
-	hdr->dest_pid = msg->msg_target.pid;
-	hdr->payload_length = msg->msg_len;
+	lnet_msg_to_response(msg);
+	if (!rdma_req) {
+		lnet_ni_recv(ni, private, NULL, 0);
+		lnet_send_msg(msg);
+		return;
+	}
+	lnet_msg_address(msg, ni);
 	lnet_md_iter(msg->msg_md, ITER_SOURCE, msg->msg_offset, msg->msg_len,
 		     &it);
 	rc = ni->ni_net->net_lnd->lnd_recv(ni, private, msg, &it, msg->msg_len,
@@ -600,13 +581,8 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 			lnet_msg_free(msg);
 		return 0;
 	}
-	if (msg->msg_reply && rdma_req) {
-		lnet_get_to_rdma_reply(ni, private, msg);
-		return 0;
-	}
 	if (msg->msg_reply) {
-		lnet_ni_recv(ni, private, NULL, 0);
-		lnet_get_to_reply(msg);
+		lnet_get_respond(ni, private, msg, rdma_req);
 		return 0;
 	}
 	lnet_ni_recv(ni, private, msg, hdr.payload_length);

@@ -167,27 +167,55 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 	}
 }
 
-/* Turn a delivered PUT into its ACK (wire spec 2.6) and send it. */
-static void lnet_msg_send_ack(struct lnet_msg *msg)
+/**
+ * lnet_msg_to_response() - turn a request into its ACK or REPLY
+ * @msg: a delivered PUT that asked for an ACK, or a matched GET
+ *
+ * The one place responses are built (wire spec 2.6): a response goes back
+ * to the request's initiator, from the NID the request was addressed to
+ * (the receiving NI), by way of the NID it came from (msg_from, kept).  An
+ * ACK carries the PUT's match bits and delivered length and no payload; a
+ * REPLY carries the bytes the GET matched (msg_len).  The caller sends it
+ * (lnet_send_msg(), or the LND's RDMA for a GET_REQ) and fills in the
+ * addresses then.
+ */
+void lnet_msg_to_response(struct lnet_msg *msg)
 {
 	struct lnet_hdr *hdr = &msg->msg_hdr;
+	bool is_ack = msg->msg_type == LNET_MSG_PUT;
 	struct lnet_hdr_ack ack = {
 		.dst_wmd = hdr->msg.put.ack_wmd,
 		.match_bits = hdr->msg.put.match_bits,
 		.mlength = msg->msg_len,
 	};
+	struct lnet_hdr_reply reply = {
+		.dst_wmd = hdr->msg.get.return_wmd,
+	};
 
-	msg->msg_finalized = false;
-	msg->msg_ack = false;
 	msg->msg_send = true;
-	msg->msg_type = LNET_MSG_ACK;
+	msg->msg_type = is_ack ? LNET_MSG_ACK : LNET_MSG_REPLY;
 	msg->msg_target = msg->msg_initiator;
 	msg->msg_self = msg->msg_rxni->ni_nid;
-	msg->msg_len = 0;
-	memset(&msg->msg_ev, 0, sizeof(msg->msg_ev));
 	memset(hdr, 0, sizeof(*hdr));
-	hdr->type = LNET_MSG_ACK;
-	hdr->msg.ack = ack;
+	hdr->type = msg->msg_type;
+	if (is_ack) {
+		hdr->msg.ack = ack;
+		msg->msg_len = 0;
+	} else {
+		hdr->msg.reply = reply;
+	}
+}
+
+/*
+ * A delivered PUT that asked for one becomes its ACK: a new message for
+ * the engine, finalized again when the ACK is sent.
+ */
+static void lnet_msg_send_ack(struct lnet_msg *msg)
+{
+	msg->msg_finalized = false;
+	msg->msg_ack = false;
+	memset(&msg->msg_ev, 0, sizeof(msg->msg_ev));
+	lnet_msg_to_response(msg);
 	lnet_send_msg(msg);
 }
 

@@ -51,13 +51,14 @@ void lnet_credits_reset_min(struct lnet_credits *c);
 bool lnet_msg_credits_acquire(struct lnet_msg *msg);
 void lnet_msg_credits_release(struct lnet_msg *msg, struct list_head *ready);
 
-/* lib-msg.c: message allocation, MD attachment, finalization. */
+/* lib-msg.c: message allocation, MD attachment, responses, finalization. */
 struct lnet_msg *lnet_msg_alloc(gfp_t gfp);
 void lnet_msg_free(struct lnet_msg *msg);
 void lnet_msg_attach_md(struct lnet_msg *msg, struct lnet_libmd *md,
 			unsigned int offset, unsigned int mlen);
 void lnet_msg_detach_md(struct lnet_msg *msg, int status);
 void lnet_finalize(struct lnet_msg *msg, int status);
+void lnet_msg_to_response(struct lnet_msg *msg);
 
 /* lib-md.c: MDs, MEs and their handles. */
 struct lnet_libmd *lnet_md_lookup_locked(const struct lnet_handle_wire *wh);
