@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the choice of the local NI to send from (lnet_ni_better(), used
- * by lnet_ni_for_send_locked()).  An NI whose LND reported its link or
- * device down (lnet_ni_set_fatal()) loses to any working one, whatever
- * their credits; among equals the most credits win (an NI without a
- * credit limit counts as the most), then the least used.
+ * KUnit: multi-rail selection (lnet/select.c).  The local NI: one whose
+ * LND reported its link or device down (lnet_ni_set_fatal()) loses to any
+ * working one, whatever their credits; among equals the most credits win
+ * (an NI without a credit limit counts as the most), then the least used.
+ * The peer NI: the most credits, then the one chosen longest ago.  The
+ * peer net of a multi-rail peer: one with a working local NI, then the
+ * one chosen longest ago; a net we have no NI on is never chosen.
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -70,10 +72,170 @@ static void nisel_unlimited(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lnet_ni_better(lim, unl));
 }
 
+static struct lnet_peer_ni *nisel_lpni(struct kunit *test, int credits,
+				       unsigned int seq)
+{
+	struct lnet_peer_ni *lpni = kunit_kzalloc(test, sizeof(*lpni),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, lpni);
+	lnet_credits_init(&lpni->lpni_txc, 8);
+	lpni->lpni_txc.credits = credits;
+	lpni->lpni_seq = seq;
+	return lpni;
+}
+
+static void nisel_peer_ni_order(struct kunit *test)
+{
+	struct lnet_peer_ni *a = nisel_lpni(test, 5, 9);
+	struct lnet_peer_ni *b = nisel_lpni(test, 4, 0);
+
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(a, b));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(b, a));
+	b->lpni_txc.credits = 5;	/* a tie: the one chosen longest ago */
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(a, b));
+	/* Queued messages (negative credits) lose to any free credit. */
+	a->lpni_txc.credits = -3;
+	b->lpni_txc.credits = 0;
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a));
+}
+
+/* Two local nets (one NI each) and a peer with NIs on both and on a third. */
+struct nisel_world {
+	struct list_head	nets;
+	struct lnet_net		net[2];
+	struct lnet_ni		*ni[2];
+	struct lnet_peer	lp;
+	struct lnet_peer_net	lpn[3];
+	struct lnet_peer_ni	*lpni[4];	/* 0,1 on net 0; 2 on 1; 3 on 2 */
+};
+
+static struct nisel_world *nisel_world(struct kunit *test)
+{
+	static const int lpni_net[4] = { 0, 0, 1, 2 };
+	struct nisel_world *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	INIT_LIST_HEAD(&w->nets);
+	INIT_LIST_HEAD(&w->lp.lp_nets);
+	for (i = 0; i < 3; i++) {
+		w->lpn[i].lpn_net_id = lnet_mknet(LNET_LND_SOCK, i);
+		w->lpn[i].lpn_peer = &w->lp;
+		INIT_LIST_HEAD(&w->lpn[i].lpn_peer_nis);
+		list_add_tail(&w->lpn[i].lpn_list, &w->lp.lp_nets);
+	}
+	for (i = 0; i < 2; i++) {
+		w->net[i].net_id = lnet_mknet(LNET_LND_SOCK, i);
+		INIT_LIST_HEAD(&w->net[i].net_nis);
+		list_add_tail(&w->net[i].net_list, &w->nets);
+		w->ni[i] = nisel_ni(test, 8, 8, 0, false);
+		w->ni[i]->ni_net = &w->net[i];
+		list_add_tail(&w->ni[i]->ni_list, &w->net[i].net_nis);
+	}
+	for (i = 0; i < 4; i++) {
+		struct lnet_peer_net *lpn = &w->lpn[lpni_net[i]];
+
+		w->lpni[i] = nisel_lpni(test, 8, 0);
+		w->lpni[i]->lpni_peer_net = lpn;
+		list_add_tail(&w->lpni[i]->lpni_list, &lpn->lpn_peer_nis);
+	}
+	return w;
+}
+
+/* What lnet_select_pathway_locked() does after a choice. */
+static void nisel_used(struct nisel_world *w, struct lnet_ni *ni,
+		       struct lnet_peer_ni *lpni)
+{
+	ni->ni_seq++;
+	w->lp.lp_send_seq++;
+	lpni->lpni_peer_net->lpn_seq = w->lp.lp_send_seq;
+	lpni->lpni_seq = w->lp.lp_send_seq;
+}
+
+static void nisel_mr_round_robin(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	unsigned int used[4] = { 0 };
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+	int i;
+
+	/* 8 sends: both rails, and both peer NIs of net 0, in turn. */
+	for (i = 0; i < 8; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_ASSERT_NOT_NULL(test, lpni);
+		KUNIT_EXPECT_EQ(test, ni->ni_net->net_id,
+				lpni->lpni_peer_net->lpn_net_id);
+		KUNIT_EXPECT_PTR_NE(test, lpni, w->lpni[3]);	/* no NI there */
+		if (lpni == w->lpni[0])
+			used[0]++;
+		else if (lpni == w->lpni[1])
+			used[1]++;
+		else if (lpni == w->lpni[2])
+			used[2]++;
+		nisel_used(w, ni, lpni);
+	}
+	KUNIT_EXPECT_EQ(test, used[0] + used[1], 4U);
+	KUNIT_EXPECT_EQ(test, used[2], 4U);
+	KUNIT_EXPECT_EQ(test, used[0], 2U);
+	KUNIT_EXPECT_EQ(test, w->ni[0]->ni_seq, 4U);
+	KUNIT_EXPECT_EQ(test, w->ni[1]->ni_seq, 4U);
+}
+
+static void nisel_mr_sick_rail(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+	int i;
+
+	/* The rail of net 0 failed: everything goes to net 1. */
+	w->ni[0]->ni_fatal = true;
+	for (i = 0; i < 4; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_ASSERT_PTR_EQ(test, lpni, w->lpni[2]);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[1]);
+		nisel_used(w, ni, lpni);
+	}
+	/* Its peer NI out of credits does not move it to the failed rail. */
+	w->lpni[2]->lpni_txc.credits = -5;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_mr(&w->lp, &w->nets, &ni),
+			    w->lpni[2]);
+	/* Both failed: still a choice (its LND then fails the message). */
+	w->ni[1]->ni_fatal = true;
+	KUNIT_EXPECT_NOT_NULL(test, lnet_select_mr(&w->lp, &w->nets, &ni));
+	/* A peer only on a net we have no NI on: none. */
+	list_del(&w->lpn[0].lpn_list);
+	list_del(&w->lpn[1].lpn_list);
+	KUNIT_EXPECT_NULL(test, lnet_select_mr(&w->lp, &w->nets, &ni));
+}
+
+static void nisel_mr_credits(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_ni *ni;
+
+	/* On net 0 (chosen longest ago), the peer NI with more credits. */
+	w->lpn[1].lpn_seq = 5;
+	w->lpni[0]->lpni_txc.credits = 2;
+	w->lpni[0]->lpni_seq = 0;
+	w->lpni[1]->lpni_txc.credits = 7;
+	w->lpni[1]->lpni_seq = 4;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_mr(&w->lp, &w->nets, &ni),
+			    w->lpni[1]);
+	KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[0]);
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
 	KUNIT_CASE(nisel_unlimited),
+	KUNIT_CASE(nisel_peer_ni_order),
+	KUNIT_CASE(nisel_mr_round_robin),
+	KUNIT_CASE(nisel_mr_sick_rail),
+	KUNIT_CASE(nisel_mr_credits),
 	{}
 };
 
@@ -84,5 +246,5 @@ static struct kunit_suite lnet_nisel_suite = {
 
 kunit_test_suite(lnet_nisel_suite);
 
-MODULE_DESCRIPTION("KUnit tests for LNet local NI selection");
+MODULE_DESCRIPTION("KUnit tests for LNet multi-rail selection");
 MODULE_LICENSE("GPL");

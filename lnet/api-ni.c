@@ -14,7 +14,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
-#include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
 
@@ -201,6 +200,26 @@ static struct lnet_net *lnet_find_net(u32 net_id)
 	return NULL;
 }
 
+/* Lustre's peer_credits default, for a net we have no NI on. */
+#define LNET_PEER_CREDITS_DEFAULT	8
+
+/**
+ * lnet_net_peer_credits_locked() - peer_credits of a new peer NI on a net
+ * @net_id: the peer NI's network
+ *
+ * Return: the peer_credits of our first NI on @net_id, or Lustre's
+ * default (8) when we have none there.
+ */
+int lnet_net_peer_credits_locked(u32 net_id)
+{
+	struct lnet_net *net = lnet_find_net(net_id);
+	struct lnet_ni *ni;
+
+	ni = net ? list_first_entry_or_null(&net->net_nis, struct lnet_ni,
+					    ni_list) : NULL;
+	return ni ? ni->ni_tunables.peer_credits : LNET_PEER_CREDITS_DEFAULT;
+}
+
 /* True if @nid is the NID of one of our NIs (0@lo included). */
 bool lnet_nid_is_local_locked(const struct lnet_nid *nid)
 {
@@ -212,67 +231,6 @@ bool lnet_nid_is_local_locked(const struct lnet_nid *nid)
 			if (ni->ni_up && lnet_nid_equal(&ni->ni_nid, nid))
 				return true;
 	return false;
-}
-
-/* Credits an NI can give now; unlimited NIs count as the most. */
-static int lnet_ni_avail(const struct lnet_ni *ni)
-{
-	return ni->ni_txc.max ? ni->ni_txc.credits : INT_MAX;
-}
-
-/*
- * Is @ni a better NI to send from than @best?  One whose LND reports no
- * failure first (a failed one is taken only when the net has no other,
- * and its LND then fails the message), then the most credits, then the
- * least used.
- */
-VISIBLE_IF_KUNIT bool lnet_ni_better(const struct lnet_ni *ni,
-				     const struct lnet_ni *best)
-{
-	if (lnet_ni_usable(ni) != lnet_ni_usable(best))
-		return lnet_ni_usable(ni);
-	if (lnet_ni_avail(ni) != lnet_ni_avail(best))
-		return lnet_ni_avail(ni) > lnet_ni_avail(best);
-	return ni->ni_seq < best->ni_seq;
-}
-EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
-
-/**
- * lnet_ni_for_send_locked() - the local NI a message to @dst leaves by
- * @dst: destination NID
- * @self: source NID asked for, or ANY
- *
- * A local destination goes over 0@lo.  Otherwise an NI on @dst's network
- * (and equal to @self if given): see lnet_ni_better(), the multi-rail
- * rule for local NIs.  No routing yet.
- *
- * Return: the NI, ERR_PTR(-EINVAL) if @self is not local, or
- * ERR_PTR(-EHOSTUNREACH).
- */
-struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
-					const struct lnet_nid *self)
-{
-	struct lnet_ni *ni, *best = NULL;
-	struct lnet_net *net;
-	bool any = lnet_nid_is_any(self);
-
-	if (!any && !lnet_nid_is_local_locked(self))
-		return ERR_PTR(-EINVAL);
-	if (lnet_nid_is_local_locked(dst))
-		return the_lnet.ln_loni;
-	net = lnet_find_net(lnet_nid_net(dst));
-	if (!net)
-		return ERR_PTR(-EHOSTUNREACH);
-	list_for_each_entry(ni, &net->net_nis, ni_list) {
-		if (!ni->ni_up || (!any && !lnet_nid_equal(self, &ni->ni_nid)))
-			continue;
-		if (!best || lnet_ni_better(ni, best))
-			best = ni;
-	}
-	if (!best)
-		return ERR_PTR(-EHOSTUNREACH);
-	best->ni_seq++;
-	return best;
 }
 
 /**

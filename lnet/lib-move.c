@@ -96,12 +96,13 @@ int lnet_ni_send_rc(struct lnet_msg *msg)
 	return lnet_ni_send_gated(msg, false);
 }
 
-/* Address @msg's header: to its target, from msg_self or else @ni. */
-static void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni)
+/* Address @msg's header: to @dst, from msg_self or else @ni. */
+static void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni,
+			     const struct lnet_nid *dst)
 {
 	struct lnet_hdr *hdr = &msg->msg_hdr;
 
-	hdr->dest_nid = msg->msg_target.nid;
+	hdr->dest_nid = *dst;
 	hdr->dest_pid = msg->msg_target.pid;
 	if (!lnet_nid_is_any(&msg->msg_self))
 		hdr->src_nid = msg->msg_self;
@@ -112,37 +113,37 @@ static void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni)
 }
 
 /*
- * Choose the NI and peer NI for @msg and complete its header.  A response
- * goes to the NID its request came from (msg_from), addressed to the
- * request's source: the same NID but for a message a router forwarded
- * (wire spec 2.6, Lustre's lnet_send() with msg_from as the next hop).
+ * Choose the NI and peer NI for @msg (select.c) and complete its header.
+ * A response goes to the NID its request came from (msg_from), addressed
+ * to the request's source: the same NID but for a message a router
+ * forwarded (wire spec 2.6, Lustre's lnet_send() with msg_from as the
+ * next hop).  Any other message to a multi-rail peer is addressed to the
+ * peer NI chosen.
  */
 static int lnet_select_path_locked(struct lnet_msg *msg)
 {
-	struct lnet_nid *dst = &msg->msg_target.nid;
-	const struct lnet_nid *hop = dst;
-	struct lnet_peer_ni *lpni = NULL;
+	const struct lnet_nid *dst = &msg->msg_target.nid;
+	struct lnet_peer_ni *lpni;
 	struct lnet_ni *ni;
+	int rc;
 
 	if (the_lnet.ln_state != LNET_STATE_RUNNING)
 		return -ESHUTDOWN;
 	if (lnet_nid_is_any(dst))
 		return -EINVAL;
-	if (!lnet_nid_is_any(&msg->msg_from))
-		hop = &msg->msg_from;
-	ni = lnet_ni_for_send_locked(hop, &msg->msg_self);
-	if (IS_ERR(ni))
-		return PTR_ERR(ni);
-	if (ni != the_lnet.ln_loni) {
-		lpni = lnet_peer_ni_get_locked(hop, ni);
-		if (!lpni)
-			return -ENOMEM;
+	rc = lnet_select_pathway_locked(dst, &msg->msg_self, &msg->msg_from,
+					&ni, &lpni);
+	if (rc)
+		return rc;
+	if (lpni) {
 		lpni->lpni_refcount++;	/* lnet_msg_free() drops it */
+		if (lnet_nid_is_any(&msg->msg_from))
+			dst = &lpni->lpni_nid;
 	}
 	ni->ni_refcount++;
 	msg->msg_txni = ni;
 	msg->msg_txpeer = lpni;
-	lnet_msg_address(msg, ni);
+	lnet_msg_address(msg, ni, dst);
 	return 0;
 }
 
@@ -482,7 +483,7 @@ static void lnet_get_respond(struct lnet_ni *ni, void *private,
 		lnet_send_msg(msg);
 		return;
 	}
-	lnet_msg_address(msg, ni);
+	lnet_msg_address(msg, ni, &msg->msg_target.nid);
 	lnet_md_iter(msg->msg_md, ITER_SOURCE, msg->msg_offset, msg->msg_len,
 		     &it);
 	rc = ni->ni_net->net_lnd->lnd_recv(ni, private, msg, &it, msg->msg_len,
@@ -552,7 +553,8 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		ni->ni_refcount++;
 		msg->msg_private = private;
 		msg->msg_from = *from;
-		msg->msg_initiator.nid = hdr.src_nid;
+		/* Matching and events see the peer's primary NID (spec 8). */
+		msg->msg_initiator.nid = *lnet_peer_primary_nid_locked(&hdr.src_nid);
 		msg->msg_initiator.pid = hdr.src_pid;
 		msg->msg_rlength = hdr.payload_length;
 		switch (hdr.type) {

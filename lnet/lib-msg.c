@@ -172,7 +172,7 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
  * @msg: a delivered PUT that asked for an ACK, or a matched GET
  *
  * The one place responses are built (wire spec 2.6): a response goes back
- * to the request's initiator, from the NID the request was addressed to
+ * to the request's source NID, from the NID the request was addressed to
  * (the receiving NI), by way of the NID it came from (msg_from, kept).  An
  * ACK carries the PUT's match bits and delivered length and no payload; a
  * REPLY carries the bytes the GET matched (msg_len).  The caller sends it
@@ -191,10 +191,15 @@ void lnet_msg_to_response(struct lnet_msg *msg)
 	struct lnet_hdr_reply reply = {
 		.dst_wmd = hdr->msg.get.return_wmd,
 	};
+	/* The NID it came from, not the peer's primary NID (initiator). */
+	struct lnet_processid src = {
+		.nid = hdr->src_nid,
+		.pid = hdr->src_pid,
+	};
 
 	msg->msg_send = true;
 	msg->msg_type = is_ack ? LNET_MSG_ACK : LNET_MSG_REPLY;
-	msg->msg_target = msg->msg_initiator;
+	msg->msg_target = src;
 	msg->msg_self = msg->msg_rxni->ni_nid;
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->type = msg->msg_type;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The peer commands of the "lnet" generic netlink family: PEER_GET dumps
- * the peer NIs ("lnetctl peer show|list"), PEER_DEL deletes a peer or one
+ * the peer NIs ("lnetctl peer show|list"), PEER_ADD makes or extends a
+ * configured peer ("lnetctl peer add"), PEER_DEL deletes a peer or one
  * NI of it ("lnetctl peer del").  See Documentation/netlink.rst.
  */
 #include <linux/slab.h>
@@ -22,6 +23,21 @@ const struct nla_policy lnet_peer_del_policy[LNET_PEER_POLICY_MAX + 1] = {
 				    .len = LNET_GENL_NID_LEN - 1 },
 	[LNET_A_PRIMARY_NID]	= { .type = NLA_NUL_STRING,
 				    .len = LNET_GENL_NID_LEN - 1 },
+	[LNET_A_FORCE]		= { .type = NLA_FLAG },
+};
+
+/* PEER_NIDS: LNET_A_NID strings, repeated. */
+static const struct nla_policy lnet_nid_list_policy[LNET_A_NID + 1] = {
+	[LNET_A_NID]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NID_LEN - 1 },
+};
+
+const struct nla_policy lnet_peer_add_policy[LNET_PEER_POLICY_MAX + 1] = {
+	[LNET_A_PRIMARY_NID]	= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NID_LEN - 1 },
+	[LNET_A_PEER_NIDS]	= NLA_POLICY_NESTED(lnet_nid_list_policy),
+	[LNET_A_MULTI_RAIL]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[LNET_A_LOCK_PRIMARY]	= { .type = NLA_FLAG },
 };
 
 static int lnet_genl_put_peer_ni(struct sk_buff *skb,
@@ -31,7 +47,9 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 	struct nlattr *nest;
 
 	if (lnet_genl_put_nid(skb, LNET_A_PRIMARY_NID, &p->primary_nid) ||
-	    lnet_genl_put_nid(skb, LNET_A_NID, &p->nid))
+	    lnet_genl_put_nid(skb, LNET_A_NID, &p->nid) ||
+	    nla_put_u8(skb, LNET_A_MULTI_RAIL, p->multi_rail) ||
+	    nla_put_u32(skb, LNET_A_PEER_STATE, p->peer_state))
 		return -EMSGSIZE;
 	if (detail < 1)
 		return 0;
@@ -97,6 +115,9 @@ static int lnet_genl_peer_get_begin(struct netlink_callback *cb)
 		NL_SET_ERR_MSG(cb->extack, "LNet is not configured");
 		return -ENETDOWN;
 	}
+	/* Any NID of a peer shows the whole peer. */
+	if (!lnet_nid_is_any(&nid))
+		lnet_peer_primary_get(&nid, &nid);
 	cb->args[LNET_PEER_DUMP_IDX] = 0;
 	cb->args[LNET_PEER_DUMP_DETAIL] = attrs[LNET_A_DETAIL] ?
 				     nla_get_u8(attrs[LNET_A_DETAIL]) : 0;
@@ -105,12 +126,11 @@ static int lnet_genl_peer_get_begin(struct netlink_callback *cb)
 	return 0;
 }
 
-/* The filter matches the peer's primary NID or the NI's own. */
+/* The filter is a peer's primary NID. */
 static bool lnet_peer_ni_selected(const struct lnet_peer_ni_info *p,
-				  const struct lnet_nid *nid)
+				  const struct lnet_nid *prim)
 {
-	return lnet_nid_is_any(nid) || lnet_nid_equal(nid, &p->nid) ||
-	       lnet_nid_equal(nid, &p->primary_nid);
+	return lnet_nid_is_any(prim) || lnet_nid_equal(prim, &p->primary_nid);
 }
 
 /**
@@ -197,7 +217,81 @@ int lnet_genl_peer_del(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&lnet_genl_mutex);
 	rc = lnet_peer_del(&prim, info->attrs[LNET_A_NID] ? &nid : NULL,
+			   nla_get_flag(info->attrs[LNET_A_FORCE]),
 			   info->extack);
 	mutex_unlock(&lnet_genl_mutex);
+	return rc;
+}
+
+/*
+ * The NIDs of PEER_NIDS, which the policy checked to be NID-sized strings,
+ * into @nids (room for LNET_GENL_PEER_NIDS_MAX).  Return: how many.
+ */
+static int lnet_genl_parse_nid_list(const struct nlattr *list,
+				    struct lnet_nid *nids,
+				    struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a;
+	int rem, n = 0, rc;
+
+	nla_for_each_nested(a, list, rem) {
+		if (n == LNET_GENL_PEER_NIDS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "too many NIDs");
+			return -E2BIG;
+		}
+		rc = lnet_genl_parse_nid(a, &nids[n], extack);
+		if (rc < 0)
+			return rc;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * lnet_genl_peer_add() - LNET_CMD_PEER_ADD: make or extend a peer
+ * @skb: the request
+ * @info: its attributes: PRIMARY_NID; PEER_NIDS, a nest of NID strings;
+ *	MULTI_RAIL (default 1; 0 is --non_mr); LOCK_PRIMARY
+ *
+ * Return: 0 or -errno, with an extack message; on error nothing changed.
+ */
+int lnet_genl_peer_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *mr = info->attrs[LNET_A_MULTI_RAIL];
+	struct lnet_nid prim, *nids;
+	int n = 0, rc;
+
+	if (!info->attrs[LNET_A_PRIMARY_NID]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, LNET_A_PRIMARY_NID);
+		NL_SET_ERR_MSG(info->extack, "the peer's primary NID is missing");
+		return -EINVAL;
+	}
+	rc = lnet_genl_parse_nid(info->attrs[LNET_A_PRIMARY_NID], &prim,
+				 info->extack);
+	if (rc < 0)
+		return rc;
+	nids = kmalloc_array(LNET_GENL_PEER_NIDS_MAX, sizeof(*nids),
+			     GFP_KERNEL);
+	if (!nids)
+		return -ENOMEM;
+	if (info->attrs[LNET_A_PEER_NIDS])
+		n = lnet_genl_parse_nid_list(info->attrs[LNET_A_PEER_NIDS],
+					     nids, info->extack);
+	if (n < 0) {
+		rc = n;
+		goto out;
+	}
+	if (!lnet_is_configured()) {
+		NL_SET_ERR_MSG(info->extack, "LNet is not configured");
+		rc = -ENETDOWN;
+		goto out;
+	}
+	mutex_lock(&lnet_genl_mutex);
+	rc = lnet_peer_add(&prim, nids, n, !mr || nla_get_u8(mr),
+			   nla_get_flag(info->attrs[LNET_A_LOCK_PRIMARY]),
+			   info->extack);
+	mutex_unlock(&lnet_genl_mutex);
+out:
+	kfree(nids);
 	return rc;
 }

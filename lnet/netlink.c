@@ -832,6 +832,13 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.maxattr	= LNET_PEER_POLICY_MAX,
 		.internal_flags	= LNET_GENL_ADMIN,
 	},
+	{
+		.cmd		= LNET_CMD_PEER_ADD,
+		.doit		= lnet_genl_peer_add,
+		.policy		= lnet_peer_add_policy,
+		.maxattr	= LNET_PEER_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
 };
 
 struct genl_family lnet_genl_family __ro_after_init = {

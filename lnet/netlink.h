@@ -23,10 +23,12 @@ int lnet_genl_put_nid(struct sk_buff *skb, int type,
 int lnet_genl_put_msg_types(struct sk_buff *skb, int type, const u32 *count);
 
 /* netlink-peer.c */
-#define LNET_PEER_POLICY_MAX	LNET_A_PRIMARY_NID
+#define LNET_PEER_POLICY_MAX	LNET_A_FORCE
 extern const struct nla_policy lnet_peer_get_policy[LNET_PEER_POLICY_MAX + 1];
 extern const struct nla_policy lnet_peer_del_policy[LNET_PEER_POLICY_MAX + 1];
+extern const struct nla_policy lnet_peer_add_policy[LNET_PEER_POLICY_MAX + 1];
 int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int lnet_genl_peer_del(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_peer_add(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _LNET_NETLINK_H */

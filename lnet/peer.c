@@ -24,6 +24,7 @@
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
+#include <uapi/lnet/lnet_genl.h>
 
 /* Peer NIs at most: beyond, a new one cannot be made (-ENOMEM). */
 #define LNET_PEER_NIS_MAX	65536
@@ -56,6 +57,90 @@ struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid)
 				      lnet_peer_ni_params);
 }
 
+static void lnet_peer_init(struct lnet_peer *lp, const struct lnet_nid *prim)
+{
+	lp->lp_primary_nid = *prim;
+	INIT_LIST_HEAD(&lp->lp_nets);
+	list_add_tail(&lp->lp_list, &the_lnet.ln_peers);
+}
+
+static void lnet_peer_net_init(struct lnet_peer_net *lpn, struct lnet_peer *lp,
+			       u32 net_id)
+{
+	lpn->lpn_peer = lp;
+	lpn->lpn_net_id = net_id;
+	INIT_LIST_HEAD(&lpn->lpn_peer_nis);
+	list_add_tail(&lpn->lpn_list, &lp->lp_nets);
+}
+
+static void lnet_peer_ni_init(struct lnet_peer_ni *lpni,
+			      const struct lnet_nid *nid, int credits)
+{
+	lpni->lpni_nid = *nid;
+	lpni->lpni_last_used = jiffies;
+	lpni->lpni_pref_nid = LNET_ANY_NID;
+	lnet_credits_init(&lpni->lpni_txc, credits);
+}
+
+static void lnet_peer_ni_attach(struct lnet_peer_ni *lpni,
+				struct lnet_peer_net *lpn)
+{
+	lpni->lpni_peer_net = lpn;
+	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
+}
+
+/* A peer's net of @net_id, if it has one. */
+static struct lnet_peer_net *lnet_peer_net_find(struct lnet_peer *lp,
+						u32 net_id)
+{
+	struct lnet_peer_net *lpn;
+
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		if (lpn->lpn_net_id == net_id)
+			return lpn;
+	return NULL;
+}
+
+static struct lnet_peer *lnet_peer_of(const struct lnet_peer_ni *lpni)
+{
+	return lpni->lpni_peer_net->lpn_peer;
+}
+
+/**
+ * lnet_peer_primary_nid_locked() - the primary NID of @nid's peer
+ * @nid: a remote NID
+ *
+ * Return: the primary NID of the peer @nid belongs to, or @nid itself
+ * if it is no known peer's.
+ */
+const struct lnet_nid *lnet_peer_primary_nid_locked(const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
+
+	return lpni ? &lnet_peer_of(lpni)->lp_primary_nid : nid;
+}
+
+/* Messages use it or wait on it. */
+static bool lnet_peer_ni_busy(const struct lnet_peer_ni *lpni)
+{
+	return lpni->lpni_refcount || !list_empty(&lpni->lpni_txc.queue);
+}
+
+/**
+ * lnet_peer_primary_get() - the primary NID of the peer a NID belongs to
+ * @nid: a remote NID
+ * @prim: out: the primary NID; @nid if no peer has it
+ *
+ * Context: Process context or softirq.
+ */
+void lnet_peer_primary_get(const struct lnet_nid *nid, struct lnet_nid *prim)
+{
+	lnet_lock();
+	*prim = *lnet_peer_primary_nid_locked(nid);
+	lnet_unlock();
+}
+EXPORT_SYMBOL(lnet_peer_primary_get);
+
 /*
  * Free the NIs of @lp that @pick chooses, then its peer nets left empty,
  * then @lp if it has none left: a peer and a peer net live while they
@@ -74,8 +159,7 @@ static void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 					 lpni_list) {
 			if (!pick(lpni, arg))
 				continue;
-			WARN_ON(lpni->lpni_refcount ||
-				!list_empty(&lpni->lpni_txc.queue));
+			WARN_ON(lnet_peer_ni_busy(lpni));
 			rhashtable_remove_fast(&the_lnet.ln_peer_nis,
 					       &lpni->lpni_node,
 					       lnet_peer_ni_params);
@@ -125,22 +209,14 @@ struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 	lpni = kzalloc(sizeof(*lpni), GFP_ATOMIC);
 	if (!lp || !lpn || !lpni)
 		goto fail;
-	lpni->lpni_nid = *nid;
-	lpni->lpni_last_used = jiffies;
-	lnet_credits_init(&lpni->lpni_txc, ni->ni_tunables.peer_credits);
+	lnet_peer_ni_init(lpni, nid, ni->ni_tunables.peer_credits);
 	if (rhashtable_insert_fast(&the_lnet.ln_peer_nis, &lpni->lpni_node,
 				   lnet_peer_ni_params))
 		goto fail;
 
-	lp->lp_primary_nid = *nid;
-	INIT_LIST_HEAD(&lp->lp_nets);
-	list_add_tail(&lp->lp_list, &the_lnet.ln_peers);
-	lpn->lpn_peer = lp;
-	lpn->lpn_net_id = lnet_nid_net(nid);
-	INIT_LIST_HEAD(&lpn->lpn_peer_nis);
-	list_add_tail(&lpn->lpn_list, &lp->lp_nets);
-	lpni->lpni_peer_net = lpn;
-	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
+	lnet_peer_init(lp, nid);
+	lnet_peer_net_init(lpn, lp, lnet_nid_net(nid));
+	lnet_peer_ni_attach(lpni, lpn);
 	return lpni;
 
 fail:
@@ -167,7 +243,8 @@ static bool lnet_peer_ni_idle(const struct lnet_peer_ni *lpni,
 {
 	unsigned long idle = *(const unsigned long *)arg;
 
-	return !lpni->lpni_refcount && list_empty(&lpni->lpni_txc.queue) &&
+	return !lpni->lpni_configured && !lpni->lpni_refcount &&
+	       list_empty(&lpni->lpni_txc.queue) &&
 	       time_after(jiffies, lpni->lpni_last_used + idle);
 }
 
@@ -316,7 +393,9 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	info->txq_bytes = 0;
 	list_for_each_entry(msg, &lpni->lpni_txc.queue, msg_list)
 		info->txq_bytes += msg->msg_len;
-	info->primary_nid = lpni->lpni_peer_net->lpn_peer->lp_primary_nid;
+	info->primary_nid = lnet_peer_of(lpni)->lp_primary_nid;
+	info->peer_state = lnet_peer_of(lpni)->lp_state;
+	info->multi_rail = info->peer_state & LNET_PEER_MULTI_RAIL;
 	info->nid = lpni->lpni_nid;
 	info->refcount = lpni->lpni_refcount;
 	info->tx_credits_max = lpni->lpni_txc.max;
@@ -359,26 +438,280 @@ int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info)
 }
 EXPORT_SYMBOL(lnet_peer_ni_info_get);
 
+static unsigned int lnet_peer_nnis(const struct lnet_peer *lp)
+{
+	const struct lnet_peer_net *lpn;
+	const struct lnet_peer_ni *lpni;
+	unsigned int n = 0;
+
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+			n++;
+	return n;
+}
+
+/*
+ * May @lpni join peer @to (NULL: a new one)?  If it is @to's already, or
+ * the only NID of a peer that traffic made: that peer was just this NID
+ * seen on the wire, and discovery would merge it the same way.
+ */
+static bool lnet_peer_ni_movable(const struct lnet_peer_ni *lpni,
+				 const struct lnet_peer *to)
+{
+	const struct lnet_peer *lp = lnet_peer_of(lpni);
+
+	return lp == to || (!(lp->lp_state & LNET_PEER_CONFIGURED) &&
+			    lnet_peer_nnis(lp) == 1);
+}
+
+/* Objects for lnet_peer_add(), allocated before it takes the lock. */
+struct lnet_peer_spares {
+	struct lnet_peer	*lp;
+	struct list_head	lpns;
+	struct list_head	lpnis;
+};
+
+static void lnet_peer_spares_free(struct lnet_peer_spares *sp)
+{
+	struct lnet_peer_net *lpn, *tmp_lpn;
+	struct lnet_peer_ni *lpni, *tmp;
+
+	kfree(sp->lp);
+	list_for_each_entry_safe(lpn, tmp_lpn, &sp->lpns, lpn_list)
+		kfree(lpn);
+	list_for_each_entry_safe(lpni, tmp, &sp->lpnis, lpni_list)
+		kfree(lpni);
+}
+
+static int lnet_peer_spares_alloc(struct lnet_peer_spares *sp, unsigned int n)
+{
+	unsigned int i;
+
+	INIT_LIST_HEAD(&sp->lpns);
+	INIT_LIST_HEAD(&sp->lpnis);
+	sp->lp = kzalloc(sizeof(*sp->lp), GFP_KERNEL);
+	if (!sp->lp)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct lnet_peer_net *lpn = kzalloc(sizeof(*lpn), GFP_KERNEL);
+		struct lnet_peer_ni *lpni = kzalloc(sizeof(*lpni), GFP_KERNEL);
+
+		if (lpn)
+			list_add(&lpn->lpn_list, &sp->lpns);
+		if (lpni)
+			list_add(&lpni->lpni_list, &sp->lpnis);
+		if (!lpn || !lpni)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* @lp's net of @net_id, made from a spare if it has none. */
+static struct lnet_peer_net *lnet_peer_net_get(struct lnet_peer *lp,
+					       u32 net_id,
+					       struct lnet_peer_spares *sp)
+{
+	struct lnet_peer_net *lpn = lnet_peer_net_find(lp, net_id);
+
+	if (lpn)
+		return lpn;
+	lpn = list_first_entry(&sp->lpns, struct lnet_peer_net, lpn_list);
+	list_del(&lpn->lpn_list);
+	lnet_peer_net_init(lpn, lp, net_id);
+	return lpn;
+}
+
+/* Take @lpni off its peer net, freeing the net and peer it leaves empty. */
+static void lnet_peer_ni_detach(struct lnet_peer_ni *lpni)
+{
+	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
+	struct lnet_peer *lp = lpn->lpn_peer;
+
+	list_del(&lpni->lpni_list);
+	if (list_empty(&lpn->lpn_peer_nis)) {
+		list_del(&lpn->lpn_list);
+		kfree(lpn);
+	}
+	if (list_empty(&lp->lp_nets)) {
+		list_del(&lp->lp_list);
+		kfree(lp);
+	}
+}
+
+/* Make @nid a configured NI of @lp: moved there, or made from a spare. */
+static void lnet_peer_add_ni(struct lnet_peer *lp, const struct lnet_nid *nid,
+			     struct lnet_peer_spares *sp)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
+	u32 net_id = lnet_nid_net(nid);
+
+	if (lpni && lnet_peer_of(lpni) != lp) {
+		lnet_peer_ni_detach(lpni);
+		lnet_peer_ni_attach(lpni, lnet_peer_net_get(lp, net_id, sp));
+	} else if (!lpni) {
+		lpni = list_first_entry(&sp->lpnis, struct lnet_peer_ni,
+					lpni_list);
+		list_del(&lpni->lpni_list);
+		lnet_peer_ni_init(lpni, nid, lnet_net_peer_credits_locked(net_id));
+		/* Cannot fail: the key is new and the table grows lazily. */
+		WARN_ON(rhashtable_insert_fast(&the_lnet.ln_peer_nis,
+					       &lpni->lpni_node,
+					       lnet_peer_ni_params));
+		lnet_peer_ni_attach(lpni, lnet_peer_net_get(lp, net_id, sp));
+	}
+	lpni->lpni_configured = true;
+}
+
+/*
+ * The checks of lnet_peer_add(), before anything changes.  Return: the
+ * peer @prim is the primary NID of, NULL for a new one, or an ERR_PTR.
+ */
+static struct lnet_peer *lnet_peer_add_check(const struct lnet_nid *prim,
+					     const struct lnet_nid *nids,
+					     unsigned int n, bool mr,
+					     struct netlink_ext_ack *extack)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(prim);
+	struct lnet_peer *lp = NULL;
+	unsigned int i, new = !lpni;
+
+	if (lpni) {
+		lp = lnet_peer_of(lpni);
+		if (!lnet_nid_equal(&lp->lp_primary_nid, prim) &&
+		    !lnet_peer_ni_movable(lpni, NULL)) {
+			NL_SET_ERR_MSG(extack,
+				       "the primary NID is a NID of another peer");
+			return ERR_PTR(-EEXIST);
+		}
+		if (!lnet_nid_equal(&lp->lp_primary_nid, prim))
+			lp = NULL;	/* its own peer: one made by traffic */
+	}
+	if (lp && (lp->lp_state & LNET_PEER_CONFIGURED) &&
+	    !!(lp->lp_state & LNET_PEER_MULTI_RAIL) != mr) {
+		if (mr)
+			NL_SET_ERR_MSG(extack,
+				       "the peer exists and is not multi-rail");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "the peer exists and is multi-rail");
+		return ERR_PTR(-EINVAL);
+	}
+	for (i = 0; i < n; i++) {
+		if (lnet_nid_is_local_locked(&nids[i])) {
+			NL_SET_ERR_MSG(extack, "a NID is one of this node's");
+			return ERR_PTR(-EINVAL);
+		}
+		lpni = lnet_peer_ni_find_locked(&nids[i]);
+		if (!lpni) {
+			new++;
+			continue;
+		}
+		if (!lnet_peer_ni_movable(lpni, lp) &&
+		    !lnet_nid_equal(&nids[i], prim)) {
+			NL_SET_ERR_MSG(extack, "a NID belongs to another peer");
+			return ERR_PTR(-EEXIST);
+		}
+	}
+	if (atomic_read(&the_lnet.ln_peer_nis.nelems) + new > LNET_PEER_NIS_MAX) {
+		NL_SET_ERR_MSG(extack, "too many peer NIs");
+		return ERR_PTR(-ENOMEM);
+	}
+	return lp;
+}
+
+/**
+ * lnet_peer_add() - "lnetctl peer add": a configured peer and its NIDs
+ * @prim: the primary NID; the peer it is the primary of, or a new one
+ * @nids: more NIDs for the peer (may repeat @prim or NIDs it has)
+ * @n: entries in @nids, at most %LNET_GENL_PEER_NIDS_MAX
+ * @mr: a multi-rail peer (uses all its NIDs), else pinned as Lustre's
+ *	--non_mr
+ * @lock_prim: its primary NID is kept: deleting the peer needs force
+ * @extack: where to say why not
+ *
+ * A NID that traffic made a peer of alone joins; a NID of another
+ * configured or multi-NID peer is refused.  Configured NIDs are not
+ * reaped.  On error nothing changes.
+ *
+ * Context: Process context, may sleep.
+ * Return: 0, -EEXIST, -EINVAL (a local NID, or a peer that exists with
+ * the other multi-rail setting), -ENOMEM.
+ */
+int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
+		  unsigned int n, bool mr, bool lock_prim,
+		  struct netlink_ext_ack *extack)
+{
+	struct lnet_peer_spares sp;
+	struct lnet_peer *lp;
+	unsigned int i;
+	int rc;
+
+	if (n > LNET_GENL_PEER_NIDS_MAX)
+		return -E2BIG;
+	rc = lnet_peer_spares_alloc(&sp, n + 1);
+	if (rc)
+		goto out;
+	lnet_lock();
+	if (lnet_nid_is_local_locked(prim)) {
+		NL_SET_ERR_MSG(extack, "the primary NID is one of this node's");
+		rc = -EINVAL;
+		goto unlock;
+	}
+	lp = lnet_peer_add_check(prim, nids, n, mr, extack);
+	if (IS_ERR(lp)) {
+		rc = PTR_ERR(lp);
+		goto unlock;
+	}
+	if (!lp) {
+		lp = sp.lp;
+		sp.lp = NULL;
+		lnet_peer_init(lp, prim);
+	}
+	lp->lp_state |= LNET_PEER_CONFIGURED;
+	if (mr)
+		lp->lp_state |= LNET_PEER_MULTI_RAIL;
+	if (lock_prim)
+		lp->lp_state |= LNET_PEER_LOCK_PRIMARY;
+	lnet_peer_add_ni(lp, prim, &sp);
+	for (i = 0; i < n; i++)
+		lnet_peer_add_ni(lp, &nids[i], &sp);
+unlock:
+	lnet_unlock();
+out:
+	lnet_peer_spares_free(&sp);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_peer_add);
+
 /**
  * lnet_peer_del() - delete a peer, or one NI of it
  * @prim: the peer's primary NID
- * @nid: the NI to delete, or NULL for all of the peer's
+ * @nid: the NI to delete, or NULL (or @prim) for the whole peer
+ * @force: delete a peer whose primary NID is locked
  * @extack: where to say why not
  *
  * A peer NI that a message is using or waiting on stays (-EBUSY): LNet
  * makes it again for the next send anyway; nothing changes then.
  *
  * Context: Process context.
- * Return: 0, -ENOENT for no such peer or NI of it, -EBUSY.
+ * Return: 0, -ENOENT for no such peer or NI of it, -EBUSY, -EPERM for a
+ * locked primary without @force, -EINVAL for @force with one NI.
  */
 int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
-		  struct netlink_ext_ack *extack)
+		  bool force, struct netlink_ext_ack *extack)
 {
 	struct lnet_peer *lp = NULL, *p;
 	struct lnet_peer_net *lpn;
 	struct lnet_peer_ni *lpni;
 	int rc = 0;
 
+	if (nid && lnet_nid_equal(nid, prim))
+		nid = NULL;
+	if (nid && force) {
+		NL_SET_ERR_MSG(extack,
+			       "force deletes a whole peer, not one of its NIDs");
+		return -EINVAL;
+	}
 	lnet_lock();
 	list_for_each_entry(p, &the_lnet.ln_peers, lp_list)
 		if (lnet_nid_equal(&p->lp_primary_nid, prim))
@@ -389,17 +722,22 @@ int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
 		goto out;
 	}
 	lpni = nid ? lnet_peer_ni_find_locked(nid) : NULL;
-	if (nid && (!lpni || lpni->lpni_peer_net->lpn_peer != lp)) {
+	if (nid && (!lpni || lnet_peer_of(lpni) != lp)) {
 		NL_SET_ERR_MSG(extack, "the peer has no such NID");
 		rc = -ENOENT;
+		goto out;
+	}
+	if (!nid && (lp->lp_state & LNET_PEER_LOCK_PRIMARY) && !force) {
+		NL_SET_ERR_MSG(extack,
+			       "the peer's primary NID is locked: delete it with force");
+		rc = -EPERM;
 		goto out;
 	}
 	/* All or nothing: first check that none is in use. */
 	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
 		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
 			if ((!nid || lnet_peer_ni_is(lpni, nid)) &&
-			    (lpni->lpni_refcount ||
-			     !list_empty(&lpni->lpni_txc.queue))) {
+			    lnet_peer_ni_busy(lpni)) {
 				NL_SET_ERR_MSG(extack,
 					       "the peer has messages in flight");
 				rc = -EBUSY;

@@ -144,6 +144,8 @@ int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info);
 struct lnet_peer_ni_info {
 	struct lnet_nid		primary_nid;	/* its peer's */
 	struct lnet_nid		nid;
+	bool			multi_rail;	/* its peer's */
+	u32			peer_state;	/* its peer's LNET_PEER_* */
 	int			refcount;	/* messages using it */
 	s32			tx_credits_max;
 	s32			tx_credits;	/* now; < 0: queued */
@@ -158,8 +160,12 @@ struct lnet_peer_ni_info {
 };
 
 int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);
-int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
+void lnet_peer_primary_get(const struct lnet_nid *nid, struct lnet_nid *prim);
+int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
+		  unsigned int n, bool mr, bool lock_prim,
 		  struct netlink_ext_ack *extack);
+int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
+		  bool force, struct netlink_ext_ack *extack);
 
 void lnet_counters_get(struct lnet_counters_common *c);
 

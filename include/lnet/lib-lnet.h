@@ -107,6 +107,7 @@ int lnet_peers_init(void);
 void lnet_peers_fini(void);
 void lnet_peers_start(void);
 struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid);
+const struct lnet_nid *lnet_peer_primary_nid_locked(const struct lnet_nid *nid);
 struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 					     const struct lnet_ni *ni);
 void lnet_peer_ni_put_locked(struct lnet_peer_ni *lpni);
@@ -119,19 +120,30 @@ void lnet_peers_free(void);
 int lnet_register_lnd(struct lnet_lnd *lnd);
 void lnet_unregister_lnd(struct lnet_lnd *lnd);
 bool lnet_nid_is_local_locked(const struct lnet_nid *nid);
-struct lnet_ni *lnet_ni_for_send_locked(const struct lnet_nid *dst,
-					const struct lnet_nid *self);
+int lnet_net_peer_credits_locked(u32 net_id);
 void lnet_ni_put_locked(struct lnet_ni *ni);
 void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
-#if IS_ENABLED(CONFIG_KUNIT)
-bool lnet_ni_better(const struct lnet_ni *ni, const struct lnet_ni *best);
-#endif
 
 /* Started, and its LND has not reported a link or device failure. */
 static inline bool lnet_ni_usable(const struct lnet_ni *ni)
 {
 	return ni->ni_up && !READ_ONCE(ni->ni_fatal);
 }
+
+/* select.c: multi-rail selection of the local NI and peer NI. */
+int lnet_select_pathway_locked(const struct lnet_nid *dst,
+			       const struct lnet_nid *self,
+			       const struct lnet_nid *hop,
+			       struct lnet_ni **nip,
+			       struct lnet_peer_ni **lpnip);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool lnet_ni_better(const struct lnet_ni *ni, const struct lnet_ni *best);
+bool lnet_peer_ni_better(const struct lnet_peer_ni *lpni,
+			 const struct lnet_peer_ni *best);
+struct lnet_peer_ni *lnet_select_mr(struct lnet_peer *lp,
+				    struct list_head *nets,
+				    struct lnet_ni **nip);
+#endif
 
 /* lo.c: the loopback LND. */
 extern struct lnet_lnd lnet_lolnd;

@@ -20,6 +20,7 @@
 #ifndef _LNET_LIB_TYPES_H
 #define _LNET_LIB_TYPES_H
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
@@ -189,6 +190,12 @@ struct lnet_ni {
  * @lpni_last_used: jiffies when the last of them was freed
  * @lpni_txc: per-peer-NI tx credits
  * @lpni_stats: counters
+ * @lpni_seq: round-robin tie breaker: the peer's send count when it was
+ *	last chosen (select.c)
+ * @lpni_pref_nid: the local NID a non-multi-rail peer is pinned to (the
+ *	first one used), or ANY
+ * @lpni_configured: added by an administrator ("peer add"): neither the
+ *	reaper nor a merge removes it
  */
 struct lnet_peer_ni {
 	struct rhash_head	lpni_node;
@@ -199,6 +206,9 @@ struct lnet_peer_ni {
 	unsigned long		lpni_last_used;
 	struct lnet_credits	lpni_txc;
 	struct lnet_ni_stats	lpni_stats;
+	unsigned int		lpni_seq;
+	struct lnet_nid		lpni_pref_nid;
+	bool			lpni_configured;
 };
 
 /**
@@ -207,24 +217,40 @@ struct lnet_peer_ni {
  * @lpn_peer: owning peer
  * @lpn_net_id: the network
  * @lpn_peer_nis: the peer NIs
+ * @lpn_seq: round-robin tie breaker between the peer's nets (select.c)
  */
 struct lnet_peer_net {
 	struct list_head	lpn_list;
 	struct lnet_peer	*lpn_peer;
 	u32			lpn_net_id;
 	struct list_head	lpn_peer_nis;
+	unsigned int		lpn_seq;
 };
+
+/*
+ * Peer state bits, with Lustre's bit numbers (spec features 4c), so that
+ * "lnetctl peer show -v" prints the value a Lustre node would.
+ */
+#define LNET_PEER_MULTI_RAIL	BIT(0)	/* uses every NID it has */
+#define LNET_PEER_NO_DISCOVERY	BIT(1)
+#define LNET_PEER_CONFIGURED	BIT(3)	/* made or changed by "peer add" */
+#define LNET_PEER_LOCK_PRIMARY	BIT(20)	/* primary NID kept; del needs force */
 
 /**
  * struct lnet_peer - a remote node
  * @lp_list: in the_lnet.ln_peers
  * @lp_primary_nid: its primary NID (the source NID used for matching)
  * @lp_nets: its peer nets
+ * @lp_state: LNET_PEER_* bits
+ * @lp_send_seq: messages sent to it: the round-robin clock of its nets
+ *	and NIs
  */
 struct lnet_peer {
 	struct list_head	lp_list;
 	struct lnet_nid		lp_primary_nid;
 	struct list_head	lp_nets;
+	u32			lp_state;
+	unsigned int		lp_send_seq;
 };
 
 /**

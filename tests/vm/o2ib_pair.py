@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Two VMs on one link running LNet over ko2iblnd on soft-RoCE (rxe0 on
-eth0): the scenarios that share this topology run one after another in
-one boot per kernel flavour (guest-init.sh), each reported on its own and
-each starting with none of our modules loaded:
+"""Two VMs on two links running LNet over ko2iblnd on soft-RoCE (rxe0 on
+eth0; eth1 is the second rail of o2ib_multirail): the scenarios that
+share this topology run one after another in one boot per kernel flavour
+(guest-init.sh), each reported on its own and each starting with none of
+our modules loaded:
 
 - o2ib_smoke: ping both ways, PUT/GET of 0 B .. 1 MiB with the data
   checked (IMMEDIATE, PUT_REQ and GET_REQ flows), more messages in flight
@@ -19,18 +20,22 @@ each starting with none of our modules loaded:
   connection, each is counted, and the node keeps serving;
 - o2ib_get_interop: our RDMA GET sinks written by a peer playing a stock
   Lustre node (utils/tests/o2ib_lustre.c): pings with replies shorter
-  than and as long as the sink, bulk GETs into unaligned buffers.
+  than and as long as the sink, bulk GETs into unaligned buffers;
+- o2ib_multirail: two rails (o2ib, o2ib1 on rxe1/eth1) to one multi-rail
+  peer: bulk traffic uses both, every byte checked, one rail deleted.
 """
 
 import vm
 from cases import VmTest
 
 SCENARIOS = ["o2ib_smoke.sh", "o2ib_traffic.sh", "o2ib_conns.sh",
-             "o2ib_hostile.sh", "o2ib_get_interop.sh"]
+             "o2ib_hostile.sh", "o2ib_get_interop.sh", "o2ib_multirail.sh"]
 
 TESTS = [
     VmTest("o2ib_pair",
-           nodes=[vm.Node("a", script=SCENARIOS, rxe="eth0"),
-                  vm.Node("b", script=SCENARIOS, rxe="eth0")],
+           nodes=[vm.Node("a", script=SCENARIOS, rxe="eth0",
+                          links=["net0", "net1"]),
+                  vm.Node("b", script=SCENARIOS, rxe="eth0",
+                          links=["net0", "net1"])],
            flavours=("distro", "debug"), timeout=900, debug_timeout=1800),
 ]

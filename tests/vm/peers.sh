@@ -4,7 +4,10 @@
 # traffic with b: lnetctl peer show (-v, -v 2, --nid), peer list and peer
 # del in Lustre's shapes; bad input refused with a message and nothing
 # changed; a deleted peer comes back with the next send; an idle one is
-# freed by the reaper (peer_idle_timeout) and comes back too.
+# freed by the reaper (peer_idle_timeout) and comes back too.  Then peer
+# add: a configured multi-rail peer takes over the one traffic made, more
+# NIDs, --non_mr, --lock_prim and --force, each misuse refused with
+# nothing changed, and configured NIDs outlive the reaper.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
@@ -102,9 +105,93 @@ if [ "$LNET_NODE" = a ]; then
 	lt_ok get "$B" 1048576 2 2
 	"$LNETCTL" peer show | expect_yaml "peer show, back after reaping" \
 		"$T/one"
+
+	phase add
+	# Two more NIDs of b on a net a has no NI on: sends still go to $B.
+	X1=10.9.9.1@tcp5
+	X2=10.9.9.2@tcp5
+	"$LNETCTL" peer add --prim_nid "$B" --nid "$X1,$X2" ||
+		fail "peer add of the peer traffic made"
+	cat > "$T/mr" <<YAML
+peer:
+-     primary nid: $B
+      Multi-Rail: true
+      peer ni:
+      -     nid: $B
+            state: NA
+      -     nid: $X1
+            state: NA
+      -     nid: $X2
+            state: NA
+YAML
+	"$LNETCTL" peer show | expect_yaml "peer show of a configured peer" \
+		"$T/mr"
+	"$LNETCTL" peer show --nid "$X2" | expect_yaml "peer show --nid X2" \
+		"$T/mr"
+	# MULTI_RAIL | CONFIGURED, Lustre's bits 0 and 3.
+	"$LNETCTL" peer show -v 3 | grep -q "^      peer state: 9$" ||
+		fail "peer show -v 3: peer state"
+	lt_ok put "$B" 65536 8 4
+
+	phase add_bad_input
+	A=$(nid_of a)
+	NOBODY2=${B%.*}.98@tcp
+	must_fail "peer add without --prim_nid" "missing mandatory" \
+		"$LNETCTL" peer add --nid "$X1"
+	must_fail "peer add --nid garbage" "not a list of at most 256 NIDs" \
+		"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$X1,garbage"
+	must_fail "peer add --nid with an empty entry" "not a list" \
+		"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$X1,"
+	must_fail "peer add of another peer's NID as primary" \
+		"the primary NID is a NID of another peer" \
+		"$LNETCTL" peer add --prim_nid "$X1"
+	must_fail "peer add taking another peer's NID" \
+		"a NID belongs to another peer" \
+		"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$NOBODY2,$X2"
+	must_fail "peer add --non_mr of a multi-rail peer" \
+		"the peer exists and is multi-rail" \
+		"$LNETCTL" peer add --prim_nid "$B" --non_mr
+	must_fail "peer add of our own NID" "one of this node's" \
+		"$LNETCTL" peer add --prim_nid "$A"
+	must_fail "peer add of our own NID as a NID" "one of this node's" \
+		"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$A"
+	must_fail "peer add without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+		setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+		"$LNETCTL" peer add --prim_nid "$NOBODY"
+	"$LNETCTL" peer show | expect_yaml "peer show after bad peer add" \
+		"$T/mr"
+
+	phase lock_force
+	"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$NOBODY2" --non_mr \
+		--lock_prim || fail "peer add --non_mr --lock_prim"
+	"$LNETCTL" peer show -v 3 --nid "$NOBODY" > "$T/locked"
+	grep -q "Multi-Rail: false" "$T/locked" &&
+		grep -q "peer state: 1048584" "$T/locked" ||
+		{ cat "$T/locked"; fail "a --non_mr --lock_prim peer"; }
+	must_fail "peer del of a locked primary" "delete it with force" \
+		"$LNETCTL" peer del --prim_nid "$NOBODY"
+	must_fail "peer del --force of one NID" "not one of its NIDs" \
+		"$LNETCTL" peer del --prim_nid "$NOBODY" --nid "$NOBODY2" --force
+	"$LNETCTL" peer del --prim_nid "$NOBODY" --force ||
+		fail "peer del --force"
+	"$LNETCTL" peer show | expect_yaml "peer show after del --force" \
+		"$T/mr"
+
+	phase configured_kept
+	# A configured peer is not reaped (the reaper looks every 10 s at
+	# most); deleting one NID keeps the rest.
+	echo 1 > $IDLE
+	nap 12
+	echo 300 > $IDLE
+	"$LNETCTL" peer show | expect_yaml "peer show after reaping" "$T/mr"
+	"$LNETCTL" peer del --prim_nid "$B" --nid "$X1" ||
+		fail "peer del --nid of a configured peer"
+	"$LNETCTL" peer show | grep -q "$X1" && fail "X1 is still there"
+	"$LNETCTL" peer del --prim_nid "$B" || fail "peer del of a MR peer"
+	"$LNETCTL" peer show | expect_yaml "peer show, all gone" "$T/none"
 fi
 barrier done
-# b took a's 10 + 4 PUTs.
-[ "$LNET_NODE" = a ] || target_expect 14
+# b took a's 10 + 4 + 8 PUTs.
+[ "$LNET_NODE" = a ] || target_expect 22
 sock_unload
 log "peers OK"

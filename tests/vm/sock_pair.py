@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Two VMs on one link running LNet over ksocklnd: the scenarios that
+"""Two VMs on two links running LNet over ksocklnd (eth1 is the second
+rail of sock_multirail): the scenarios that
 share this topology run one after another in one boot per kernel flavour
 (guest-init.sh), each reported on its own and each starting with none of
 our modules loaded:
@@ -16,7 +17,10 @@ our modules loaded:
   its ACK, and traffic goes on (wire spec 6.2 and 7);
 - peers: the peer table after traffic: lnetctl peer show/list/del in
   Lustre's shapes, bad input refused, a deleted or reaped (idle) peer
-  made again by the next send;
+  made again by the next send; peer add of a multi-rail peer, --non_mr,
+  --lock_prim and --force, configured NIDs kept by the reaper;
+- sock_multirail: two rails (tcp, tcp1 on eth1) to one multi-rail peer:
+  bulk traffic uses both, every byte checked, one rail deleted;
 - demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
 """
 
@@ -24,10 +28,13 @@ import vm
 from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
-             "discovery_interop.sh", "peers.sh", "demo.sh"]
+             "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
+             "demo.sh"]
 
 TESTS = [
-    VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS),
-                               vm.Node("b", script=SCENARIOS)],
+    VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS,
+                                       links=["net0", "net1"]),
+                               vm.Node("b", script=SCENARIOS,
+                                       links=["net0", "net1"])],
            flavours=("distro", "debug"), timeout=600, debug_timeout=1500),
 ]

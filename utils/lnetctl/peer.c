@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lnetctl peer show | list | del, in Lustre's YAML shapes (spec:
+ * lnetctl peer show | list | add | del, in Lustre's YAML shapes (spec:
  * lnet-features-and-lnetctl.md 1a, 2):
  *
  *	peer:
  *	    - primary nid: 192.0.2.2@tcp
  *	      Multi-Rail: false
+ *	      peer state: 8                     (-v 3)
  *	      peer ni:
  *	        - nid: 192.0.2.2@tcp
  *	          state: NA
@@ -14,7 +15,7 @@
  *
  * The peer NIs come from the kernel one per message (LNET_CMD_PEER_GET),
  * a peer's NIs one after another; they are grouped by primary NID here.
- * Multi-Rail is false until discovery merges a node's NIDs.  Router
+ * Router
  * credits (available_rtr_credits, min_rtr_credits) are left out: nothing
  * routes yet.
  */
@@ -28,6 +29,8 @@
 struct peer_ni_rec {
 	char prim[LNET_GENL_NID_LEN];
 	char nid[LNET_GENL_NID_LEN];
+	bool multi_rail;
+	unsigned int state;
 	bool has_detail, has_msgs;
 	unsigned int refcount;
 	int cr[LNET_PEER_CR_A_MAX + 1];
@@ -64,6 +67,10 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 	snprintf(p->prim, sizeof(p->prim), "%s",
 		 nla_get_string(tb[LNET_A_PRIMARY_NID]));
 	snprintf(p->nid, sizeof(p->nid), "%s", nla_get_string(tb[LNET_A_NID]));
+	if (tb[LNET_A_MULTI_RAIL])
+		p->multi_rail = nla_get_u8(tb[LNET_A_MULTI_RAIL]);
+	if (tb[LNET_A_PEER_STATE])
+		p->state = nla_get_u32(tb[LNET_A_PEER_STATE]);
 	if (tb[LNET_A_PEER_REFCOUNT] && tb[LNET_A_PEER_CREDITS] &&
 	    tb[LNET_A_NI_STATS]) {
 		p->refcount = nla_get_u32(tb[LNET_A_PEER_REFCOUNT]);
@@ -165,7 +172,10 @@ static void emit_peers(struct yout *y, const struct peer_ni_list *l,
 		if (first) {
 			yout_map(y);
 			yout_kv_str(y, "primary nid", l->p[i].prim);
-			yout_kv_str(y, "Multi-Rail", "false");
+			yout_kv_str(y, "Multi-Rail",
+				    l->p[i].multi_rail ? "true" : "false");
+			if (detail >= 3)
+				yout_kv_uint(y, "peer state", l->p[i].state);
 			yout_str(y, "peer ni");
 			yout_seq(y);
 		}
@@ -233,18 +243,22 @@ static int peer_del(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "prim_nid", required_argument, NULL, 'p' },
 		{ "nid", required_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *prim = NULL, *nid = NULL;
 	struct lnl_error err;
 	struct nl_msg *msg;
+	bool force = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:n:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:n:f", opts, NULL)) != -1) {
 		if (c == 'p')
 			prim = optarg;
 		else if (c == 'n')
 			nid = optarg;
+		else if (c == 'f')
+			force = true;
 		else
 			return bad_option("del", "peer", argv);
 	}
@@ -266,12 +280,112 @@ static int peer_del(int argc, char **argv)
 		return 1;
 	msg = lnl_msg(LNET_CMD_PEER_DEL, false);
 	if (msg && (nla_put_string(msg, LNET_A_PRIMARY_NID, prim) ||
-		    (nid && nla_put_string(msg, LNET_A_NID, nid)))) {
+		    (nid && nla_put_string(msg, LNET_A_NID, nid)) ||
+		    (force && nla_put_flag(msg, LNET_A_FORCE)))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
 	if (lnl_run(msg, NULL, NULL, &err) < 0) {
 		report_nl_error("del", "peer", "cannot delete peer", &err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Put each NID of the comma-separated @list into a PEER_NIDS nest. */
+static int put_nid_list(struct nl_msg *msg, char *list)
+{
+	struct nlattr *nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
+	char *tok, *save = NULL;
+
+	if (!nest)
+		return -1;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (nla_put_string(msg, LNET_A_NID, tok))
+			return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* Every NID of the comma-separated @list is valid; at most @max of them. */
+static const char *bad_nid_in_list(const char *list, unsigned int max,
+				   char *buf, size_t size)
+{
+	const char *p = list;
+	unsigned int n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(buf, size, "%.*s", (int)len, p);
+		if (!len || len >= size || !valid_nid(buf) || ++n > max)
+			return buf;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return p == list || p[-1] == ',' ? "" : NULL;
+}
+
+static int peer_add(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "prim_nid", required_argument, NULL, 'p' },
+		{ "nid", required_argument, NULL, 'n' },
+		{ "non_mr", no_argument, NULL, 'm' },
+		{ "lock_prim", no_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool non_mr = false, lock_prim = false;
+	char *prim = NULL, *nids = NULL;
+	char buf[LNET_GENL_NID_LEN];
+	struct lnl_error err;
+	struct nl_msg *msg;
+	const char *bad;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "p:n:ml", opts, NULL)) != -1) {
+		if (c == 'p')
+			prim = optarg;
+		else if (c == 'n')
+			nids = optarg;
+		else if (c == 'm')
+			non_mr = true;
+		else if (c == 'l')
+			lock_prim = true;
+		else
+			return bad_option("add", "peer", argv);
+	}
+	if (optind < argc)
+		return usage_error("add", "peer", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!prim)
+		return usage_error("add", "peer",
+				   "missing mandatory parameter --prim_nid%s",
+				   "");
+	if (!valid_nid(prim))
+		return usage_error("add", "peer",
+				   "invalid --prim_nid value '%s': not a NID",
+				   prim);
+	bad = nids ? bad_nid_in_list(nids, LNET_GENL_PEER_NIDS_MAX, buf,
+				     sizeof(buf)) : NULL;
+	if (bad)
+		return usage_error("add", "peer",
+				   "invalid --nid value '%s': not a list of at most 256 NIDs",
+				   nids);
+	if (open_or_report("add", "peer"))
+		return 1;
+	msg = lnl_msg(LNET_CMD_PEER_ADD, false);
+	if (msg && (nla_put_string(msg, LNET_A_PRIMARY_NID, prim) ||
+		    (nids && put_nid_list(msg, nids)) ||
+		    nla_put_u8(msg, LNET_A_MULTI_RAIL, !non_mr) ||
+		    (lock_prim && nla_put_flag(msg, LNET_A_LOCK_PRIMARY)))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (lnl_run(msg, NULL, NULL, &err) < 0) {
+		report_nl_error("add", "peer", "cannot add peer", &err);
 		return 1;
 	}
 	return 0;
@@ -286,9 +400,11 @@ int cmd_peer(int argc, char **argv)
 		return peer_show(argc - 1, argv + 1, false);
 	if (!strcmp(sub, "list"))
 		return peer_show(argc - 1, argv + 1, true);
+	if (!strcmp(sub, "add"))
+		return peer_add(argc - 1, argv + 1);
 	if (!strcmp(sub, "del"))
 		return peer_del(argc - 1, argv + 1);
 	return usage_error("peer", "peer",
-			   "unknown subcommand '%s': use show, list or del",
+			   "unknown subcommand '%s': use show, list, add or del",
 			   sub);
 }

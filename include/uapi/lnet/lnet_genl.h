@@ -29,6 +29,7 @@
 
 /* Upper bound of the LND tunable conns_per_peer (Lustre's lnetctl's). */
 #define LNET_GENL_CONNS_PER_PEER_MAX	127
+#define LNET_GENL_PEER_NIDS_MAX		256	/* NIDs of one PEER_ADD */
 
 /*
  * Upper bounds of ko2iblnd's LND tunables: its queue depth limit is 255
@@ -55,7 +56,9 @@ enum lnet_genl_cmd {
 	LNET_CMD_GLOBAL_GET,	/* [PARAM_NAME]; reply: PARAM per parameter */
 	LNET_CMD_GLOBAL_SET,	/* PARAM_NAME, PARAM_VALUE */
 	LNET_CMD_PEER_GET,	/* dump: [NID], [DETAIL]; one message per peer NI */
-	LNET_CMD_PEER_DEL,	/* PRIMARY_NID, [NID] */
+	LNET_CMD_PEER_DEL,	/* PRIMARY_NID, [NID], [FORCE] */
+	LNET_CMD_PEER_ADD,	/* PRIMARY_NID, [PEER_NIDS], [MULTI_RAIL], */
+				/* [LOCK_PRIMARY] */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -75,7 +78,7 @@ enum lnet_genl_attr {
 	LNET_A_TIMEOUT_MS,	/* u32: ping timeout */
 	LNET_A_PEER_NIDS,	/* nest: LNET_A_NID strings, ping reply */
 	LNET_A_PEER_NID_COUNT,	/* u32: NIDs the peer listed */
-	LNET_A_MULTI_RAIL,	/* u8: the pinged peer is Multi-Rail */
+	LNET_A_MULTI_RAIL,	/* u8: the (pinged) peer is Multi-Rail */
 	LNET_A_PARAM_NAME,	/* string: global parameter */
 	LNET_A_PARAM_VALUE,	/* s64: global parameter value */
 	LNET_A_PARAM,		/* nest: PARAM_NAME, PARAM_VALUE */
@@ -89,6 +92,9 @@ enum lnet_genl_attr {
 	LNET_A_PRIMARY_NID,	/* string: a peer's primary NID */
 	LNET_A_PEER_REFCOUNT,	/* u32: messages using the peer NI */
 	LNET_A_PEER_CREDITS,	/* nest: LNET_PEER_CR_A_* */
+	LNET_A_LOCK_PRIMARY,	/* flag: peer add: keep the primary NID */
+	LNET_A_FORCE,		/* flag: peer del: also a locked primary */
+	LNET_A_PEER_STATE,	/* u32: peer state bits, Lustre's numbers */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1

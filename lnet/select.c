@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multi-rail selection: which local NI and which peer NI a message uses
+ * (spec features 4a-4b).
+ *
+ * The send cases, in the order they are tried:
+ *
+ * - to one of our own NIDs: 0@lo;
+ * - a response (ACK, REPLY) goes back by the NID its request came from
+ *   (msg_from), and a message given a source NID leaves by it, to exactly
+ *   the NID given;
+ * - to a peer that is not multi-rail: the NID given, from the local NI
+ *   the peer NI is pinned to (the first one used, as Lustre keeps one
+ *   preferred NI per non-MR peer NI, so that a non-MR node always sees us
+ *   as one NID); re-pinned only when that NI no longer works;
+ * - to a multi-rail peer: any of its NIDs on a net we have an NI on.
+ *
+ * The criteria, first difference wins (health and priorities come with
+ * the health issue and UDSP):
+ *
+ * - peer net: one with a working local NI, then the least recently used
+ *   (lpn_seq);
+ * - local NI on that net: lnet_ni_better();
+ * - peer NI on that net: lnet_peer_ni_better().
+ *
+ * The round-robin clock is the peer's send count (lp_send_seq): a chosen
+ * peer net and peer NI take its value, so the ones chosen longest ago go
+ * next.  Everything here runs under the LNet lock.
+ */
+#include <linux/export.h>
+
+#include <kunit/visibility.h>
+
+#include <lnet/lib-lnet.h>
+
+/* Credits an NI can give now; unlimited NIs count as the most. */
+static int lnet_ni_avail(const struct lnet_ni *ni)
+{
+	return ni->ni_txc.max ? ni->ni_txc.credits : INT_MAX;
+}
+
+/*
+ * Is @ni a better NI to send from than @best?  One whose LND reports no
+ * failure first (a failed one is taken only when the net has no other,
+ * and its LND then fails the message), then the most credits, then the
+ * least used.
+ */
+VISIBLE_IF_KUNIT bool lnet_ni_better(const struct lnet_ni *ni,
+				     const struct lnet_ni *best)
+{
+	if (lnet_ni_usable(ni) != lnet_ni_usable(best))
+		return lnet_ni_usable(ni);
+	if (lnet_ni_avail(ni) != lnet_ni_avail(best))
+		return lnet_ni_avail(ni) > lnet_ni_avail(best);
+	return ni->ni_seq < best->ni_seq;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
+
+/*
+ * Is @lpni a better peer NI to send to than @best?  The one with the most
+ * credits, then the one chosen longest ago.
+ */
+VISIBLE_IF_KUNIT bool lnet_peer_ni_better(const struct lnet_peer_ni *lpni,
+					  const struct lnet_peer_ni *best)
+{
+	if (lpni->lpni_txc.credits != best->lpni_txc.credits)
+		return lpni->lpni_txc.credits > best->lpni_txc.credits;
+	return lpni->lpni_seq < best->lpni_seq;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_peer_ni_better);
+
+/* The best NI of @net to send from, equal to @self unless that is ANY. */
+static struct lnet_ni *lnet_net_best_ni(struct lnet_net *net,
+					const struct lnet_nid *self)
+{
+	bool any = lnet_nid_is_any(self);
+	struct lnet_ni *ni, *best = NULL;
+
+	list_for_each_entry(ni, &net->net_nis, ni_list) {
+		if (!ni->ni_up || (!any && !lnet_nid_equal(self, &ni->ni_nid)))
+			continue;
+		if (!best || lnet_ni_better(ni, best))
+			best = ni;
+	}
+	return best;
+}
+
+/* The NI of @nets with the NID @nid, started, or NULL. */
+static struct lnet_ni *lnet_nets_find_ni(struct list_head *nets,
+					 const struct lnet_nid *nid)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, nets, net_list)
+		if (net->net_id == lnet_nid_net(nid))
+			list_for_each_entry(ni, &net->net_nis, ni_list)
+				if (ni->ni_up &&
+				    lnet_nid_equal(&ni->ni_nid, nid))
+					return ni;
+	return NULL;
+}
+
+static struct lnet_net *lnet_nets_find(struct list_head *nets, u32 net_id)
+{
+	struct lnet_net *net;
+
+	list_for_each_entry(net, nets, net_list)
+		if (net->net_id == net_id)
+			return net;
+	return NULL;
+}
+
+/* The NI of @dst's net to send from, @self if given: NULL if none. */
+static struct lnet_ni *lnet_ni_for_send(const struct lnet_nid *dst,
+					const struct lnet_nid *self)
+{
+	struct lnet_net *net;
+
+	net = lnet_nets_find(&the_lnet.ln_nets, lnet_nid_net(dst));
+	return net ? lnet_net_best_ni(net, self) : NULL;
+}
+
+/**
+ * lnet_select_mr() - the peer NI and local NI for a send to a multi-rail peer
+ * @lp: the peer
+ * @nets: our nets (the_lnet.ln_nets, or a test's)
+ * @nip: out: the local NI
+ *
+ * Return: the peer NI, or NULL if no net of @lp has a started local NI.
+ */
+VISIBLE_IF_KUNIT struct lnet_peer_ni *
+lnet_select_mr(struct lnet_peer *lp, struct list_head *nets,
+	       struct lnet_ni **nip)
+{
+	struct lnet_peer_ni *lpni, *best_lpni = NULL;
+	struct lnet_peer_net *lpn, *best_lpn = NULL;
+	struct lnet_ni *ni, *best_ni = NULL;
+	struct lnet_net *net;
+
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list) {
+		net = lnet_nets_find(nets, lpn->lpn_net_id);
+		ni = net ? lnet_net_best_ni(net, &LNET_ANY_NID) : NULL;
+		if (!ni || list_empty(&lpn->lpn_peer_nis))
+			continue;
+		if (best_lpn &&
+		    (lnet_ni_usable(ni) != lnet_ni_usable(best_ni) ?
+		     !lnet_ni_usable(ni) : lpn->lpn_seq >= best_lpn->lpn_seq))
+			continue;
+		best_lpn = lpn;
+		best_ni = ni;
+	}
+	if (!best_lpn)
+		return NULL;
+	list_for_each_entry(lpni, &best_lpn->lpn_peer_nis, lpni_list)
+		if (!best_lpni || lnet_peer_ni_better(lpni, best_lpni))
+			best_lpni = lpni;
+	*nip = best_ni;
+	return best_lpni;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_select_mr);
+
+/*
+ * A non-MR peer NI: its pinned local NI while that works, else the best
+ * one of its net, which it is pinned to from now on.
+ */
+static struct lnet_ni *lnet_select_pinned(struct lnet_peer_ni *lpni)
+{
+	struct lnet_ni *ni = NULL;
+	struct lnet_net *net;
+
+	if (!lnet_nid_is_any(&lpni->lpni_pref_nid))
+		ni = lnet_nets_find_ni(&the_lnet.ln_nets, &lpni->lpni_pref_nid);
+	if (ni && lnet_ni_usable(ni))
+		return ni;
+	net = lnet_nets_find(&the_lnet.ln_nets, lnet_nid_net(&lpni->lpni_nid));
+	ni = net ? lnet_net_best_ni(net, &LNET_ANY_NID) : NULL;
+	if (ni)
+		lpni->lpni_pref_nid = ni->ni_nid;
+	return ni;
+}
+
+/* The round-robin clock moves: what was just chosen goes last. */
+static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
+{
+	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
+	struct lnet_peer *lp = lpn->lpn_peer;
+
+	ni->ni_seq++;
+	lp->lp_send_seq++;
+	lpn->lpn_seq = lp->lp_send_seq;
+	lpni->lpni_seq = lp->lp_send_seq;
+}
+
+/**
+ * lnet_select_pathway_locked() - the local NI and peer NI of a send
+ * @dst: the destination NID
+ * @self: the source NID asked for, or ANY
+ * @hop: for a response, the NID its request came from; else ANY
+ * @nip: out: the local NI (0@lo for a local @dst)
+ * @lpnip: out: the peer NI, NULL for 0@lo; created for a new NID
+ *
+ * No reference is taken on either.
+ *
+ * Return: 0, -EINVAL if @self is not local, -EHOSTUNREACH if no NI
+ * reaches @dst, -ENOMEM if a peer NI cannot be made.
+ */
+int lnet_select_pathway_locked(const struct lnet_nid *dst,
+			       const struct lnet_nid *self,
+			       const struct lnet_nid *hop,
+			       struct lnet_ni **nip,
+			       struct lnet_peer_ni **lpnip)
+{
+	const struct lnet_nid *to = lnet_nid_is_any(hop) ? dst : hop;
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+
+	if (!lnet_nid_is_any(self) && !lnet_nid_is_local_locked(self))
+		return -EINVAL;
+	if (lnet_nid_is_local_locked(to)) {
+		*nip = the_lnet.ln_loni;
+		*lpnip = NULL;
+		return 0;
+	}
+	lpni = lnet_peer_ni_find_locked(to);
+	if (lpni && lnet_nid_is_any(hop) && lnet_nid_is_any(self) &&
+	    (lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_MULTI_RAIL)) {
+		lpni = lnet_select_mr(lpni->lpni_peer_net->lpn_peer,
+				      &the_lnet.ln_nets, &ni);
+		if (!lpni)
+			return -EHOSTUNREACH;
+	} else if (lpni && lnet_nid_is_any(hop) && lnet_nid_is_any(self)) {
+		ni = lnet_select_pinned(lpni);
+		if (!ni)
+			return -EHOSTUNREACH;
+	} else {
+		ni = lnet_ni_for_send(to, self);
+		if (!ni)
+			return -EHOSTUNREACH;
+		if (!lpni) {
+			lpni = lnet_peer_ni_get_locked(to, ni);
+			if (!lpni)
+				return -ENOMEM;
+			lpni->lpni_pref_nid = ni->ni_nid;
+		}
+	}
+	lnet_select_used(ni, lpni);
+	*nip = ni;
+	*lpnip = lpni;
+	return 0;
+}

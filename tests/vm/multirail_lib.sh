@@ -1,0 +1,87 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# The multi-rail scenario, for both LNDs (tests/vm/sock_multirail.sh,
+# tests/vm/o2ib_multirail.sh): each node has a NIC on each of two links,
+# one net per link (tcp + tcp1, or o2ib + o2ib1 with a soft-RoCE device
+# per NIC).  a configures b as one multi-rail peer with both NIDs ("peer
+# add"); bulk PUTs and GETs to b's primary NID then leave by both of a's
+# NIs to both of b's NIDs (per-NI counters well above zero), every byte
+# checked; after a deletes one of its NIs all traffic takes the other.
+# Source it after guest-lib.sh and sock_lib.sh/o2ib_lib.sh, with $LND
+# ("tcp" or "o2ib") set, then call multirail_run.
+
+# ni_sends NID: the send count of local NI NID (debugfs lnet/nis).
+ni_sends() {
+	awk -v nid="$1" '$1 == nid { print $6 }' /sys/kernel/debug/lnet/nis
+}
+
+# mr_nid NODE LINK: NODE's NID on LINK (net0: $LND, net1: ${LND}1).
+mr_nid() {
+	local ip_var=IP_${1}_$2 net=$LND
+	[ "$2" = net1 ] && net=${LND}1
+	echo "${!ip_var}@$net"
+}
+
+multirail_run() {
+	local b0 b1 a0 a1 s0 s1 n=40
+	ip link set eth1 up
+	if [ "$LND" = o2ib ]; then
+		rxe_setup eth0
+		RXE=rxe1 rxe_setup eth1
+		o2ib_load
+	else
+		sock_load
+	fi
+	"$LNETCTL" net add --net "${LND}1" --if eth1 ||
+		fail "net add --net ${LND}1 --if eth1"
+	echo serve > "$RUN" || fail "serve"
+	barrier mr-up
+	a0=$(mr_nid a net0)
+	a1=$(mr_nid a net1)
+	if [ "$LNET_NODE" = a ]; then
+		b0=$(mr_nid b net0)
+		b1=$(mr_nid b net1)
+		phase both_rails
+		"$LNETCTL" peer add --prim_nid "$b0" --nid "$b1" ||
+			fail "peer add --prim_nid $b0 --nid $b1"
+		"$LNETCTL" peer show | grep -q "Multi-Rail: true" ||
+			fail "b is not a multi-rail peer"
+		lt_ok put "$b0" 1048576 $n 4
+		lt_ok get "$b0" 1048576 $n 4
+		lt_ok put "$b0" 4096 $n 8
+		s0=$(ni_sends "$a0")
+		s1=$(ni_sends "$a1")
+		log "sends by NI: $a0 $s0, $a1 $s1 (of $((3 * n)))"
+		# Round robin: each rail takes half, give or take the credits.
+		[ "$s0" -ge $((3 * n / 4)) ] && [ "$s1" -ge $((3 * n / 4)) ] ||
+			{ diag; fail "traffic did not use both rails: $s0, $s1"; }
+		"$LNETCTL" peer show -v > "$T/peers"
+		[ "$(grep -c 'send_count: [1-9]' "$T/peers")" = 2 ] ||
+			{ cat "$T/peers"; fail "not both of b's NIDs were sent to"; }
+
+		phase one_rail_left
+		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
+		lt_ok put "$b0" 1048576 8 4
+		[ "$(ni_sends "$a1")" = "" ] || fail "$a1 is still there"
+		log "8 PUTs after net del ${LND}1: $a0 sent $(ni_sends "$a0")"
+		"$LNETCTL" peer del --prim_nid "$b0" || fail "peer del"
+	fi
+	barrier mr-done
+	if [ "$LNET_NODE" = b ]; then
+		# Both of b's NIs took a share (the REPLYs and ACKs go back by
+		# the NI each request came in on).
+		log "b's sends by NI: $(mr_nid b net0) $(ni_sends "$(mr_nid b net0)"), $(mr_nid b net1) $(ni_sends "$(mr_nid b net1)")"
+		[ "$(ni_sends "$(mr_nid b net1)")" -ge $((3 * n / 4)) ] ||
+			fail "b's ${LND}1 NI answered too little"
+		target_expect $((2 * n + 8))
+		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
+	fi
+	lnet_idle
+	if [ "$LND" = o2ib ]; then
+		o2ib_unload
+		RXE=rxe1 rxe_remove	# rxe0 is the harness's (vm.Node.rxe)
+	else
+		sock_unload
+	fi
+	log "multi-rail over $LND OK"
+}

@@ -1,0 +1,11 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Multi-rail over ko2iblnd: two rails (o2ib on rxe0/eth0, o2ib1 on
+# rxe1/eth1), one multi-rail peer; see multirail_lib.sh.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/o2ib_lib.sh"
+. "$LNET_TOP/tests/vm/multirail_lib.sh"
+T=$(mktemp -d)
+LND=o2ib
+multirail_run
