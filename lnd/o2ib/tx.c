@@ -875,7 +875,8 @@ static int kib_send_msg(struct lnet_ni *ni, struct lnet_msg *msg)
 {
 	struct kib_net *net = ni->ni_data;
 	struct lnet_libmd *md = msg->msg_md;
-	u64 nid = lnet_nid_to_nid4(&msg->msg_target.nid);
+	/* The peer NI LNet chose (multi-rail): not the final destination. */
+	u64 nid = lnet_nid_to_nid4(&msg->msg_txpeer->lpni_nid);
 	unsigned int len = msg->msg_len;
 	struct kib_msg *ibmsg;
 	struct iov_iter it;
