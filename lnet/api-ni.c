@@ -832,6 +832,7 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	info->tx_credits_max = ni->ni_txc.max;
 	info->tx_credits = ni->ni_txc.credits;
 	info->tx_credits_min = ni->ni_txc.min;
+	memcpy(info->lat, s->lat, sizeof(info->lat));
 }
 
 /**
@@ -905,7 +906,7 @@ void lnet_counters_reset(void)
 			memset(&ni->ni_stats, 0, sizeof(ni->ni_stats));
 			lnet_credits_reset_min(&ni->ni_txc);
 		}
-	lnet_peers_reset_min_locked();
+	lnet_peers_reset_stats_locked();
 	lnet_unlock();
 }
 EXPORT_SYMBOL(lnet_counters_reset);

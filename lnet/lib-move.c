@@ -17,6 +17,7 @@
  */
 #include <linux/delay.h>
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include <lnet/lib-lnet.h>
@@ -182,6 +183,7 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 	int rc;
 
 	msg->msg_send = true;
+	msg->msg_start_ns = ktime_get_ns();
 	msg->msg_target = *target;
 	if (self)
 		msg->msg_self = *self;
@@ -412,6 +414,17 @@ static int lnet_parse_get(struct lnet_msg *msg)
 	return 0;
 }
 
+/*
+ * The response to a tracked operation of @md arrived: its clock stops,
+ * and its start goes with @msg to be counted as a round trip.
+ */
+static void lnet_msg_rsp_started(struct lnet_msg *msg, struct lnet_libmd *md)
+{
+	if (!list_empty(&md->md_rsp_list))
+		msg->msg_start_ns = md->md_rsp_start_ns;
+	lnet_rsp_untrack_locked(md);
+}
+
 static int lnet_parse_reply(struct lnet_msg *msg)
 {
 	u32 rlength = msg->msg_hdr.payload_length;
@@ -424,7 +437,7 @@ static int lnet_parse_reply(struct lnet_msg *msg)
 	mlength = min(rlength, md->md_length);
 	if (mlength < rlength && !(md->md_options & LNET_MD_TRUNCATE))
 		return LNET_DROP_TOO_LONG;
-	lnet_rsp_untrack_locked(md);
+	lnet_msg_rsp_started(msg, md);
 	lnet_msg_attach_md(msg, md, 0, mlength);
 	lnet_recv_event(msg, LNET_EVENT_REPLY, 0, 0, rlength);
 	return 0;
@@ -438,7 +451,7 @@ static int lnet_parse_ack(struct lnet_msg *msg)
 	md = lnet_md_lookup_locked(&ack->dst_wmd);
 	if (!md || lnet_md_exhausted(md) || md->md_me)
 		return LNET_DROP_BAD_WMD;
-	lnet_rsp_untrack_locked(md);
+	lnet_msg_rsp_started(msg, md);
 	lnet_msg_attach_md(msg, md, 0, 0);
 	lnet_recv_event(msg, LNET_EVENT_ACK, 0, ack->match_bits, ack->mlength);
 	msg->msg_ev.mlength = ack->mlength;

@@ -7,6 +7,7 @@
  * that asked for one into its ACK.
  */
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include <lnet/lib-lnet.h>
@@ -120,6 +121,42 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 EXPORT_SYMBOL_GPL(lnet_msg_detach_md);
 
 /* Count a finished message on its NI and globally. */
+static void lnet_latency_add(struct lnet_latency *l, u64 ns)
+{
+	if (!l->samples || ns < l->min_ns)
+		l->min_ns = ns;
+	l->max_ns = max(l->max_ns, ns);
+	l->total_ns += ns;
+	l->samples++;
+}
+
+/*
+ * A latency sample of a message that succeeded: a PUT's egress when sent,
+ * a round trip when its REPLY or ACK arrives (spec features 9b).
+ */
+static void lnet_msg_latency_locked(struct lnet_msg *msg,
+				    struct lnet_ni_stats *ni,
+				    struct lnet_ni_stats *lpni)
+{
+	enum lnet_latency_kind kind;
+	u64 ns;
+
+	if (!msg->msg_start_ns)
+		return;
+	if (msg->msg_send && msg->msg_type == LNET_MSG_PUT)
+		kind = LNET_LAT_PUT_EGRESS;
+	else if (!msg->msg_send && msg->msg_type == LNET_MSG_REPLY)
+		kind = LNET_LAT_GET_RTT;
+	else if (!msg->msg_send && msg->msg_type == LNET_MSG_ACK)
+		kind = LNET_LAT_PUT_ACK;
+	else
+		return;
+	ns = ktime_get_ns() - msg->msg_start_ns;
+	lnet_latency_add(&ni->lat[kind], ns);
+	if (lpni)
+		lnet_latency_add(&lpni->lat[kind], ns);
+}
+
 static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 {
 	struct lnet_counters_common *c = &the_lnet.ln_counters;
@@ -151,6 +188,8 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 			msg->msg_txpeer->lpni_stats.send_count++;
 			msg->msg_txpeer->lpni_stats.sent[type]++;
 		}
+		lnet_msg_latency_locked(msg, s, msg->msg_txpeer ?
+					&msg->msg_txpeer->lpni_stats : NULL);
 		c->send_count++;
 		c->send_length += msg->msg_len;
 	} else {
@@ -162,6 +201,7 @@ static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 			lpni->lpni_stats.recv_count++;
 			lpni->lpni_stats.received[type]++;
 		}
+		lnet_msg_latency_locked(msg, s, lpni ? &lpni->lpni_stats : NULL);
 		c->recv_count++;
 		c->recv_length += msg->msg_len;
 	}

@@ -70,6 +70,8 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 	    nla_put_u32(skb, LNET_NI_STATS_A_DROP_COUNT, p->drop_count))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+	if (lnet_genl_put_latency(skb, p->lat))
+		return -EMSGSIZE;
 	if (detail < 2)
 		return 0;
 	if (lnet_genl_put_msg_types(skb, LNET_A_NI_SENT, p->sent) ||

@@ -327,6 +327,37 @@ static const u8 lnet_genl_msg_attr[LNET_CTL_MSG_TYPES] = {
 	[LNET_MSG_HELLO]	= LNET_MSG_A_HELLO,
 };
 
+/**
+ * lnet_genl_put_latency() - put an LNET_A_LATENCY nest
+ * @skb: the message
+ * @lat: the LNET_LAT_KINDS latencies of an NI or peer NI
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int lnet_genl_put_latency(struct sk_buff *skb, const struct lnet_latency *lat)
+{
+	struct nlattr *nest = nla_nest_start(skb, LNET_A_LATENCY);
+	int k, a;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (k = 0; k < LNET_LAT_KINDS; k++) {
+		const struct lnet_latency *l = &lat[k];
+
+		/* SAMPLES, MIN, MAX, AVG of each kind, in kind order. */
+		a = LNET_LAT_A_PUT_EGRESS_SAMPLES + 4 * k;
+		if (nla_put_u32(skb, a, l->samples) ||
+		    nla_put_u64_64bit(skb, a + 1, l->min_ns, LNET_LAT_A_PAD) ||
+		    nla_put_u64_64bit(skb, a + 2, l->max_ns, LNET_LAT_A_PAD) ||
+		    nla_put_u64_64bit(skb, a + 3, l->samples ?
+				      div_u64(l->total_ns, l->samples) : 0,
+				      LNET_LAT_A_PAD))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /* A NID as a string attribute: 0, or -EMSGSIZE. */
 int lnet_genl_put_nid(struct sk_buff *skb, int type,
 		      const struct lnet_nid *nid)
@@ -398,6 +429,8 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 	    nla_put_u32(skb, LNET_NI_STATS_A_DROP_COUNT, ni->drop_count))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+	if (lnet_genl_put_latency(skb, ni->lat))
+		return -EMSGSIZE;
 
 	nest = nla_nest_start(skb, LNET_A_TUNABLES);
 	if (!nest ||

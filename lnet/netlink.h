@@ -9,6 +9,7 @@
 
 #include <net/genetlink.h>
 
+#include <lnet/ctl.h>
 #include <lnet/nid.h>
 #include <uapi/lnet/lnet_genl.h>
 
@@ -21,6 +22,7 @@ int lnet_genl_parse_nid(const struct nlattr *attr, struct lnet_nid *nid,
 int lnet_genl_put_nid(struct sk_buff *skb, int type,
 		      const struct lnet_nid *nid);
 int lnet_genl_put_msg_types(struct sk_buff *skb, int type, const u32 *count);
+int lnet_genl_put_latency(struct sk_buff *skb, const struct lnet_latency *lat);
 
 /* netlink-peer.c */
 #define LNET_PEER_POLICY_MAX	LNET_A_FORCE

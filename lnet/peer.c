@@ -323,16 +323,17 @@ void lnet_peers_start(void)
 				    (unsigned long)LNET_PEER_REAP_INTERVAL));
 }
 
-static bool lnet_peer_ni_reset_min(struct lnet_peer_ni *lpni, void *arg)
+static bool lnet_peer_ni_reset_stats(struct lnet_peer_ni *lpni, void *arg)
 {
+	memset(&lpni->lpni_stats, 0, sizeof(lpni->lpni_stats));
 	lnet_credits_reset_min(&lpni->lpni_txc);
 	return false;
 }
 
-/* Restart every peer NI's credit low-water mark. */
-void lnet_peers_reset_min_locked(void)
+/* Clear every peer NI's counters and latency, restart its credit minimum. */
+void lnet_peers_reset_stats_locked(void)
 {
-	lnet_peer_ni_visit_locked(lnet_peer_ni_reset_min, NULL);
+	lnet_peer_ni_visit_locked(lnet_peer_ni_reset_stats, NULL);
 }
 
 struct lnet_peer_drain {
@@ -407,6 +408,7 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	memcpy(info->sent, s->sent, sizeof(info->sent));
 	memcpy(info->received, s->received, sizeof(info->received));
 	memcpy(info->dropped, s->dropped, sizeof(info->dropped));
+	memcpy(info->lat, s->lat, sizeof(info->lat));
 }
 
 /* True for the *@arg-th peer NI visited. */

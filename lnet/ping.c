@@ -19,7 +19,6 @@
 #include <linux/completion.h>
 #include <linux/export.h>
 #include <linux/slab.h>
-#include <linux/swab.h>
 
 #include <lnet/lib-lnet.h>
 
@@ -97,6 +96,7 @@ int lnet_ping_target_update(void)
 {
 	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
 	struct lnet_handle_md old = the_lnet.ln_ping_mdh, mdh;
+	struct lnet_ping_ni *nis;
 	struct lnet_ping_info *pi;
 	unsigned int n = 0, size;
 	struct lnet_net *net;
@@ -107,33 +107,34 @@ int lnet_ping_target_update(void)
 
 	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
 		list_for_each_entry(ni, &net->net_nis, ni_list)
-			if (lnet_nid_is_nid4(&ni->ni_nid))
+			if (ni != the_lnet.ln_loni &&
+			    lnet_nid_is_nid4(&ni->ni_nid))
 				n++;
-	size = struct_size(pi, pi_ni, n);
 	if (lnet_test_fail_ping_update) {
 		lnet_test_fail_ping_update--;
 		return -ENOMEM;
 	}
+	size = lnet_ping_buf_size(n);
 	pi = kzalloc(size, GFP_KERNEL);
-	if (!pi)
+	nis = kcalloc(n, sizeof(*nis), GFP_KERNEL);
+	if (!pi || (n && !nis)) {
+		kfree(pi);
+		kfree(nis);
 		return -ENOMEM;
-	pi->pi_magic = LNET_PROTO_PING_MAGIC;
-	pi->pi_features = lnet_ping_features();
-	pi->pi_pid = LNET_PID_LUSTRE;
-	pi->pi_nnis = n;
+	}
 	n = 0;
 	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
 		list_for_each_entry(ni, &net->net_nis, ni_list) {
-			if (!lnet_nid_is_nid4(&ni->ni_nid))
+			if (ni == the_lnet.ln_loni ||
+			    !lnet_nid_is_nid4(&ni->ni_nid))
 				continue;
-			pi->pi_ni[n].ns_nid = lnet_nid_to_nid4(&ni->ni_nid);
-			pi->pi_ni[n++].ns_status = lnet_ni_usable(ni) ?
-				LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+			nis[n].nid = ni->ni_nid;
+			nis[n++].up = lnet_ni_usable(ni);
 		}
-	/* Lo is the first NI of the first net; the number counts only
-	 * buffers that were published.
-	 */
-	pi->pi_ni[0].ns_status = the_lnet.ln_ping_seq + 1;
+	/* The number counts only buffers that were published. */
+	lnet_ping_buf_build(pi, lnet_ping_features(), the_lnet.ln_ping_seq + 1,
+			    nis, n);
+	kfree(nis);
 
 	me = lnet_me_attach(LNET_RESERVED_PORTAL, &any,
 			    LNET_PROTO_PING_MATCHBITS, 0, LNET_INS_BEFORE);
@@ -234,85 +235,24 @@ static void lnet_ping_event(struct lnet_event *ev)
 		complete(&ctx->unlinked);
 }
 
-static u32 lnet_pi32(const u8 *p, bool swap)
+/*
+ * A ping reply: its NIDs into @nids, its features into *@features.
+ * Return: the NIDs it lists (a truncated one: what its header counts),
+ * or -EPROTO.
+ */
+static int lnet_ping_reply_parse(const u8 *buf, unsigned int len,
+				 struct lnet_nid *nids, unsigned int max,
+				 u32 *features)
 {
-	u32 v;
+	struct lnet_ping_data pd;
+	int rc;
 
-	memcpy(&v, p, sizeof(v));
-	return swap ? swab32(v) : v;
-}
-
-static u64 lnet_pi64(const u8 *p, bool swap)
-{
-	u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? swab64(v) : v;
-}
-
-/* Large entries after the nid4 array (LARGE_ADDR, spec 6.2). */
-static void lnet_ping_parse_large(const u8 *buf, unsigned int len,
-				  unsigned int off, unsigned int end,
-				  struct lnet_nid *nids, unsigned int max,
-				  unsigned int *count)
-{
-	while (off + 8 <= end && off + 8 <= len) {
-		unsigned int nlen = buf[off + 4] + 8;
-		unsigned int elen = ALIGN(4 + nlen, 4);
-
-		if (off + elen > len)
-			break;
-		if (nlen <= sizeof(struct lnet_nid)) {
-			if (*count < max) {
-				memset(&nids[*count], 0, sizeof(*nids));
-				memcpy(&nids[*count], buf + off + 4, nlen);
-			}
-			(*count)++;
-		}
-		off += elen;
-	}
-}
-
-/* Validate a ping reply (spec 6.2) and extract its NIDs. */
-static int lnet_ping_parse(const u8 *buf, unsigned int len,
-			   struct lnet_nid *nids, unsigned int max,
-			   u32 *features)
-{
-	unsigned int i, nnis, avail, count = 0;
-	u32 magic, feat;
-	bool swap;
-
-	if (len < sizeof(struct lnet_ping_info) + sizeof(struct lnet_ni_status))
-		return -EPROTO;
-	magic = lnet_pi32(buf, false);
-	if (magic == LNET_PROTO_PING_MAGIC)
-		swap = false;
-	else if (swab32(magic) == LNET_PROTO_PING_MAGIC)
-		swap = true;
-	else
-		return -EPROTO;
-	feat = lnet_pi32(buf + 4, swap);
-	nnis = lnet_pi32(buf + 12, swap);
-	if (!(feat & LNET_PING_FEAT_NI_STATUS) || !nnis ||
-	    nnis > lnet_max_interfaces())
-		return -EPROTO;
-	if (lnet_pi64(buf + 16, swap) != LNET_NID_LO_0)
-		return -EPROTO;
+	rc = lnet_ping_buf_parse(buf, len, &pd, nids, NULL, max);
+	if (rc)
+		return rc;
 	if (features)
-		*features = feat;
-
-	avail = min(nnis, (len - 16) / 16);
-	for (i = 1; i < nnis; i++, count++)
-		if (i < avail && count < max)
-			lnet_nid4_to_nid(lnet_pi64(buf + 16 + 16 * i, swap),
-					 &nids[count]);
-	if (feat & LNET_PING_FEAT_LARGE_ADDR) {
-		unsigned int end = lnet_pi32(buf + 16 + 12, swap) & ~3U;
-
-		lnet_ping_parse_large(buf, len, 16 + 16 * nnis, end, nids,
-				      max, &count);
-	}
-	return count;
+		*features = pd.features;
+	return pd.truncated ? max(pd.nnids, pd.nnis - 1) : pd.nnids;
 }
 
 /**
@@ -375,8 +315,8 @@ int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
 	wait_for_completion(&ctx.unlinked);
 
 	if (ctx.got_reply)
-		rc = lnet_ping_parse(buf, ctx.mlength, nids, max_nids,
-				     features);
+		rc = lnet_ping_reply_parse(buf, ctx.mlength, nids, max_nids,
+					   features);
 	else if (!rc || rc == -ETIMEDOUT)
 		rc = ctx.status ? ctx.status : -ETIMEDOUT;
 out_free:

@@ -19,6 +19,7 @@
  * tracked with the old value wait for it: late by at most the old value.)
  */
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/workqueue.h>
 
 #include <lnet/lib-lnet.h>
@@ -40,6 +41,7 @@ void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put)
 		return;
 	md->md_rsp_deadline = jiffies +
 		lnet_secs_to_jiffies(lnet_transaction_timeout());
+	md->md_rsp_start_ns = ktime_get_ns();
 	first = list_empty(&the_lnet.ln_rsp_list);
 	/* An MD reused by its next operation: the clock restarts. */
 	list_move_tail(&md->md_rsp_list, &the_lnet.ln_rsp_list);

@@ -46,6 +46,25 @@ struct lnet_ni_tunables {
 #define LNET_CTL_MSG_TYPES	5	/* ack, put, get, reply, hello */
 
 /* A snapshot of one local NI, for "net show". */
+/*
+ * Latency samples (spec features 9b): PUT to its local send completion,
+ * GET to its REPLY, PUT to its ACK (the round trips of response-tracked
+ * operations only); per local NI and per peer NI.
+ */
+enum lnet_latency_kind {
+	LNET_LAT_PUT_EGRESS,
+	LNET_LAT_GET_RTT,
+	LNET_LAT_PUT_ACK,
+	LNET_LAT_KINDS
+};
+
+struct lnet_latency {
+	u32	samples;
+	u64	min_ns;
+	u64	max_ns;
+	u64	total_ns;
+};
+
 struct lnet_ni_info {
 	struct lnet_nid		nid;
 	u32			net_id;
@@ -64,6 +83,7 @@ struct lnet_ni_info {
 	s32			tx_credits_max;
 	s32			tx_credits;		/* now; < 0: queued */
 	s32			tx_credits_min;		/* low-water mark */
+	struct lnet_latency	lat[LNET_LAT_KINDS];
 };
 
 /* Global counters ("stats show"), summed over the whole node. */
@@ -157,6 +177,7 @@ struct lnet_peer_ni_info {
 	u32			sent[LNET_CTL_MSG_TYPES];
 	u32			received[LNET_CTL_MSG_TYPES];
 	u32			dropped[LNET_CTL_MSG_TYPES];
+	struct lnet_latency	lat[LNET_LAT_KINDS];
 };
 
 int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);

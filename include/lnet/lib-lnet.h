@@ -111,7 +111,7 @@ const struct lnet_nid *lnet_peer_primary_nid_locked(const struct lnet_nid *nid);
 struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 					     const struct lnet_ni *ni);
 void lnet_peer_ni_put_locked(struct lnet_peer_ni *lpni);
-void lnet_peers_reset_min_locked(void);
+void lnet_peers_reset_stats_locked(void);
 void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
 				struct list_head *out);
 void lnet_peers_free(void);
@@ -147,6 +147,41 @@ struct lnet_peer_ni *lnet_select_mr(struct lnet_peer *lp,
 
 /* lo.c: the loopback LND. */
 extern struct lnet_lnd lnet_lolnd;
+
+/* pingbuf.c: the ping buffer's format (wire spec 6.2). */
+struct lnet_ping_ni {
+	struct lnet_nid	nid;
+	bool		up;
+};
+
+/**
+ * struct lnet_ping_data - what lnet_ping_buf_parse() found
+ * @features: pi_features
+ * @pid: pi_pid
+ * @seq: the sequence number (entry 0's status)
+ * @nnis: pi_nnis, 0@lo included
+ * @nnids: NIDs listed but 0@lo, as far as the buffer goes
+ * @nnid4: of those, the nid4 entries (the large ones follow)
+ * @size: bytes of the whole buffer, as its header describes it
+ * @truncated: fewer bytes arrived than @size
+ */
+struct lnet_ping_data {
+	u32		features;
+	u32		pid;
+	u32		seq;
+	unsigned int	nnis;
+	unsigned int	nnids;
+	unsigned int	nnid4;
+	unsigned int	size;
+	bool		truncated;
+};
+
+size_t lnet_ping_buf_size(unsigned int n);
+void lnet_ping_buf_build(struct lnet_ping_info *pi, u32 features, u32 seq,
+			 const struct lnet_ping_ni *nis, unsigned int n);
+int lnet_ping_buf_parse(const void *buf, unsigned int len,
+			struct lnet_ping_data *pd, struct lnet_nid *nids,
+			u32 *statuses, unsigned int max);
 
 /* ping.c: the responder's buffer. */
 int lnet_ping_target_update(void);

@@ -125,6 +125,7 @@ struct lnet_ni_stats {
 	u64	send_length;
 	u64	recv_length;
 	u64	drop_length;
+	struct lnet_latency	lat[LNET_LAT_KINDS];
 };
 
 /**
@@ -270,6 +271,7 @@ struct lnet_peer {
  *	of operations still running on it report -ETIMEDOUT
  * @md_rsp_list: in the_lnet.ln_rsp_list while a response is awaited
  * @md_rsp_deadline: when that response is late (jiffies)
+ * @md_rsp_start_ns: when the operation awaiting it started (ktime ns)
  * @md_zombie: unlinked, freed when @md_refcount drops to 0
  * @md_niov: entries in @md_kiov; 0 for the kvec form
  * @md_iov: kvec form: the one buffer
@@ -291,6 +293,7 @@ struct lnet_libmd {
 	bool			md_aborted;
 	struct list_head	md_rsp_list;
 	unsigned long		md_rsp_deadline;
+	u64			md_rsp_start_ns;
 	unsigned int		md_niov;
 	struct kvec		md_iov;
 	struct bio_vec		md_kiov[];
@@ -347,6 +350,8 @@ enum lnet_match_result {
  * @msg_txpeer: peer NI it goes to; NULL on loopback
  * @msg_rxni: NI it arrived on
  * @msg_private: the LND's receive context
+ * @msg_start_ns: a PUT we send: when it started; a REPLY or ACK we
+ *	receive: when its operation started (0: not response-tracked)
  * @msg_ev: event to deliver at finalization
  * @msg_send: a send (else a receive)
  * @msg_txcredit: holds (or waits for) an NI tx credit
@@ -374,6 +379,7 @@ struct lnet_msg {
 	struct lnet_peer_ni	*msg_txpeer;
 	struct lnet_ni		*msg_rxni;
 	void			*msg_private;
+	u64			msg_start_ns;
 	struct lnet_event	msg_ev;
 	bool			msg_send;
 	bool			msg_txcredit;
@@ -405,6 +411,7 @@ enum lnet_state {
 #define LNET_PING_FEAT_MULTI_RAIL	0x08
 #define LNET_PING_FEAT_DISCOVERY	0x10
 #define LNET_PING_FEAT_LARGE_ADDR	0x20
+#define LNET_PING_FEAT_PRIMARY_LARGE	0x40
 #define LNET_NI_STATUS_UP		0x15aac0deU
 #define LNET_NI_STATUS_DOWN		0xdeadfaceU
 

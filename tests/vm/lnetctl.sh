@@ -45,6 +45,18 @@ net:
                   send_count: 0
                   recv_count: 0
                   drop_count: 0
+                  put_egress_samples: 0
+                  put_egress_min_nsec: 0
+                  put_egress_max_nsec: 0
+                  put_egress_avg_nsec: 0
+                  get_rtt_samples: 0
+                  get_rtt_min_nsec: 0
+                  get_rtt_max_nsec: 0
+                  get_rtt_avg_nsec: 0
+                  put_ack_samples: 0
+                  put_ack_min_nsec: 0
+                  put_ack_max_nsec: 0
+                  put_ack_avg_nsec: 0
             tunables:
                   peer_timeout: 0
                   peer_credits: 0
@@ -64,6 +76,18 @@ net:
                   send_count: 0
                   recv_count: 0
                   drop_count: 0
+                  put_egress_samples: 0
+                  put_egress_min_nsec: 0
+                  put_egress_max_nsec: 0
+                  put_egress_avg_nsec: 0
+                  get_rtt_samples: 0
+                  get_rtt_min_nsec: 0
+                  get_rtt_max_nsec: 0
+                  get_rtt_avg_nsec: 0
+                  put_ack_samples: 0
+                  put_ack_min_nsec: 0
+                  put_ack_max_nsec: 0
+                  put_ack_avg_nsec: 0
             sent_stats:
                   put: 0
                   get: 0
@@ -118,6 +142,12 @@ done
 	fail "net show -v 2 after ping: lo send_count did not move"
 [ "$(sed -n '/sent_stats:/,/hello:/p' "$T/show.ping" | value get)" -ge 1 ] ||
 	fail "net show -v 2 after ping: no GET counted as sent"
+# The ping's GET was response-tracked: its round trip is a sample.
+[ "$(value get_rtt_samples <"$T/show.ping")" -ge 1 ] &&
+	[ "$(value get_rtt_max_nsec <"$T/show.ping")" -ge \
+	  "$(value get_rtt_min_nsec <"$T/show.ping")" ] &&
+	[ "$(value get_rtt_min_nsec <"$T/show.ping")" -gt 0 ] ||
+	{ cat "$T/show.ping"; fail "net show -v 2 after ping: no GET round trip"; }
 "$LNETCTL" stats reset || fail "stats reset"
 "$LNETCTL" stats show >"$T/stats2"
 for k in send_count recv_count send_length recv_length; do

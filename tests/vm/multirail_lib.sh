@@ -7,6 +7,8 @@
 # add"); bulk PUTs and GETs to b's primary NID then leave by both of a's
 # NIs to both of b's NIDs (per-NI counters well above zero), every byte
 # checked; after a deletes one of its NIs all traffic takes the other.
+# Over tcp also two NIs on one net: a non-multi-rail peer is pinned to
+# one of them (as Lustre keeps one preferred NI per non-MR peer NI).
 # Source it after guest-lib.sh and sock_lib.sh/o2ib_lib.sh, with $LND
 # ("tcp" or "o2ib") set, then call multirail_run.
 
@@ -20,6 +22,27 @@ mr_nid() {
 	local ip_var=IP_${1}_$2 net=$LND
 	[ "$2" = net1 ] && net=${LND}1
 	echo "${!ip_var}@$net"
+}
+
+# mr_pinned PEER NID0: a second NI on NID0's net (eth1); 16 PUTs to PEER,
+# a NID no peer add made multi-rail, all leave by one of the two NIs.
+mr_pinned() {
+	local peer=$1 n0=$2 n1 s0 s1
+	phase pinned
+	n1=$(mr_nid a net1)
+	n1=${n1%@*}@$LND
+	"$LNETCTL" net add --net "$LND" --if eth1 ||
+		fail "net add --net $LND --if eth1 (a second NI)"
+	s0=$(ni_sends "$n0")
+	s1=$(ni_sends "$n1")
+	lt_ok put "$peer" 4096 16 4
+	s0=$(($(ni_sends "$n0") - s0))
+	s1=$(($(ni_sends "$n1") - s1))
+	log "16 PUTs to non-MR $peer: $n0 sent $s0, $n1 sent $s1"
+	{ [ "$s0" = 16 ] && [ "$s1" = 0 ]; } ||
+		{ [ "$s0" = 0 ] && [ "$s1" = 16 ]; } ||
+		fail "a non-MR peer was sent to by both NIs: $s0, $s1"
+	"$LNETCTL" net del --net "$LND" --if eth1 || fail "net del --if eth1"
 }
 
 multirail_run() {
@@ -58,6 +81,16 @@ multirail_run() {
 		"$LNETCTL" peer show -v > "$T/peers"
 		[ "$(grep -c 'send_count: [1-9]' "$T/peers")" = 2 ] ||
 			{ cat "$T/peers"; fail "not both of b's NIDs were sent to"; }
+		# Latency samples on both peer NIs and both local NIs.
+		for k in put_egress get_rtt put_ack; do
+			[ "$(grep -c "${k}_samples: [1-9]" "$T/peers")" = 2 ] ||
+				{ cat "$T/peers"; fail "peer NIs: no $k samples"; }
+		done
+		"$LNETCTL" net show -v > "$T/nis"
+		[ "$(grep -c 'put_egress_samples: [1-9]' "$T/nis")" = 2 ] &&
+			[ "$(grep -c 'get_rtt_samples: [1-9]' "$T/nis")" = 2 ] ||
+			{ cat "$T/nis"; fail "local NIs: no latency samples"; }
+		log "latency: $(grep -m1 'get_rtt_avg_nsec' "$T/peers")"
 
 		phase one_rail_left
 		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
@@ -65,6 +98,7 @@ multirail_run() {
 		[ "$(ni_sends "$a1")" = "" ] || fail "$a1 is still there"
 		log "8 PUTs after net del ${LND}1: $a0 sent $(ni_sends "$a0")"
 		"$LNETCTL" peer del --prim_nid "$b0" || fail "peer del"
+		[ "$LND" = tcp ] && mr_pinned "$b0" "$a0"
 	fi
 	barrier mr-done
 	if [ "$LNET_NODE" = b ]; then
@@ -73,7 +107,8 @@ multirail_run() {
 		log "b's sends by NI: $(mr_nid b net0) $(ni_sends "$(mr_nid b net0)"), $(mr_nid b net1) $(ni_sends "$(mr_nid b net1)")"
 		[ "$(ni_sends "$(mr_nid b net1)")" -ge $((3 * n / 4)) ] ||
 			fail "b's ${LND}1 NI answered too little"
-		target_expect $((2 * n + 8))
+		[ "$LND" = tcp ] && pinned=16
+		target_expect $((2 * n + 8 + ${pinned:-0}))
 		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
 	fi
 	lnet_idle

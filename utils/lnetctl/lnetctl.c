@@ -379,6 +379,11 @@ static int ni_cb(struct nlattr **tb, struct nlattr *head, int len, void *arg)
 			return -EPROTO;
 		ni->has_stats = true;
 	}
+	if (tb[LNET_A_LATENCY]) {
+		if (lnl_nest_latency(tb[LNET_A_LATENCY], ni->lat))
+			return -EPROTO;
+		ni->has_lat = true;
+	}
 	for (j = 0; j < 3; j++) {
 		if (!tb[msg_attr[j]])
 			continue;
@@ -409,6 +414,24 @@ int get_nis(const char *net, int detail, struct ni_list *l,
 		l->n = 0;
 	}
 	return rc;
+}
+
+/* The 12 latency keys of Lustre's "statistics", in its order. */
+void emit_latency(struct yout *y, const unsigned long long *lat)
+{
+	static const char * const kind[] = { "put_egress", "get_rtt",
+					     "put_ack" };
+	static const char * const what[] = { "samples", "min_nsec",
+					     "max_nsec", "avg_nsec" };
+	char key[32];
+	int k, w;
+
+	for (k = 0; k < 3; k++)
+		for (w = 0; w < 4; w++) {
+			snprintf(key, sizeof(key), "%s_%s", kind[k], what[w]);
+			yout_kv_uint(y, key,
+				     lat[LNET_LAT_A_PUT_EGRESS_SAMPLES + 4 * k + w]);
+		}
 }
 
 void emit_counts(struct yout *y, const char *key, const unsigned int *c)
@@ -448,6 +471,8 @@ static void emit_ni(struct yout *y, const struct ni_rec *ni, int detail,
 			     ni->stats[LNET_NI_STATS_A_RECV_COUNT]);
 		yout_kv_uint(y, "drop_count",
 			     ni->stats[LNET_NI_STATS_A_DROP_COUNT]);
+		if (ni->has_lat)
+			emit_latency(y, ni->lat);
 		yout_end_map(y);
 	}
 	if (!backup && detail >= 2 && ni->has_msgs) {

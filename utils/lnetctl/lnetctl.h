@@ -40,6 +40,7 @@ int lnl_run(struct nl_msg *msg, lnl_parse_fn parse, void *arg,
 int lnl_nest_parse(struct nlattr **tb, int max, struct nlattr *nest);
 /* The u32 attributes 1..@max of @nest into @out[1..max]; absent: kept. */
 int lnl_nest_u32s(struct nlattr *nest, int max, unsigned int *out);
+int lnl_nest_latency(struct nlattr *nest, unsigned long long *out);
 
 /* --- YAML output (yout.c) --- */
 
@@ -122,6 +123,8 @@ struct ni_rec {
 	int tun[LNET_TUN_A_MAX + 1];
 	int lnd_tun[LNET_LND_TUN_A_MAX + 1];
 	unsigned int msgs[3][LNET_MSG_A_MAX + 1];
+	bool has_lat;
+	unsigned long long lat[LNET_LAT_A_MAX + 1];
 };
 
 struct ni_list {
@@ -153,6 +156,7 @@ int bad_option(const char *op, const char *what, char **argv);
 int parse_detail(const char *what, int argc, char **argv, int *detail);
 /* @key: with put/get/reply/ack/hello counts, LNET_MSG_A_* indexed */
 void emit_counts(struct yout *y, const char *key, const unsigned int *c);
+void emit_latency(struct yout *y, const unsigned long long *lat);
 
 /* --- peers (peer.c) --- */
 

@@ -267,6 +267,29 @@ int lnl_nest_parse(struct nlattr **tb, int max, struct nlattr *nest)
 	return nla_parse_nested(tb, max, nest, NULL);
 }
 
+/*
+ * An LNET_A_LATENCY nest into @out[LNET_LAT_A_*]: counts are u32,
+ * nanoseconds u64.  Return: 0 or -EPROTO.
+ */
+int lnl_nest_latency(struct nlattr *nest, unsigned long long *out)
+{
+	struct nlattr *nt[LNET_LAT_A_MAX + 1];
+	int i;
+
+	if (lnl_nest_parse(nt, LNET_LAT_A_MAX, nest))
+		return -EPROTO;
+	for (i = LNET_LAT_A_PUT_EGRESS_SAMPLES; i <= LNET_LAT_A_MAX; i++) {
+		bool count = (i - LNET_LAT_A_PUT_EGRESS_SAMPLES) % 4 == 0;
+
+		if (!nt[i])
+			continue;
+		if (nla_len(nt[i]) != (count ? 4 : 8))
+			return -EPROTO;
+		out[i] = count ? nla_get_u32(nt[i]) : nla_get_u64(nt[i]);
+	}
+	return 0;
+}
+
 int lnl_nest_u32s(struct nlattr *nest, int max, unsigned int *out)
 {
 	struct nlattr *nt[LNET_A_MAX + 1];

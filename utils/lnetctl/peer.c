@@ -31,7 +31,8 @@ struct peer_ni_rec {
 	char nid[LNET_GENL_NID_LEN];
 	bool multi_rail;
 	unsigned int state;
-	bool has_detail, has_msgs;
+	bool has_detail, has_msgs, has_lat;
+	unsigned long long lat[LNET_LAT_A_MAX + 1];
 	unsigned int refcount;
 	int cr[LNET_PEER_CR_A_MAX + 1];
 	unsigned int stats[LNET_NI_STATS_A_MAX + 1];
@@ -82,6 +83,11 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 		for (i = 0; i <= LNET_PEER_CR_A_MAX; i++)
 			p->cr[i] = (int)cr[i];
 		p->has_detail = true;
+	}
+	if (tb[LNET_A_LATENCY]) {
+		if (lnl_nest_latency(tb[LNET_A_LATENCY], p->lat))
+			return -EPROTO;
+		p->has_lat = true;
 	}
 	for (i = 0; i < 3; i++) {
 		if (!tb[msg_attr[i]])
@@ -138,6 +144,8 @@ static void emit_peer_ni(struct yout *y, const struct peer_ni_rec *p,
 			     p->stats[LNET_NI_STATS_A_RECV_COUNT]);
 		yout_kv_uint(y, "drop_count",
 			     p->stats[LNET_NI_STATS_A_DROP_COUNT]);
+		if (p->has_lat)
+			emit_latency(y, p->lat);
 		yout_end_map(y);
 	}
 	if (detail >= 2 && p->has_msgs) {

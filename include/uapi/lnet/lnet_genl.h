@@ -95,6 +95,7 @@ enum lnet_genl_attr {
 	LNET_A_LOCK_PRIMARY,	/* flag: peer add: keep the primary NID */
 	LNET_A_FORCE,		/* flag: peer del: also a locked primary */
 	LNET_A_PEER_STATE,	/* u32: peer state bits, Lustre's numbers */
+	LNET_A_LATENCY,		/* nest: LNET_LAT_A_* (NI, peer NI) */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -162,6 +163,30 @@ enum lnet_genl_ni_stats_attr {
 
 	__LNET_NI_STATS_A_MAX,
 	LNET_NI_STATS_A_MAX = __LNET_NI_STATS_A_MAX - 1
+};
+
+/*
+ * LNET_A_LATENCY: latency samples of a local NI or peer NI: PUT to its
+ * send completion, GET to REPLY, PUT to ACK; count u32, nanoseconds u64.
+ */
+enum lnet_genl_latency_attr {
+	LNET_LAT_A_UNSPEC,
+	LNET_LAT_A_PAD,
+	LNET_LAT_A_PUT_EGRESS_SAMPLES,
+	LNET_LAT_A_PUT_EGRESS_MIN_NSEC,
+	LNET_LAT_A_PUT_EGRESS_MAX_NSEC,
+	LNET_LAT_A_PUT_EGRESS_AVG_NSEC,
+	LNET_LAT_A_GET_RTT_SAMPLES,
+	LNET_LAT_A_GET_RTT_MIN_NSEC,
+	LNET_LAT_A_GET_RTT_MAX_NSEC,
+	LNET_LAT_A_GET_RTT_AVG_NSEC,
+	LNET_LAT_A_PUT_ACK_SAMPLES,
+	LNET_LAT_A_PUT_ACK_MIN_NSEC,
+	LNET_LAT_A_PUT_ACK_MAX_NSEC,
+	LNET_LAT_A_PUT_ACK_AVG_NSEC,
+
+	__LNET_LAT_A_MAX,
+	LNET_LAT_A_MAX = __LNET_LAT_A_MAX - 1
 };
 
 /* LNET_A_PEER_CREDITS: a peer NI's tx credits. */
