@@ -695,13 +695,16 @@ struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
 	ni->ni_refcount++;
 	msg->msg_rxni = ni;
 	msg->msg_type = LNET_MSG_REPLY;
+	/* It comes from the peer NI the GET went to (for its counters). */
+	if (getmsg->msg_txpeer)
+		msg->msg_from = getmsg->msg_txpeer->lpni_nid;
 	msg->msg_initiator = getmsg->msg_target;
 	msg->msg_hdr.type = LNET_MSG_REPLY;
 	msg->msg_hdr.src_nid = getmsg->msg_target.nid;
 	msg->msg_hdr.src_pid = getmsg->msg_target.pid;
 	msg->msg_hdr.dest_nid = getmsg->msg_hdr.src_nid;
 	msg->msg_hdr.dest_pid = getmsg->msg_hdr.src_pid;
-	lnet_rsp_untrack_locked(md);
+	lnet_msg_rsp_started(msg, md);
 	lnet_msg_attach_md(msg, md, 0, 0);
 	lnet_recv_event(msg, LNET_EVENT_REPLY, 0, 0, 0);
 	lnet_unlock();

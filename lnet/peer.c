@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The peer table.  Without discovery (not implemented yet) every remote
- * NID LNet sends to becomes a peer of its own, with one peer net holding
- * one peer NI; discovery will merge the NIDs of a multi-rail node under
- * one peer.  Peer NIs carry the per-peer tx credits and counters.
+ * The peer table.  A remote NID LNet sends to that no peer has becomes a
+ * peer of its own, with one peer net holding one peer NI; "peer add"
+ * (peer-config.c) and discovery make peers of several NIDs, with the
+ * helpers at the end of this file.  Peer NIs carry the per-peer tx
+ * credits and counters.
  *
  * Lifetime (Documentation/lifetimes.rst): a peer NI is made by the first
  * send to its NID: one we start, or a response to a message that came
@@ -11,9 +12,10 @@
  * remote host makes us hold state only for the NIDs it really sends from.
  * Each message going to it holds a reference.  The reaper frees a peer NI
  * that nothing references or waits on once it has been idle for
- * peer_idle_timeout seconds, and at most LNET_PEER_NIS_MAX exist, so what
- * remote hosts make us create stays bounded.  "lnetctl peer del" frees an
- * idle one at once; unconfigure frees them all.
+ * peer_idle_timeout seconds, unless configured, and at most
+ * LNET_PEER_NIS_MAX exist, so what remote hosts make us create stays
+ * bounded.  "lnetctl peer del" frees an idle one at once; unconfigure
+ * frees them all.
  *
  * Everything here runs under the LNet lock; the table is an rhashtable
  * keyed by the NID bytes lnet_nid_equal() compares.
@@ -24,10 +26,9 @@
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
-#include <uapi/lnet/lnet_genl.h>
 
-/* Peer NIs at most: beyond, a new one cannot be made (-ENOMEM). */
-#define LNET_PEER_NIS_MAX	65536
+#include "peer.h"
+
 /* How often the reaper looks for idle peer NIs, at most. */
 #define LNET_PEER_REAP_INTERVAL	(10 * HZ)
 
@@ -101,11 +102,6 @@ static struct lnet_peer_net *lnet_peer_net_find(struct lnet_peer *lp,
 	return NULL;
 }
 
-static struct lnet_peer *lnet_peer_of(const struct lnet_peer_ni *lpni)
-{
-	return lpni->lpni_peer_net->lpn_peer;
-}
-
 /**
  * lnet_peer_primary_nid_locked() - the primary NID of @nid's peer
  * @nid: a remote NID
@@ -118,12 +114,6 @@ const struct lnet_nid *lnet_peer_primary_nid_locked(const struct lnet_nid *nid)
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
 
 	return lpni ? &lnet_peer_of(lpni)->lp_primary_nid : nid;
-}
-
-/* Messages use it or wait on it. */
-static bool lnet_peer_ni_busy(const struct lnet_peer_ni *lpni)
-{
-	return lpni->lpni_refcount || !list_empty(&lpni->lpni_txc.queue);
 }
 
 /**
@@ -146,10 +136,10 @@ EXPORT_SYMBOL(lnet_peer_primary_get);
  * then @lp if it has none left: a peer and a peer net live while they
  * have NIs.  The caller iterates over peers with a _safe loop.
  */
-static void lnet_peer_free_nis_locked(struct lnet_peer *lp,
-				      bool (*pick)(const struct lnet_peer_ni *,
-						   const void *),
-				      const void *arg)
+void lnet_peer_free_nis_locked(struct lnet_peer *lp,
+			       bool (*pick)(const struct lnet_peer_ni *,
+					    const void *),
+			       const void *arg)
 {
 	struct lnet_peer_net *lpn, *tmp_lpn;
 	struct lnet_peer_ni *lpni, *tmp;
@@ -248,13 +238,12 @@ static bool lnet_peer_ni_idle(const struct lnet_peer_ni *lpni,
 	       time_after(jiffies, lpni->lpni_last_used + idle);
 }
 
-static bool lnet_peer_ni_any(const struct lnet_peer_ni *lpni,
-			     const void *arg)
+bool lnet_peer_ni_any(const struct lnet_peer_ni *lpni, const void *arg)
 {
 	return true;
 }
 
-static bool lnet_peer_ni_is(const struct lnet_peer_ni *lpni, const void *arg)
+bool lnet_peer_ni_is(const struct lnet_peer_ni *lpni, const void *arg)
 {
 	return lnet_nid_equal(&lpni->lpni_nid, arg);
 }
@@ -457,8 +446,8 @@ static unsigned int lnet_peer_nnis(const struct lnet_peer *lp)
  * the only NID of a peer that traffic made: that peer was just this NID
  * seen on the wire, and discovery would merge it the same way.
  */
-static bool lnet_peer_ni_movable(const struct lnet_peer_ni *lpni,
-				 const struct lnet_peer *to)
+bool lnet_peer_ni_movable(const struct lnet_peer_ni *lpni,
+			  const struct lnet_peer *to)
 {
 	const struct lnet_peer *lp = lnet_peer_of(lpni);
 
@@ -466,14 +455,7 @@ static bool lnet_peer_ni_movable(const struct lnet_peer_ni *lpni,
 			    lnet_peer_nnis(lp) == 1);
 }
 
-/* Objects for lnet_peer_add(), allocated before it takes the lock. */
-struct lnet_peer_spares {
-	struct lnet_peer	*lp;
-	struct list_head	lpns;
-	struct list_head	lpnis;
-};
-
-static void lnet_peer_spares_free(struct lnet_peer_spares *sp)
+void lnet_peer_spares_free(struct lnet_peer_spares *sp)
 {
 	struct lnet_peer_net *lpn, *tmp_lpn;
 	struct lnet_peer_ni *lpni, *tmp;
@@ -485,7 +467,7 @@ static void lnet_peer_spares_free(struct lnet_peer_spares *sp)
 		kfree(lpni);
 }
 
-static int lnet_peer_spares_alloc(struct lnet_peer_spares *sp, unsigned int n)
+int lnet_peer_spares_alloc(struct lnet_peer_spares *sp, unsigned int n)
 {
 	unsigned int i;
 
@@ -524,7 +506,7 @@ static struct lnet_peer_net *lnet_peer_net_get(struct lnet_peer *lp,
 }
 
 /* Take @lpni off its peer net, freeing the net and peer it leaves empty. */
-static void lnet_peer_ni_detach(struct lnet_peer_ni *lpni)
+void lnet_peer_ni_detach(struct lnet_peer_ni *lpni)
 {
 	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
 	struct lnet_peer *lp = lpn->lpn_peer;
@@ -540,9 +522,18 @@ static void lnet_peer_ni_detach(struct lnet_peer_ni *lpni)
 	}
 }
 
-/* Make @nid a configured NI of @lp: moved there, or made from a spare. */
-static void lnet_peer_add_ni(struct lnet_peer *lp, const struct lnet_nid *nid,
-			     struct lnet_peer_spares *sp)
+/**
+ * lnet_peer_take_nid_locked() - make @nid a NID of @lp
+ * @lp: the peer
+ * @nid: a NID: of @lp already, of a peer lnet_peer_ni_movable() allows
+ *	to take it from, or new (made from @sp)
+ * @sp: spares with at least one peer NI and one peer net left
+ *
+ * Return: its peer NI.
+ */
+struct lnet_peer_ni *lnet_peer_take_nid_locked(struct lnet_peer *lp,
+					       const struct lnet_nid *nid,
+					       struct lnet_peer_spares *sp)
 {
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
 	u32 net_id = lnet_nid_net(nid);
@@ -561,194 +552,22 @@ static void lnet_peer_add_ni(struct lnet_peer *lp, const struct lnet_nid *nid,
 					       lnet_peer_ni_params));
 		lnet_peer_ni_attach(lpni, lnet_peer_net_get(lp, net_id, sp));
 	}
-	lpni->lpni_configured = true;
+	return lpni;
 }
 
-/*
- * The checks of lnet_peer_add(), before anything changes.  Return: the
- * peer @prim is the primary NID of, NULL for a new one, or an ERR_PTR.
+/**
+ * lnet_peer_new_locked() - a new peer, from @sp, in the table
+ * @prim: its primary NID (the caller makes it one of its NIDs)
+ * @sp: spares with the peer left
+ *
+ * Return: the peer, with no NI yet.
  */
-static struct lnet_peer *lnet_peer_add_check(const struct lnet_nid *prim,
-					     const struct lnet_nid *nids,
-					     unsigned int n, bool mr,
-					     struct netlink_ext_ack *extack)
+struct lnet_peer *lnet_peer_new_locked(const struct lnet_nid *prim,
+				       struct lnet_peer_spares *sp)
 {
-	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(prim);
-	struct lnet_peer *lp = NULL;
-	unsigned int i, new = !lpni;
+	struct lnet_peer *lp = sp->lp;
 
-	if (lpni) {
-		lp = lnet_peer_of(lpni);
-		if (!lnet_nid_equal(&lp->lp_primary_nid, prim) &&
-		    !lnet_peer_ni_movable(lpni, NULL)) {
-			NL_SET_ERR_MSG(extack,
-				       "the primary NID is a NID of another peer");
-			return ERR_PTR(-EEXIST);
-		}
-		if (!lnet_nid_equal(&lp->lp_primary_nid, prim))
-			lp = NULL;	/* its own peer: one made by traffic */
-	}
-	if (lp && (lp->lp_state & LNET_PEER_CONFIGURED) &&
-	    !!(lp->lp_state & LNET_PEER_MULTI_RAIL) != mr) {
-		if (mr)
-			NL_SET_ERR_MSG(extack,
-				       "the peer exists and is not multi-rail");
-		else
-			NL_SET_ERR_MSG(extack,
-				       "the peer exists and is multi-rail");
-		return ERR_PTR(-EINVAL);
-	}
-	for (i = 0; i < n; i++) {
-		if (lnet_nid_is_local_locked(&nids[i])) {
-			NL_SET_ERR_MSG(extack, "a NID is one of this node's");
-			return ERR_PTR(-EINVAL);
-		}
-		lpni = lnet_peer_ni_find_locked(&nids[i]);
-		if (!lpni) {
-			new++;
-			continue;
-		}
-		if (!lnet_peer_ni_movable(lpni, lp) &&
-		    !lnet_nid_equal(&nids[i], prim)) {
-			NL_SET_ERR_MSG(extack, "a NID belongs to another peer");
-			return ERR_PTR(-EEXIST);
-		}
-	}
-	if (atomic_read(&the_lnet.ln_peer_nis.nelems) + new > LNET_PEER_NIS_MAX) {
-		NL_SET_ERR_MSG(extack, "too many peer NIs");
-		return ERR_PTR(-ENOMEM);
-	}
+	sp->lp = NULL;
+	lnet_peer_init(lp, prim);
 	return lp;
 }
-
-/**
- * lnet_peer_add() - "lnetctl peer add": a configured peer and its NIDs
- * @prim: the primary NID; the peer it is the primary of, or a new one
- * @nids: more NIDs for the peer (may repeat @prim or NIDs it has)
- * @n: entries in @nids, at most %LNET_GENL_PEER_NIDS_MAX
- * @mr: a multi-rail peer (uses all its NIDs), else pinned as Lustre's
- *	--non_mr
- * @lock_prim: its primary NID is kept: deleting the peer needs force
- * @extack: where to say why not
- *
- * A NID that traffic made a peer of alone joins; a NID of another
- * configured or multi-NID peer is refused.  Configured NIDs are not
- * reaped.  On error nothing changes.
- *
- * Context: Process context, may sleep.
- * Return: 0, -EEXIST, -EINVAL (a local NID, or a peer that exists with
- * the other multi-rail setting), -ENOMEM.
- */
-int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
-		  unsigned int n, bool mr, bool lock_prim,
-		  struct netlink_ext_ack *extack)
-{
-	struct lnet_peer_spares sp;
-	struct lnet_peer *lp;
-	unsigned int i;
-	int rc;
-
-	if (n > LNET_GENL_PEER_NIDS_MAX)
-		return -E2BIG;
-	rc = lnet_peer_spares_alloc(&sp, n + 1);
-	if (rc)
-		goto out;
-	lnet_lock();
-	if (lnet_nid_is_local_locked(prim)) {
-		NL_SET_ERR_MSG(extack, "the primary NID is one of this node's");
-		rc = -EINVAL;
-		goto unlock;
-	}
-	lp = lnet_peer_add_check(prim, nids, n, mr, extack);
-	if (IS_ERR(lp)) {
-		rc = PTR_ERR(lp);
-		goto unlock;
-	}
-	if (!lp) {
-		lp = sp.lp;
-		sp.lp = NULL;
-		lnet_peer_init(lp, prim);
-	}
-	lp->lp_state |= LNET_PEER_CONFIGURED;
-	if (mr)
-		lp->lp_state |= LNET_PEER_MULTI_RAIL;
-	if (lock_prim)
-		lp->lp_state |= LNET_PEER_LOCK_PRIMARY;
-	lnet_peer_add_ni(lp, prim, &sp);
-	for (i = 0; i < n; i++)
-		lnet_peer_add_ni(lp, &nids[i], &sp);
-unlock:
-	lnet_unlock();
-out:
-	lnet_peer_spares_free(&sp);
-	return rc;
-}
-EXPORT_SYMBOL(lnet_peer_add);
-
-/**
- * lnet_peer_del() - delete a peer, or one NI of it
- * @prim: the peer's primary NID
- * @nid: the NI to delete, or NULL (or @prim) for the whole peer
- * @force: delete a peer whose primary NID is locked
- * @extack: where to say why not
- *
- * A peer NI that a message is using or waiting on stays (-EBUSY): LNet
- * makes it again for the next send anyway; nothing changes then.
- *
- * Context: Process context.
- * Return: 0, -ENOENT for no such peer or NI of it, -EBUSY, -EPERM for a
- * locked primary without @force, -EINVAL for @force with one NI.
- */
-int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
-		  bool force, struct netlink_ext_ack *extack)
-{
-	struct lnet_peer *lp = NULL, *p;
-	struct lnet_peer_net *lpn;
-	struct lnet_peer_ni *lpni;
-	int rc = 0;
-
-	if (nid && lnet_nid_equal(nid, prim))
-		nid = NULL;
-	if (nid && force) {
-		NL_SET_ERR_MSG(extack,
-			       "force deletes a whole peer, not one of its NIDs");
-		return -EINVAL;
-	}
-	lnet_lock();
-	list_for_each_entry(p, &the_lnet.ln_peers, lp_list)
-		if (lnet_nid_equal(&p->lp_primary_nid, prim))
-			lp = p;
-	if (!lp) {
-		NL_SET_ERR_MSG(extack, "no peer has this primary NID");
-		rc = -ENOENT;
-		goto out;
-	}
-	lpni = nid ? lnet_peer_ni_find_locked(nid) : NULL;
-	if (nid && (!lpni || lnet_peer_of(lpni) != lp)) {
-		NL_SET_ERR_MSG(extack, "the peer has no such NID");
-		rc = -ENOENT;
-		goto out;
-	}
-	if (!nid && (lp->lp_state & LNET_PEER_LOCK_PRIMARY) && !force) {
-		NL_SET_ERR_MSG(extack,
-			       "the peer's primary NID is locked: delete it with force");
-		rc = -EPERM;
-		goto out;
-	}
-	/* All or nothing: first check that none is in use. */
-	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
-		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
-			if ((!nid || lnet_peer_ni_is(lpni, nid)) &&
-			    lnet_peer_ni_busy(lpni)) {
-				NL_SET_ERR_MSG(extack,
-					       "the peer has messages in flight");
-				rc = -EBUSY;
-				goto out;
-			}
-	lnet_peer_free_nis_locked(lp, nid ? lnet_peer_ni_is : lnet_peer_ni_any,
-				  nid);
-out:
-	lnet_unlock();
-	return rc;
-}
-EXPORT_SYMBOL(lnet_peer_del);

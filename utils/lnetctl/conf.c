@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lnetctl export / import: the configuration as YAML, in the shape of
- * "net show" and "global show".  Import checks the whole file before it
- * changes anything, and undoes what it did if the kernel refuses a part.
+ * "net show", "peer show" (the configured peers) and "global show".
+ * Import checks the whole file before it changes anything, and undoes
+ * what it did if the kernel refuses a part.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -70,6 +71,14 @@ int cmd_export(int argc, char **argv)
 	yout_begin(&y, f);
 	yout_map(&y);
 	emit_nets(&y, &l, backup ? 1 : 2, backup);
+	if (emit_configured_peers(&y, NULL, 0, &err) < 0) {
+		report_nl_error("show", "peer", "cannot get peers", &err);
+		yout_end_map(&y);
+		yout_end(&y);
+		if (file)
+			fclose(f);
+		goto out;
+	}
 	emit_globals(&y, p, n);
 	yout_end_map(&y);
 	rc = yout_end(&y) ? 1 : 0;
@@ -99,18 +108,9 @@ struct plan {
 	unsigned int n_ni;
 	struct plan_param *par;
 	unsigned int n_par;
+	struct peer_add_req *peer;
+	unsigned int n_peer;
 };
-
-static const char *scalar(yaml_node_t *node)
-{
-	if (!node || node->type != YAML_SCALAR_NODE)
-		return NULL;
-	return (const char *)node->data.scalar.value;
-}
-
-#define PAIR_KEY(doc, pair)	\
-	scalar(yaml_document_get_node(doc, (pair)->key))
-#define PAIR_VAL(doc, pair)	yaml_document_get_node(doc, (pair)->value)
 
 /* Keys of "net show" output that import accepts and does not apply. */
 static const char * const ni_show_only[] = {
@@ -123,14 +123,6 @@ static const char * const ni_unsupported[] = { "CPT" };
 
 /* Lustre's other "lnd tunables" (socklnd, o2iblnd): said on stderr. */
 static const char * const lnd_tun_unsupported[] = { "timeout", "tos" };
-
-static bool in_list(const char *s, const char * const *list, unsigned int n)
-{
-	while (n--)
-		if (!strcmp(s, list[n]))
-			return true;
-	return false;
-}
 
 /*
  * The "@what" mapping @v of a local NI: each key one of @defs, its value
@@ -395,6 +387,8 @@ static int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_nets(doc, v, pl);
 		} else if (key && !strcmp(key, "global")) {
 			rc = plan_globals(doc, v, pl);
+		} else if (key && !strcmp(key, "peer")) {
+			rc = plan_peers(doc, v, &pl->peer, &pl->n_peer);
 		} else {
 			report_error("import", key ? key : "import",
 				     EOPNOTSUPP,
@@ -409,10 +403,12 @@ static int plan_doc(yaml_document_t *doc, struct plan *pl)
 }
 
 static void undo_import(struct plan *pl, unsigned int n_ni,
-			unsigned int n_par)
+			unsigned int n_par, unsigned int n_peer)
 {
 	struct lnl_error err;
 
+	while (n_peer--)
+		do_peer_del(pl->peer[n_peer].prim, NULL, true, &err);
 	while (n_par--)
 		do_global_set(pl->par[n_par].name, pl->par[n_par].old, &err);
 	while (n_ni--)
@@ -434,7 +430,7 @@ static int import_add(struct plan *pl)
 	}
 	for (i = 0; i < pl->n_ni; i++) {
 		if (do_net_add(&pl->ni[i], &err) < 0) {
-			undo_import(pl, i, 0);
+			undo_import(pl, i, 0, 0);
 			report_nl_error("add", "net", "cannot add network",
 					&err);
 			return 1;
@@ -445,11 +441,19 @@ static int import_add(struct plan *pl)
 				  &err) < 0) {
 			char prefix[96];
 
-			undo_import(pl, pl->n_ni, i);
+			undo_import(pl, pl->n_ni, i, 0);
 			snprintf(prefix, sizeof(prefix),
 				 "cannot set %s to %lld", pl->par[i].name,
 				 pl->par[i].value);
 			report_nl_error("set", pl->par[i].name, prefix, &err);
+			return 1;
+		}
+	}
+	/* Peers last: their NIDs' nets are there then. */
+	for (i = 0; i < pl->n_peer; i++) {
+		if (do_peer_add(&pl->peer[i], &err) < 0) {
+			undo_import(pl, pl->n_ni, pl->n_par, i);
+			report_nl_error("add", "peer", "cannot add peer", &err);
 			return 1;
 		}
 	}
@@ -479,6 +483,7 @@ static bool ni_listed(const struct ni_list *l, const char *net,
 
 static int import_del(struct plan *pl)
 {
+	const char *missing;
 	struct lnl_error err;
 	struct ni_list l;
 	unsigned int i;
@@ -498,6 +503,22 @@ static int import_del(struct plan *pl)
 		}
 	}
 	free(l.ni);
+	if (peer_missing(pl->peer, pl->n_peer, &missing, &err) < 0) {
+		report_nl_error("show", "peer", "cannot get peers", &err);
+		return 1;
+	}
+	if (missing) {
+		report_error("del", "peer", ENOENT,
+			     "no peer has primary NID %s", missing);
+		return 1;
+	}
+	for (i = 0; i < pl->n_peer; i++) {
+		if (do_peer_del(pl->peer[i].prim, NULL, true, &err) < 0) {
+			report_nl_error("del", "peer", "cannot delete peer",
+					&err);
+			return 1;
+		}
+	}
 	for (i = 0; i < pl->n_ni; i++) {
 		if (do_net_del(pl->ni[i].net, pl->ni[i].ifname, &err) < 0) {
 			report_nl_error("del", "net", "cannot delete network",
@@ -548,6 +569,13 @@ static int import_show(struct plan *pl)
 	yout_map(&y);
 	if (pl->n_ni)
 		emit_nets(&y, &sel, 1, false);
+	if (pl->n_peer && emit_configured_peers(&y, pl->peer, pl->n_peer,
+						&err) < 0) {
+		report_nl_error("show", "peer", "cannot get peers", &err);
+		yout_end_map(&y);
+		yout_end(&y);
+		goto out;
+	}
 	if (n)
 		emit_globals(&y, p, n);
 	yout_end_map(&y);
@@ -568,7 +596,7 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum import_mode mode = IMPORT_ADD;
-	struct plan pl = { NULL, 0, NULL, 0 };
+	struct plan pl = { 0 };
 	const char *file = NULL;
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -634,6 +662,7 @@ int cmd_import(int argc, char **argv)
 out:
 	free(pl.ni);
 	free(pl.par);
+	free_peer_plan(pl.peer, pl.n_peer);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (file)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <yaml.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -109,6 +110,50 @@ void net_add_req_init(struct net_add_req *r, const char *net);
 
 int do_net_add(const struct net_add_req *r, struct lnl_error *err);
 int do_net_del(const char *net, const char *ifname, struct lnl_error *err);
+
+/* --- YAML input (import) --- */
+
+static inline const char *scalar(yaml_node_t *node)
+{
+	if (!node || node->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)node->data.scalar.value;
+}
+
+#define PAIR_KEY(doc, pair)	\
+	scalar(yaml_document_get_node(doc, (pair)->key))
+#define PAIR_VAL(doc, pair)	yaml_document_get_node(doc, (pair)->value)
+
+static inline bool in_list(const char *s, const char * const *list,
+			   unsigned int n)
+{
+	while (n--)
+		if (!strcmp(s, list[n]))
+			return true;
+	return false;
+}
+
+/* --- peers (peer.c) --- */
+
+/* One "peer add": a peer of import's "peer:" block, or the command. */
+struct peer_add_req {
+	const char *prim;
+	const char **nids;	/* more NIDs, at most LNET_GENL_PEER_NIDS_MAX */
+	unsigned int n;
+	bool mr;
+	bool lock_prim;
+};
+
+int do_peer_add(const struct peer_add_req *r, struct lnl_error *err);
+int do_peer_del(const char *prim, const char *nid, bool force,
+		struct lnl_error *err);
+int plan_peers(yaml_document_t *doc, yaml_node_t *seq,
+	       struct peer_add_req **reqs, unsigned int *n);
+void free_peer_plan(struct peer_add_req *reqs, unsigned int n);
+int peer_missing(const struct peer_add_req *reqs, unsigned int n,
+		 const char **missing, struct lnl_error *err);
+int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
+			  unsigned int n_only, struct lnl_error *err);
 int do_global_set(const char *name, long long value, struct lnl_error *err);
 int do_global_get(const char *name, long long *value, struct lnl_error *err);
 

@@ -23,6 +23,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lnetctl.h"
 
@@ -256,7 +257,6 @@ static int peer_del(int argc, char **argv)
 	};
 	const char *prim = NULL, *nid = NULL;
 	struct lnl_error err;
-	struct nl_msg *msg;
 	bool force = false;
 	int c;
 
@@ -286,34 +286,68 @@ static int peer_del(int argc, char **argv)
 				   "invalid --nid value '%s': not a NID", nid);
 	if (open_or_report("del", "peer"))
 		return 1;
-	msg = lnl_msg(LNET_CMD_PEER_DEL, false);
-	if (msg && (nla_put_string(msg, LNET_A_PRIMARY_NID, prim) ||
-		    (nid && nla_put_string(msg, LNET_A_NID, nid)) ||
-		    (force && nla_put_flag(msg, LNET_A_FORCE)))) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	if (lnl_run(msg, NULL, NULL, &err) < 0) {
+	if (do_peer_del(prim, nid, force, &err) < 0) {
 		report_nl_error("del", "peer", "cannot delete peer", &err);
 		return 1;
 	}
 	return 0;
 }
 
-/* Put each NID of the comma-separated @list into a PEER_NIDS nest. */
-static int put_nid_list(struct nl_msg *msg, char *list)
+/**
+ * do_peer_add() - LNET_CMD_PEER_ADD
+ * @r: the peer: primary NID, more NIDs, multi-rail, locked primary
+ * @err: the kernel's answer
+ *
+ * Return: 0 or -errno.
+ */
+int do_peer_add(const struct peer_add_req *r, struct lnl_error *err)
 {
-	struct nlattr *nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
-	char *tok, *save = NULL;
+	struct nl_msg *msg = lnl_msg(LNET_CMD_PEER_ADD, false);
+	struct nlattr *nest;
+	unsigned int i;
 
-	if (!nest)
-		return -1;
-	for (tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		if (nla_put_string(msg, LNET_A_NID, tok))
-			return -1;
-	nla_nest_end(msg, nest);
-	return 0;
+	if (msg && (nla_put_string(msg, LNET_A_PRIMARY_NID, r->prim) ||
+		    nla_put_u8(msg, LNET_A_MULTI_RAIL, r->mr) ||
+		    (r->lock_prim && nla_put_flag(msg, LNET_A_LOCK_PRIMARY)))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (msg && r->n) {
+		nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
+		for (i = 0; nest && i < r->n; i++)
+			if (nla_put_string(msg, LNET_A_NID, r->nids[i]))
+				nest = NULL;
+		if (nest) {
+			nla_nest_end(msg, nest);
+		} else {
+			nlmsg_free(msg);
+			msg = NULL;
+		}
+	}
+	return lnl_run(msg, NULL, NULL, err);
+}
+
+/**
+ * do_peer_del() - LNET_CMD_PEER_DEL
+ * @prim: the peer's primary NID
+ * @nid: one NID of it to delete, or NULL for the peer
+ * @force: also a peer with a locked primary NID
+ * @err: the kernel's answer
+ *
+ * Return: 0 or -errno.
+ */
+int do_peer_del(const char *prim, const char *nid, bool force,
+		struct lnl_error *err)
+{
+	struct nl_msg *msg = lnl_msg(LNET_CMD_PEER_DEL, false);
+
+	if (msg && (nla_put_string(msg, LNET_A_PRIMARY_NID, prim) ||
+		    (nid && nla_put_string(msg, LNET_A_NID, nid)) ||
+		    (force && nla_put_flag(msg, LNET_A_FORCE)))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return lnl_run(msg, NULL, NULL, err);
 }
 
 /* Every NID of the comma-separated @list is valid; at most @max of them. */
@@ -345,11 +379,13 @@ static int peer_add(int argc, char **argv)
 		{ "lock_prim", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *list[LNET_GENL_PEER_NIDS_MAX];
 	bool non_mr = false, lock_prim = false;
 	char *prim = NULL, *nids = NULL;
 	char buf[LNET_GENL_NID_LEN];
+	struct peer_add_req r = { 0 };
+	char *tok, *save = NULL;
 	struct lnl_error err;
-	struct nl_msg *msg;
 	const char *bad;
 	int c;
 
@@ -384,19 +420,237 @@ static int peer_add(int argc, char **argv)
 				   nids);
 	if (open_or_report("add", "peer"))
 		return 1;
-	msg = lnl_msg(LNET_CMD_PEER_ADD, false);
-	if (msg && (nla_put_string(msg, LNET_A_PRIMARY_NID, prim) ||
-		    (nids && put_nid_list(msg, nids)) ||
-		    nla_put_u8(msg, LNET_A_MULTI_RAIL, !non_mr) ||
-		    (lock_prim && nla_put_flag(msg, LNET_A_LOCK_PRIMARY)))) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	if (lnl_run(msg, NULL, NULL, &err) < 0) {
+	r.prim = prim;
+	r.mr = !non_mr;
+	r.lock_prim = lock_prim;
+	for (tok = nids ? strtok_r(nids, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save))
+		list[r.n++] = tok;
+	r.nids = list;
+	if (do_peer_add(&r, &err) < 0) {
 		report_nl_error("add", "peer", "cannot add peer", &err);
 		return 1;
 	}
 	return 0;
+}
+
+/* --- export and import of configured peers --- */
+
+/* Lustre's peer state bit 3, LNET_PEER_CONFIGURED. */
+#define PEER_STATE_CONFIGURED	8U
+
+/**
+ * emit_configured_peers() - "peer:" with the peers "peer add" made
+ * @y: the output
+ * @only: emit just these peers (by primary NID), or all if NULL
+ * @n_only: entries in @only
+ * @err: the kernel's answer on failure
+ *
+ * Peers that traffic made are not configuration: the next send makes
+ * them again.  Nothing is emitted when there is no configured peer.
+ *
+ * Return: 0 or -errno.
+ */
+int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
+			  unsigned int n_only, struct lnl_error *err)
+{
+	struct peer_ni_list l, sel = { NULL, 0 };
+	unsigned int i, j;
+	int rc;
+
+	rc = get_peer_nis(NULL, 0, &l, err);
+	if (rc < 0)
+		return rc;
+	sel.p = calloc(l.n + 1, sizeof(*sel.p));
+	if (!sel.p) {
+		free(l.p);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l.n; i++) {
+		if (!(l.p[i].state & PEER_STATE_CONFIGURED))
+			continue;
+		for (j = 0; only && j < n_only; j++)
+			if (!strcmp(only[j].prim, l.p[i].prim))
+				break;
+		if (!only || j < n_only)
+			sel.p[sel.n++] = l.p[i];
+	}
+	if (sel.n)
+		emit_peers(y, &sel, 0, false);
+	free(sel.p);
+	free(l.p);
+	return 0;
+}
+
+/**
+ * peer_missing() - the first of @reqs no peer has as its primary NID
+ * @reqs: peers, by primary NID
+ * @n: entries in @reqs
+ * @missing: out: that primary NID, or NULL if all exist
+ * @err: the kernel's answer on failure
+ *
+ * Return: 0 or -errno.
+ */
+int peer_missing(const struct peer_add_req *reqs, unsigned int n,
+		 const char **missing, struct lnl_error *err)
+{
+	struct peer_ni_list l;
+	unsigned int i, j;
+	int rc;
+
+	*missing = NULL;
+	rc = get_peer_nis(NULL, 0, &l, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n && !*missing; i++) {
+		for (j = 0; j < l.n; j++)
+			if (!strcmp(l.p[j].prim, reqs[i].prim))
+				break;
+		if (j == l.n)
+			*missing = reqs[i].prim;
+	}
+	free(l.p);
+	return 0;
+}
+
+/* Keys of "peer show" import accepts and does not apply. */
+static const char * const peer_show_only[] = { "peer state" };
+static const char * const peer_ni_show_only[] = {
+	"state", "max_ni_tx_credits", "available_tx_credits",
+	"min_tx_credits", "tx_q_num_of_buf", "available_rtr_credits",
+	"min_rtr_credits", "refcount", "statistics", "sent_stats",
+	"received_stats", "dropped_stats", "health stats", "udsp info",
+};
+
+static int plan_peer_bad(const char *what, const char *val)
+{
+	report_error("add", "peer", EINVAL, what, val ? val : "");
+	return -EINVAL;
+}
+
+/* The "peer ni" sequence of a peer: its NIDs into @r. */
+static int plan_peer_nis(yaml_document_t *doc, yaml_node_t *seq,
+			 struct peer_add_req *r)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *pair;
+
+	if (!seq || seq->type != YAML_SEQUENCE_NODE)
+		return plan_peer_bad("peer %s: 'peer ni' is not a sequence",
+				     r->prim);
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		yaml_node_t *map = yaml_document_get_node(doc, *it);
+		const char *nid = NULL;
+
+		if (!map || map->type != YAML_MAPPING_NODE)
+			return plan_peer_bad("peer %s: an entry of 'peer ni' is not a mapping",
+					     r->prim);
+		for (pair = map->data.mapping.pairs.start;
+		     pair < map->data.mapping.pairs.top; pair++) {
+			const char *key = PAIR_KEY(doc, pair);
+
+			if (key && !strcmp(key, "nid"))
+				nid = scalar(PAIR_VAL(doc, pair));
+			else if (!key || !in_list(key, peer_ni_show_only,
+						  ARRAY_SIZE(peer_ni_show_only)))
+				return plan_peer_bad("unknown key '%s' in a peer ni",
+						     key);
+		}
+		if (!nid || !valid_nid(nid))
+			return plan_peer_bad("invalid or missing peer ni 'nid' '%s'",
+					     nid);
+		if (!strcmp(nid, r->prim))
+			continue;	/* the primary NID comes anyway */
+		if (r->n == LNET_GENL_PEER_NIDS_MAX)
+			return plan_peer_bad("peer %s: too many NIDs", r->prim);
+		r->nids[r->n++] = nid;
+	}
+	return 0;
+}
+
+/* One entry of "peer:" into @r (whose nids has room for the maximum). */
+static int plan_peer(yaml_document_t *doc, yaml_node_t *map,
+		     struct peer_add_req *r)
+{
+	yaml_node_t *nis = NULL;
+	yaml_node_pair_t *pair;
+	const char *mr = NULL;
+
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return plan_peer_bad("an entry of 'peer' is not a mapping%s",
+				     "");
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		const char *key = PAIR_KEY(doc, pair);
+
+		if (key && !strcmp(key, "primary nid"))
+			r->prim = scalar(PAIR_VAL(doc, pair));
+		else if (key && !strcmp(key, "Multi-Rail"))
+			mr = scalar(PAIR_VAL(doc, pair));
+		else if (key && !strcmp(key, "peer ni"))
+			nis = PAIR_VAL(doc, pair);
+		else if (!key || !in_list(key, peer_show_only,
+					  ARRAY_SIZE(peer_show_only)))
+			return plan_peer_bad("unknown key '%s' in a peer", key);
+	}
+	if (!r->prim || !valid_nid(r->prim))
+		return plan_peer_bad("invalid or missing 'primary nid' '%s'",
+				     r->prim);
+	/* Lustre writes true/false, its ioctl tools True/False. */
+	if (!mr || !strcasecmp(mr, "true"))
+		r->mr = true;
+	else if (!strcasecmp(mr, "false"))
+		r->mr = false;
+	else
+		return plan_peer_bad("invalid 'Multi-Rail' '%s': true or false",
+				     mr);
+	return nis ? plan_peer_nis(doc, nis, r) : 0;
+}
+
+/**
+ * plan_peers() - check import's "peer:" block
+ * @doc: the document
+ * @seq: the block
+ * @reqs: in/out: the peers to add, grown by those of @seq
+ * @n: in/out: entries in @reqs
+ *
+ * Return: 0, or -errno after reporting what is wrong.
+ */
+int plan_peers(yaml_document_t *doc, yaml_node_t *seq,
+	       struct peer_add_req **reqs, unsigned int *n)
+{
+	yaml_node_item_t *it;
+	struct peer_add_req *r;
+	int rc;
+
+	if (!seq || seq->type != YAML_SEQUENCE_NODE)
+		return plan_peer_bad("'peer' is not a sequence%s", "");
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		r = realloc(*reqs, (*n + 1) * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		*reqs = r;
+		r += *n;
+		memset(r, 0, sizeof(*r));
+		r->nids = calloc(LNET_GENL_PEER_NIDS_MAX, sizeof(*r->nids));
+		if (!r->nids)
+			return -ENOMEM;
+		(*n)++;
+		rc = plan_peer(doc, yaml_document_get_node(doc, *it), r);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Free what plan_peers() allocated. */
+void free_peer_plan(struct peer_add_req *reqs, unsigned int n)
+{
+	while (n--)
+		free(reqs[n].nids);
+	free(reqs);
 }
 
 int cmd_peer(int argc, char **argv)

@@ -96,6 +96,57 @@ static struct nl_msg *global_set(const char *name, long long value)
 	return msg;
 }
 
+/* PEER_ADD with @prim and a PEER_NIDS nest of @n copies of @nid. */
+static struct nl_msg *peer_add(const char *prim, const char *nid, int n)
+{
+	struct nl_msg *msg = lnl_msg(LNET_CMD_PEER_ADD, false);
+	struct nlattr *nest;
+
+	if (prim)
+		nla_put_string(msg, LNET_A_PRIMARY_NID, prim);
+	if (n) {
+		nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
+		while (n--)
+			if (nla_put_string(msg, LNET_A_NID, nid))
+				fprintf(stderr, "lnet_nl_bad: message full\n");
+		nla_nest_end(msg, nest);
+	}
+	return msg;
+}
+
+static void bad_peer_requests(void)
+{
+	struct nlattr *nest;
+	struct nl_msg *msg;
+
+	expect_reject("peer add: no primary NID", peer_add(NULL, NULL, 0),
+		      EINVAL, true);
+	expect_reject("peer add: wildcard primary NID",
+		      peer_add("<?>", NULL, 0), EINVAL, true);
+	expect_reject("peer add: NID garbage in the list",
+		      peer_add("192.0.2.50@tcp", "garbage", 1), EINVAL, true);
+	/* Short NIDs: 257 of them fit in one page-sized message. */
+	expect_reject("peer add: 257 NIDs",
+		      peer_add("192.0.2.50@tcp", "1.2.3.4",
+			       LNET_GENL_PEER_NIDS_MAX + 1), E2BIG, true);
+	msg = peer_add("192.0.2.50@tcp", NULL, 0);
+	nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
+	nla_put_u32(msg, LNET_A_NET, 7);
+	nla_nest_end(msg, nest);
+	expect_reject("peer add: not a NID in the list", msg, EINVAL, true);
+	msg = peer_add("192.0.2.50@tcp", NULL, 0);
+	nla_put_u32(msg, LNET_A_PEER_NIDS, 1);
+	expect_reject("peer add: NID list not a nest", msg, EINVAL, true);
+	msg = peer_add("192.0.2.50@tcp", NULL, 0);
+	nla_put_u8(msg, LNET_A_MULTI_RAIL, 2);
+	expect_reject("peer add: MULTI_RAIL 2", msg, ERANGE, true);
+	msg = lnl_msg(LNET_CMD_PEER_DEL, false);
+	nla_put_string(msg, LNET_A_PRIMARY_NID, "192.0.2.50@tcp");
+	nla_put_string(msg, LNET_A_NID, "192.0.2.51@tcp");
+	nla_put_flag(msg, LNET_A_FORCE);
+	expect_reject("peer del: force with one NID", msg, EINVAL, true);
+}
+
 static void bad_requests(void)
 {
 	char longstr[200];
@@ -255,6 +306,7 @@ static void bad_requests(void)
 		      true);
 	expect_reject("set: read-only lnd_timeout",
 		      global_set("lnd_timeout", 10), EPERM, true);
+	bad_peer_requests();
 }
 
 /* Without CAP_NET_ADMIN every request that changes state is refused. */
@@ -276,6 +328,8 @@ static void eperm_requests(void)
 		      lnl_msg(LNET_CMD_STATS_RESET, false), EPERM, true);
 	expect_reject("noadmin: set", global_set("discovery", 0), EPERM,
 		      true);
+	expect_reject("noadmin: peer add", peer_add("192.0.2.50@tcp", NULL, 0),
+		      EPERM, true);
 }
 
 int main(int argc, char **argv)
