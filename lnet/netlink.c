@@ -530,10 +530,9 @@ static const struct nla_policy lnet_ping_policy[LNET_A_TIMEOUT_MS + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &lnet_ping_timeout_range),
 };
 
-static int lnet_genl_ping_reply(struct genl_info *info,
-				const struct lnet_nid *dst,
-				const struct lnet_nid *nids, int count,
-				u32 features)
+static int lnet_genl_ping_reply(struct genl_info *info, u8 cmd,
+				const struct lnet_nid *prim, bool mr,
+				const struct lnet_nid *nids, int count)
 {
 	unsigned int n = min_t(unsigned int, count, LNET_GENL_PING_NIDS_MAX);
 	struct nlattr *nest;
@@ -545,14 +544,11 @@ static int lnet_genl_ping_reply(struct genl_info *info,
 			  3 * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &lnet_genl_family, 0,
-				LNET_CMD_PING);
+	hdr = genlmsg_put_reply(msg, info, &lnet_genl_family, 0, cmd);
 	if (!hdr)
 		goto too_big;
-	/* the primary NID is the first one the peer lists */
-	if (lnet_genl_put_nid(msg, LNET_A_NID, n ? &nids[0] : dst) ||
-	    nla_put_u8(msg, LNET_A_MULTI_RAIL,
-		       !!(features & LNET_PING_FEAT_MULTI_RAIL)) ||
+	if (lnet_genl_put_nid(msg, LNET_A_NID, prim) ||
+	    nla_put_u8(msg, LNET_A_MULTI_RAIL, mr) ||
 	    nla_put_u32(msg, LNET_A_PEER_NID_COUNT, count))
 		goto too_big;
 	nest = nla_nest_start(msg, LNET_A_PEER_NIDS);
@@ -567,8 +563,25 @@ static int lnet_genl_ping_reply(struct genl_info *info,
 
 too_big:
 	nlmsg_free(msg);
-	NL_SET_ERR_MSG(info->extack, "ping reply does not fit in a message");
+	NL_SET_ERR_MSG(info->extack, "reply does not fit in a message");
 	return -EMSGSIZE;
+}
+
+/* Why a ping (of a ping or a discovery) failed, as an extack message. */
+static void lnet_genl_ping_error(struct netlink_ext_ack *extack,
+				 const struct nlattr *dst_attr, int rc,
+				 const char *dflt)
+{
+	if (rc == -ETIMEDOUT)
+		NL_SET_ERR_MSG_ATTR(extack, dst_attr,
+				    "no ping reply within the timeout");
+	else if (rc == -EHOSTUNREACH)
+		NL_SET_ERR_MSG_ATTR(extack, dst_attr,
+				    "no local NI reaches this NID");
+	else if (rc == -EPROTO)
+		NL_SET_ERR_MSG_ATTR(extack, dst_attr, "invalid ping reply");
+	else
+		lnet_genl_default_msg(extack, dst_attr, dflt);
 }
 
 static int lnet_genl_ping(struct sk_buff *skb, struct genl_info *info)
@@ -600,19 +613,59 @@ static int lnet_genl_ping(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	rc = lnet_ping(&dst, has_src ? &src : NULL, timeout_ms, nids,
 		       LNET_GENL_PING_NIDS_MAX, &features);
+	/* the primary NID is the first one the peer lists */
 	if (rc >= 0)
-		rc = lnet_genl_ping_reply(info, &dst, nids, rc, features);
-	else if (rc == -ETIMEDOUT)
-		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
-				    "no ping reply within the timeout");
-	else if (rc == -EHOSTUNREACH)
-		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
-				    "no local NI reaches this NID");
-	else if (rc == -EPROTO)
-		NL_SET_ERR_MSG_ATTR(info->extack, dst_attr,
-				    "invalid ping reply");
+		rc = lnet_genl_ping_reply(info, LNET_CMD_PING,
+					  rc ? &nids[0] : &dst,
+					  features & LNET_PING_FEAT_MULTI_RAIL,
+					  nids, rc);
 	else
-		lnet_genl_default_msg(info->extack, dst_attr, "ping failed");
+		lnet_genl_ping_error(info->extack, dst_attr, rc, "ping failed");
+	kfree(nids);
+	return rc;
+}
+
+/* LNET_CMD_DISCOVER: ping a peer and merge its reply into the peer table */
+
+static const struct nla_policy lnet_discover_policy[LNET_A_FORCE + 1] = {
+	[LNET_A_NID]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NID_LEN - 1 },
+	[LNET_A_TIMEOUT_MS]	=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &lnet_ping_timeout_range),
+	[LNET_A_FORCE]		= { .type = NLA_FLAG },
+};
+
+/*
+ * Every discovery pings (FORCE, Lustre's "discover --force", is taken
+ * and changes nothing), so a peer is always up to date afterwards.
+ */
+static int lnet_genl_discover(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *dst_attr = info->attrs[LNET_A_NID];
+	struct lnet_peer_ni_info *peer;
+	unsigned int timeout_ms = 1000;
+	struct lnet_nid dst, *nids;
+	int rc;
+
+	if (lnet_genl_missing(info, LNET_A_NID, "missing NID to discover"))
+		return -EINVAL;
+	rc = lnet_genl_parse_nid(dst_attr, &dst, info->extack);
+	if (rc < 0)
+		return rc;
+	if (info->attrs[LNET_A_TIMEOUT_MS])
+		timeout_ms = nla_get_u32(info->attrs[LNET_A_TIMEOUT_MS]);
+	nids = kcalloc(LNET_GENL_PING_NIDS_MAX, sizeof(*nids), GFP_KERNEL);
+	peer = kzalloc(sizeof(*peer), GFP_KERNEL);
+	rc = nids && peer ? lnet_discover(&dst, timeout_ms, peer, nids,
+					  LNET_GENL_PING_NIDS_MAX) : -ENOMEM;
+	if (rc >= 0)
+		rc = lnet_genl_ping_reply(info, LNET_CMD_DISCOVER,
+					  &peer->primary_nid, peer->multi_rail,
+					  nids, rc);
+	else
+		lnet_genl_ping_error(info->extack, dst_attr, rc,
+				     "discovery failed");
+	kfree(peer);
 	kfree(nids);
 	return rc;
 }
@@ -863,6 +916,13 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.doit		= lnet_genl_peer_del,
 		.policy		= lnet_peer_del_policy,
 		.maxattr	= LNET_PEER_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_DISCOVER,
+		.doit		= lnet_genl_discover,
+		.policy		= lnet_discover_policy,
+		.maxattr	= ARRAY_SIZE(lnet_discover_policy) - 1,
 		.internal_flags	= LNET_GENL_ADMIN,
 	},
 	{

@@ -256,6 +256,58 @@ static int lnet_ping_reply_parse(const u8 *buf, unsigned int len,
 }
 
 /**
+ * lnet_ping_raw() - GET a NID's ping buffer
+ * @dst: the target
+ * @src: the local NID to send from, or NULL to let LNet choose
+ * @timeout_ms: how long to wait for the reply
+ * @buf: the sink
+ * @size: its length: a longer reply is truncated
+ *
+ * The caller holds an LNet reference (lnet_ni_init()).
+ *
+ * Context: Process context; sleeps.
+ * Return: the bytes the reply wrote, -ETIMEDOUT, or another -errno.
+ */
+int lnet_ping_raw(const struct lnet_nid *dst, const struct lnet_nid *src,
+		  unsigned int timeout_ms, void *buf, unsigned int size)
+{
+	struct lnet_processid target = { .nid = *dst, .pid = LNET_PID_LUSTRE };
+	struct lnet_ping_ctx ctx = { .status = 0 };
+	struct lnet_handle_md mdh;
+	struct lnet_md md;
+	int rc;
+
+	init_completion(&ctx.replied);
+	init_completion(&ctx.unlinked);
+	md = (struct lnet_md) {
+		.start = buf,
+		.length = size,
+		.threshold = 2,			/* SEND and REPLY */
+		.options = LNET_MD_TRUNCATE,
+		.user_ptr = &ctx,
+		.handler = lnet_ping_event,
+	};
+	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
+	if (rc)
+		return rc;
+	rc = lnet_get(src, mdh, &target, LNET_RESERVED_PORTAL,
+		      LNET_PROTO_PING_MATCHBITS, 0);
+	if (!rc &&
+	    !wait_for_completion_timeout(&ctx.replied,
+					 msecs_to_jiffies(timeout_ms)))
+		rc = -ETIMEDOUT;
+	/* Idle: an UNLINK event now; busy: the last event says unlinked. */
+	lnet_md_unlink(mdh);
+	wait_for_completion(&ctx.unlinked);
+
+	if (ctx.got_reply)
+		return ctx.mlength;
+	if (!rc || rc == -ETIMEDOUT)
+		rc = ctx.status ? ctx.status : -ETIMEDOUT;
+	return rc;
+}
+
+/**
  * lnet_ping() - ping a NID and return the NIDs its ping buffer lists
  * @dst: the target
  * @src: the local NID to send from, or NULL to let LNet choose
@@ -273,11 +325,7 @@ int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
 	      unsigned int timeout_ms, struct lnet_nid *nids,
 	      unsigned int max_nids, u32 *features)
 {
-	struct lnet_processid target = { .nid = *dst, .pid = LNET_PID_LUSTRE };
-	struct lnet_ping_ctx ctx = { .status = 0 };
-	struct lnet_handle_md mdh;
 	unsigned int size, n;
-	struct lnet_md md;
 	u8 *buf;
 	int rc;
 
@@ -291,35 +339,9 @@ int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
 		rc = -ENOMEM;
 		goto out;
 	}
-	init_completion(&ctx.replied);
-	init_completion(&ctx.unlinked);
-	md = (struct lnet_md) {
-		.start = buf,
-		.length = size,
-		.threshold = 2,			/* SEND and REPLY */
-		.options = LNET_MD_TRUNCATE,
-		.user_ptr = &ctx,
-		.handler = lnet_ping_event,
-	};
-	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
-	if (rc)
-		goto out_free;
-	rc = lnet_get(src, mdh, &target, LNET_RESERVED_PORTAL,
-		      LNET_PROTO_PING_MATCHBITS, 0);
-	if (!rc &&
-	    !wait_for_completion_timeout(&ctx.replied,
-					 msecs_to_jiffies(timeout_ms)))
-		rc = -ETIMEDOUT;
-	/* Idle: an UNLINK event now; busy: the last event says unlinked. */
-	lnet_md_unlink(mdh);
-	wait_for_completion(&ctx.unlinked);
-
-	if (ctx.got_reply)
-		rc = lnet_ping_reply_parse(buf, ctx.mlength, nids, max_nids,
-					   features);
-	else if (!rc || rc == -ETIMEDOUT)
-		rc = ctx.status ? ctx.status : -ETIMEDOUT;
-out_free:
+	rc = lnet_ping_raw(dst, src, timeout_ms, buf, size);
+	if (rc >= 0)
+		rc = lnet_ping_reply_parse(buf, rc, nids, max_nids, features);
 	kfree(buf);
 out:
 	lnet_ni_fini();

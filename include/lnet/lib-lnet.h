@@ -183,7 +183,16 @@ int lnet_ping_buf_parse(const void *buf, unsigned int len,
 			struct lnet_ping_data *pd, struct lnet_nid *nids,
 			u32 *statuses, unsigned int max);
 
-/* ping.c: the responder's buffer. */
+/* discovery.c */
+#if IS_ENABLED(CONFIG_KUNIT)
+int lnet_peer_merge(const struct lnet_nid *answered,
+		    const struct lnet_ping_data *pd,
+		    const struct lnet_nid *nids, unsigned int n);
+#endif
+
+/* ping.c: the responder's buffer, and asking for a peer's. */
+int lnet_ping_raw(const struct lnet_nid *dst, const struct lnet_nid *src,
+		  unsigned int timeout_ms, void *buf, unsigned int size);
 int lnet_ping_target_update(void);
 void lnet_ping_target_update_later(void);
 void lnet_ping_target_cancel_updates(void);

@@ -245,6 +245,7 @@ struct lnet_peer_net {
  * @lp_state: LNET_PEER_* bits
  * @lp_send_seq: messages sent to it: the round-robin clock of its nets
  *	and NIs
+ * @lp_node_seqno: the sequence number of its last ping buffer merged
  */
 struct lnet_peer {
 	struct list_head	lp_list;
@@ -252,6 +253,7 @@ struct lnet_peer {
 	struct list_head	lp_nets;
 	u32			lp_state;
 	unsigned int		lp_send_seq;
+	u32			lp_node_seqno;
 };
 
 /**

@@ -3,14 +3,15 @@
 # The multi-rail scenario, for both LNDs (tests/vm/sock_multirail.sh,
 # tests/vm/o2ib_multirail.sh): each node has a NIC on each of two links,
 # one net per link (tcp + tcp1, or o2ib + o2ib1 with a soft-RoCE device
-# per NIC).  a configures b as one multi-rail peer with both NIDs ("peer
+# per NIC).  a discovers b ("lnetctl discover": b advertises the non-MR
+# profile, so one NID, NO_DISCOVERY), then configures b as one multi-rail peer with both NIDs ("peer
 # add"); bulk PUTs and GETs to b's primary NID then leave by both of a's
 # NIs to both of b's NIDs (per-NI counters well above zero), every byte
 # checked; after a deletes one of its NIs all traffic takes the other.
 # Over tcp also two NIs on one net: a non-multi-rail peer is pinned to
 # one of them (as Lustre keeps one preferred NI per non-MR peer NI).
-# Source it after guest-lib.sh and sock_lib.sh/o2ib_lib.sh, with $LND
-# ("tcp" or "o2ib") set, then call multirail_run.
+# Source it after guest-lib.sh, sock_lib.sh/o2ib_lib.sh and lnetctl_lib.sh,
+# with $LND ("tcp" or "o2ib") set, then call multirail_run.
 
 # ni_sends NID: the send count of local NI NID (debugfs lnet/nis).
 ni_sends() {
@@ -64,6 +65,29 @@ multirail_run() {
 	if [ "$LNET_NODE" = a ]; then
 		b0=$(mr_nid b net0)
 		b1=$(mr_nid b net1)
+		phase discover
+		# b advertises the non-MR profile: one NID, NO_DISCOVERY.
+		cat > "$T/disc" <<YAML
+discover:
+-     primary nid: $b0
+      Multi-Rail: false
+      peer_ni:
+      -     nid: $b0
+YAML
+		"$LNETCTL" discover "$b0" | expect_yaml "discover b" "$T/disc"
+		"$LNETCTL" discover --force "$b0" |
+			expect_yaml "discover --force b" "$T/disc"
+		"$LNETCTL" peer show -v 3 | grep -q "^      peer state: 2$" ||
+			fail "b after discover: not NO_DISCOVERY"
+		must_fail "discover of nobody" "failed to discover" \
+			"$LNETCTL" discover "${b0%.*}.99@$LND" --timeout 1
+		must_fail "discover without CAP_NET_ADMIN" \
+			"needs CAP_NET_ADMIN" \
+			setpriv --bounding-set=-net_admin \
+			--inh-caps=-net_admin -- "$LNETCTL" discover "$b0"
+		"$LNETCTL" peer del --prim_nid "$b0" || fail "peer del b"
+		"$LNETCTL" peer del --prim_nid "${b0%.*}.99@$LND" || true
+
 		phase both_rails
 		"$LNETCTL" peer add --prim_nid "$b0" --nid "$b1" ||
 			fail "peer add --prim_nid $b0 --nid $b1"

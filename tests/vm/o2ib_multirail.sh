@@ -5,7 +5,8 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/o2ib_lib.sh"
-. "$LNET_TOP/tests/vm/multirail_lib.sh"
 T=$(mktemp -d)
+. "$LNET_TOP/tests/vm/lnetctl_lib.sh"
+. "$LNET_TOP/tests/vm/multirail_lib.sh"
 LND=o2ib
 multirail_run

@@ -883,13 +883,21 @@ struct ping_failure {
 	struct lnl_error err;
 };
 
-static int cmd_ping(int argc, char **argv)
+/*
+ * "ping" and "discover": the same request and output but for the command
+ * ("ping"/"discover" as the YAML key), ping's --source and discover's
+ * --force.
+ */
+static int ping_or_discover(int argc, char **argv, bool discover)
 {
 	static const struct option opts[] = {
 		{ "source", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *what = discover ? "discover" : "ping";
+	bool force = false;
 	struct ping_failure *fails = NULL;
 	unsigned int nfails = 0, ndst = 0, i, j;
 	const char *src = NULL;
@@ -900,24 +908,27 @@ static int cmd_ping(int argc, char **argv)
 	bool any_ok = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:t:", opts, NULL)) != -1) {
-		if (c == 's') {
+	while ((c = getopt_long(argc, argv, discover ? "t:f" : "s:t:", opts,
+				NULL)) != -1) {
+		if (c == 's' && !discover) {
 			src = optarg;
+		} else if (c == 'f' && discover) {
+			force = true;
 		} else if (c == 't') {
 			if (parse_long(optarg, 1, LNET_GENL_PING_TIMEOUT_MAX /
 				       1000, &timeout)) {
-				report_error("manage", "ping", EINVAL,
+				report_error("manage", what, EINVAL,
 					     "invalid --timeout value '%s': must be 1..%d seconds",
 					     optarg,
 					     LNET_GENL_PING_TIMEOUT_MAX / 1000);
 				return 1;
 			}
 		} else {
-			return bad_option("manage", "ping", argv);
+			return bad_option("manage", what, argv);
 		}
 	}
 	if (src && !valid_nid(src))
-		return usage_error("manage", "ping",
+		return usage_error("manage", what,
 				   "invalid --source value '%s': not a NID",
 				   src);
 	for (; optind < argc; optind++) {
@@ -927,7 +938,7 @@ static int cmd_ping(int argc, char **argv)
 
 			if (!valid_nid(tok)) {
 				free(dst);
-				return usage_error("manage", "ping",
+				return usage_error("manage", what,
 						   "invalid NID '%s'", tok);
 			}
 			p = realloc(dst, (ndst + 1) * sizeof(*dst));
@@ -940,23 +951,24 @@ static int cmd_ping(int argc, char **argv)
 		}
 	}
 	if (!ndst)
-		return usage_error("manage", "ping",
-				   "missing mandatory parameter: a NID to ping%s",
-				   "");
+		return usage_error("manage", what,
+				   "missing mandatory parameter: a NID%s", "");
 	fails = calloc(ndst, sizeof(*fails));
-	if (!fails || open_or_report("manage", "ping")) {
+	if (!fails || open_or_report("manage", what)) {
 		free(dst);
 		free(fails);
 		return 1;
 	}
 	yout_begin(&y, stdout);
 	for (i = 0; i < ndst; i++) {
-		struct nl_msg *msg = lnl_msg(LNET_CMD_PING, false);
+		struct nl_msg *msg = lnl_msg(discover ? LNET_CMD_DISCOVER :
+					     LNET_CMD_PING, false);
 		struct ping_result r = { .nids = NULL };
 		struct lnl_error err;
 
 		if (msg && (nla_put_string(msg, LNET_A_NID, dst[i]) ||
 			    (src && nla_put_string(msg, LNET_A_SOURCE, src)) ||
+			    (force && nla_put_flag(msg, LNET_A_FORCE)) ||
 			    nla_put_u32(msg, LNET_A_TIMEOUT_MS,
 					timeout * 1000))) {
 			nlmsg_free(msg);
@@ -971,7 +983,7 @@ static int cmd_ping(int argc, char **argv)
 		}
 		if (!any_ok) {
 			yout_map(&y);
-			yout_str(&y, "ping");
+			yout_str(&y, what);
 			yout_seq(&y);
 			any_ok = true;
 		}
@@ -1006,11 +1018,11 @@ static int cmd_ping(int argc, char **argv)
 			char descr[512];
 			const struct lnl_error *e = &fails[i].err;
 
-			snprintf(descr, sizeof(descr), "failed to ping %s: %s",
-				 fails[i].nid,
+			snprintf(descr, sizeof(descr), "failed to %s %s: %s",
+				 what, fails[i].nid,
 				 e->msg[0] ? e->msg : strerror(e->errnum));
 			yout_map(&y);
-			yout_str(&y, "ping");
+			yout_str(&y, what);
 			yout_map(&y);
 			yout_kv_int(&y, "errno", -(long long)e->errnum);
 			yout_str(&y, "descr");
@@ -1026,6 +1038,16 @@ static int cmd_ping(int argc, char **argv)
 	free(dst);
 	free(fails);
 	return rc;
+}
+
+static int cmd_ping(int argc, char **argv)
+{
+	return ping_or_discover(argc, argv, false);
+}
+
+static int cmd_discover(int argc, char **argv)
+{
+	return ping_or_discover(argc, argv, true);
 }
 
 static int stats_cb(struct nlattr **tb, struct nlattr *head, int len,
@@ -1179,6 +1201,7 @@ static const char usage[] =
 	"  peer add --prim_nid NID [--nid NID[,NID...]] [--non_mr] [--lock_prim]\n"
 	"  peer del --prim_nid NID [--nid NID] [--force]\n"
 	"  ping NID[,NID...] [--source NID] [--timeout S]\n"
+	"  discover NID[,NID...] [--force] [--timeout S]\n"
 	"  stats show | stats reset\n"
 	"  global show\n"
 	"  set PARAM VALUE\n"
@@ -1194,6 +1217,7 @@ int main(int argc, char **argv)
 		{ "lnet", cmd_lnet },
 		{ "net", cmd_net },
 		{ "peer", cmd_peer },
+		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },
 		{ "stats", cmd_stats },
 		{ "global", cmd_global },

@@ -145,6 +145,16 @@ static void bad_peer_requests(void)
 	nla_put_string(msg, LNET_A_NID, "192.0.2.51@tcp");
 	nla_put_flag(msg, LNET_A_FORCE);
 	expect_reject("peer del: force with one NID", msg, EINVAL, true);
+	expect_reject("discover: no NID", lnl_msg(LNET_CMD_DISCOVER, false),
+		      EINVAL, true);
+	msg = lnl_msg(LNET_CMD_DISCOVER, false);
+	nla_put_string(msg, LNET_A_NID, "0@lo");
+	nla_put_u32(msg, LNET_A_TIMEOUT_MS, 0);
+	expect_reject("discover: timeout 0", msg, ERANGE, true);
+	msg = lnl_msg(LNET_CMD_DISCOVER, false);
+	nla_put_string(msg, LNET_A_NID, "0@lo");
+	nla_put_string(msg, LNET_A_SOURCE, "0@lo");
+	expect_reject("discover: with a SOURCE", msg, EINVAL, true);
 }
 
 static void bad_requests(void)
@@ -330,6 +340,9 @@ static void eperm_requests(void)
 		      true);
 	expect_reject("noadmin: peer add", peer_add("192.0.2.50@tcp", NULL, 0),
 		      EPERM, true);
+	msg = lnl_msg(LNET_CMD_DISCOVER, false);
+	nla_put_string(msg, LNET_A_NID, "0@lo");
+	expect_reject("noadmin: discover", msg, EPERM, true);
 }
 
 int main(int argc, char **argv)

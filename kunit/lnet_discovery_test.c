@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: discovery's merge rules (lnet/discovery.c, spec 7 step 2), on
+ * the real peer table of the loaded lnet.ko (LNet not configured: no NID
+ * is local).  Each case deletes the peers it made.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include <lnet/ctl.h>
+#include <lnet/lib-lnet.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define MR_FEATURES	(LNET_PING_FEAT_NI_STATUS | \
+			 LNET_PING_FEAT_MULTI_RAIL | LNET_PING_FEAT_DISCOVERY)
+
+static struct lnet_nid disc_nid(struct kunit *test, const char *s)
+{
+	struct lnet_nid nid;
+
+	KUNIT_EXPECT_EQ_MSG(test, lnet_nid_from_str(s, &nid), 0, "%s", s);
+	return nid;
+}
+
+/* Merge a buffer listing @strs (nid4 entries) that @answered sent. */
+static void disc_merge(struct kunit *test, u32 features, const char *answered,
+		       const char * const *strs, unsigned int n)
+{
+	struct lnet_ping_data pd = {
+		.features = features, .seq = 7, .nnis = n + 1, .nnids = n,
+		.nnid4 = n,
+	};
+	struct lnet_nid nids[8], a = disc_nid(test, answered);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		nids[i] = disc_nid(test, strs[i]);
+	KUNIT_ASSERT_EQ(test, lnet_peer_merge(&a, &pd, nids, n), 0);
+}
+
+/*
+ * The peer @nid belongs to: its primary NID, state and NIDs as one string
+ * "prim|state|nid nid ...", in table order.
+ */
+static void disc_peer(struct kunit *test, const char *nid, char *out,
+		      size_t size)
+{
+	struct lnet_peer_ni_info *info;
+	struct lnet_nid n = disc_nid(test, nid), prim;
+	char s[LNET_NIDSTR_SIZE];
+	unsigned int i;
+	size_t len;
+
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	lnet_peer_primary_get(&n, &prim);
+	out[0] = '\0';
+	for (i = 0; !lnet_peer_ni_info_get(i, info); i++) {
+		if (!lnet_nid_equal(&info->primary_nid, &prim))
+			continue;
+		len = strlen(out);
+		if (!len) {
+			lnet_nid_to_str(&prim, s, sizeof(s));
+			len = scnprintf(out, size, "%s|%u|", s,
+					info->peer_state);
+		}
+		lnet_nid_to_str(&info->nid, s, sizeof(s));
+		scnprintf(out + len, size - len, "%s%s",
+			  out[len - 1] == '|' ? "" : " ", s);
+	}
+}
+
+static void disc_del(const char *prim)
+{
+	struct lnet_nid nid;
+
+	if (!lnet_nid_from_str(prim, &nid))
+		lnet_peer_del(&nid, NULL, true, NULL);
+}
+
+static void disc_mr_peer(struct kunit *test)
+{
+	static const char * const abc[] = {
+		"192.0.2.101@tcp", "198.51.100.101@tcp1", "192.0.2.102@tcp",
+	};
+	static const char * const acd[] = {
+		"192.0.2.101@tcp", "192.0.2.102@tcp", "192.0.2.103@tcp",
+	};
+	static const char * const dac[] = {
+		"192.0.2.103@tcp", "192.0.2.101@tcp", "192.0.2.102@tcp",
+	};
+	char got[256];
+
+	/* New: a multi-rail peer of all the NIDs listed. */
+	disc_merge(test, MR_FEATURES, "192.0.2.101@tcp", abc, 3);
+	disc_peer(test, "198.51.100.101@tcp1", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.101@tcp|1|192.0.2.101@tcp 192.0.2.102@tcp 198.51.100.101@tcp1");
+	/* A NID no longer listed goes, a new one comes. */
+	disc_merge(test, MR_FEATURES, "192.0.2.101@tcp", acd, 3);
+	disc_peer(test, "192.0.2.101@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.101@tcp|1|192.0.2.101@tcp 192.0.2.102@tcp 192.0.2.103@tcp");
+	/* The primary NID follows the buffer's first. */
+	disc_merge(test, MR_FEATURES, "192.0.2.101@tcp", dac, 3);
+	disc_peer(test, "192.0.2.101@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.103@tcp|1|192.0.2.101@tcp 192.0.2.102@tcp 192.0.2.103@tcp");
+	disc_del("192.0.2.103@tcp");
+	disc_peer(test, "192.0.2.101@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "");
+}
+
+static void disc_configured(struct kunit *test)
+{
+	static const char * const yx[] = { "192.0.2.112@tcp", "192.0.2.111@tcp" };
+	struct lnet_nid x = disc_nid(test, "192.0.2.111@tcp");
+	struct lnet_nid z = disc_nid(test, "192.0.2.113@tcp");
+	char got[256];
+
+	/* Configured, locked primary X, and a configured NID Z. */
+	KUNIT_ASSERT_EQ(test, lnet_peer_add(&x, &z, 1, true, true, NULL), 0);
+	disc_merge(test, MR_FEATURES, "192.0.2.111@tcp", yx, 2);
+	disc_peer(test, "192.0.2.112@tcp", got, sizeof(got));
+	/* X stays primary (locked); Z stays (configured); Y joins. */
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.111@tcp|1048585|192.0.2.111@tcp 192.0.2.113@tcp 192.0.2.112@tcp");
+	disc_del("192.0.2.111@tcp");
+}
+
+static void disc_no_discovery(struct kunit *test)
+{
+	static const char * const ef[] = { "192.0.2.121@tcp", "192.0.2.122@tcp" };
+	char got[256];
+
+	/* A node without DISCOVERY: one NID to us, NO_DISCOVERY. */
+	disc_merge(test, LNET_PING_FEAT_NI_STATUS, "192.0.2.121@tcp", ef, 2);
+	disc_peer(test, "192.0.2.121@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.121@tcp|2|192.0.2.121@tcp");
+	disc_peer(test, "192.0.2.122@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "");
+	disc_del("192.0.2.121@tcp");
+}
+
+static void disc_other_configured(struct kunit *test)
+{
+	static const char * const rq[] = { "192.0.2.133@tcp", "192.0.2.132@tcp" };
+	struct lnet_nid p = disc_nid(test, "192.0.2.131@tcp");
+	struct lnet_nid q = disc_nid(test, "192.0.2.132@tcp");
+	char got[256];
+
+	/* Q belongs to configured peer P: R's buffer cannot take it. */
+	KUNIT_ASSERT_EQ(test, lnet_peer_add(&p, &q, 1, true, false, NULL), 0);
+	disc_merge(test, MR_FEATURES, "192.0.2.133@tcp", rq, 2);
+	disc_peer(test, "192.0.2.133@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.133@tcp|1|192.0.2.133@tcp");
+	disc_peer(test, "192.0.2.132@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.131@tcp|9|192.0.2.131@tcp 192.0.2.132@tcp");
+	disc_del("192.0.2.133@tcp");
+	disc_del("192.0.2.131@tcp");
+}
+
+static struct kunit_case lnet_discovery_cases[] = {
+	KUNIT_CASE(disc_mr_peer),
+	KUNIT_CASE(disc_configured),
+	KUNIT_CASE(disc_no_discovery),
+	KUNIT_CASE(disc_other_configured),
+	{}
+};
+
+static struct kunit_suite lnet_discovery_suite = {
+	.name = "lnet_discovery",
+	.test_cases = lnet_discovery_cases,
+};
+
+kunit_test_suite(lnet_discovery_suite);
+
+MODULE_DESCRIPTION("KUnit tests for LNet discovery's merge rules");
+MODULE_LICENSE("GPL");
