@@ -190,14 +190,27 @@ static const char *lnet_lnd_modname(u32 type)
 	}
 }
 
-static struct lnet_net *lnet_find_net(u32 net_id)
+/**
+ * lnet_net_find_in() - a net of a list by its id
+ * @nets: the_lnet.ln_nets (under the LNet lock or ln_api_mutex), or a
+ *	KUnit test's list
+ * @net_id: the net
+ *
+ * Return: the net, or NULL.
+ */
+struct lnet_net *lnet_net_find_in(struct list_head *nets, u32 net_id)
 {
 	struct lnet_net *net;
 
-	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+	list_for_each_entry(net, nets, net_list)
 		if (net->net_id == net_id)
 			return net;
 	return NULL;
+}
+
+static struct lnet_net *lnet_find_net(u32 net_id)
+{
+	return lnet_net_find_in(&the_lnet.ln_nets, net_id);
 }
 
 /* Lustre's peer_credits default, for a net we have no NI on. */

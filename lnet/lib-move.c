@@ -183,7 +183,8 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 	int rc;
 
 	msg->msg_send = true;
-	msg->msg_start_ns = ktime_get_ns();
+	if (is_put)	/* for its egress latency sample */
+		msg->msg_start_ns = ktime_get_ns();
 	msg->msg_target = *target;
 	if (self)
 		msg->msg_self = *self;
@@ -566,8 +567,12 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		ni->ni_refcount++;
 		msg->msg_private = private;
 		msg->msg_from = *from;
-		/* Matching and events see the peer's primary NID (spec 8). */
-		msg->msg_initiator.nid = *lnet_peer_primary_nid_locked(&hdr.src_nid);
+		/*
+		 * Matching and events see the peer's primary NID (spec 8);
+		 * 0@lo carries only our own NIDs, which are no peer's.
+		 */
+		msg->msg_initiator.nid = ni == the_lnet.ln_loni ? hdr.src_nid :
+			*lnet_peer_primary_nid_locked(&hdr.src_nid);
 		msg->msg_initiator.pid = hdr.src_pid;
 		msg->msg_rlength = hdr.payload_length;
 		switch (hdr.type) {

@@ -120,7 +120,6 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 }
 EXPORT_SYMBOL_GPL(lnet_msg_detach_md);
 
-/* Count a finished message on its NI and globally. */
 static void lnet_latency_add(struct lnet_latency *l, u64 ns)
 {
 	if (!l->samples || ns < l->min_ns)
@@ -157,6 +156,7 @@ static void lnet_msg_latency_locked(struct lnet_msg *msg,
 		lnet_latency_add(&lpni->lat[kind], ns);
 }
 
+/* Count a finished message on its NI, its peer NI and globally. */
 static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
 {
 	struct lnet_counters_common *c = &the_lnet.ln_counters;

@@ -85,39 +85,13 @@ static struct lnet_ni *lnet_net_best_ni(struct lnet_net *net,
 	return best;
 }
 
-/* The NI of @nets with the NID @nid, started, or NULL. */
-static struct lnet_ni *lnet_nets_find_ni(struct list_head *nets,
-					 const struct lnet_nid *nid)
-{
-	struct lnet_net *net;
-	struct lnet_ni *ni;
-
-	list_for_each_entry(net, nets, net_list)
-		if (net->net_id == lnet_nid_net(nid))
-			list_for_each_entry(ni, &net->net_nis, ni_list)
-				if (ni->ni_up &&
-				    lnet_nid_equal(&ni->ni_nid, nid))
-					return ni;
-	return NULL;
-}
-
-static struct lnet_net *lnet_nets_find(struct list_head *nets, u32 net_id)
-{
-	struct lnet_net *net;
-
-	list_for_each_entry(net, nets, net_list)
-		if (net->net_id == net_id)
-			return net;
-	return NULL;
-}
-
 /* The NI of @dst's net to send from, @self if given: NULL if none. */
 static struct lnet_ni *lnet_ni_for_send(const struct lnet_nid *dst,
 					const struct lnet_nid *self)
 {
 	struct lnet_net *net;
 
-	net = lnet_nets_find(&the_lnet.ln_nets, lnet_nid_net(dst));
+	net = lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(dst));
 	return net ? lnet_net_best_ni(net, self) : NULL;
 }
 
@@ -139,7 +113,7 @@ lnet_select_mr(struct lnet_peer *lp, struct list_head *nets,
 	struct lnet_net *net;
 
 	list_for_each_entry(lpn, &lp->lp_nets, lpn_list) {
-		net = lnet_nets_find(nets, lpn->lpn_net_id);
+		net = lnet_net_find_in(nets, lpn->lpn_net_id);
 		ni = net ? lnet_net_best_ni(net, &LNET_ANY_NID) : NULL;
 		if (!ni || list_empty(&lpn->lpn_peer_nis))
 			continue;
@@ -166,15 +140,20 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_select_mr);
  */
 static struct lnet_ni *lnet_select_pinned(struct lnet_peer_ni *lpni)
 {
-	struct lnet_ni *ni = NULL;
 	struct lnet_net *net;
+	struct lnet_ni *ni;
 
-	if (!lnet_nid_is_any(&lpni->lpni_pref_nid))
-		ni = lnet_nets_find_ni(&the_lnet.ln_nets, &lpni->lpni_pref_nid);
-	if (ni && lnet_ni_usable(ni))
-		return ni;
-	net = lnet_nets_find(&the_lnet.ln_nets, lnet_nid_net(&lpni->lpni_nid));
-	ni = net ? lnet_net_best_ni(net, &LNET_ANY_NID) : NULL;
+	net = lnet_net_find_in(&the_lnet.ln_nets,
+			       lnet_nid_net(&lpni->lpni_nid));
+	if (!net)
+		return NULL;
+	/* The pinned NI is on the peer NI's net: it was chosen there. */
+	if (!lnet_nid_is_any(&lpni->lpni_pref_nid)) {
+		ni = lnet_net_best_ni(net, &lpni->lpni_pref_nid);
+		if (ni && lnet_ni_usable(ni))
+			return ni;
+	}
+	ni = lnet_net_best_ni(net, &LNET_ANY_NID);
 	if (ni)
 		lpni->lpni_pref_nid = ni->ni_nid;
 	return ni;

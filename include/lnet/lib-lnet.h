@@ -121,6 +121,7 @@ int lnet_register_lnd(struct lnet_lnd *lnd);
 void lnet_unregister_lnd(struct lnet_lnd *lnd);
 bool lnet_nid_is_local_locked(const struct lnet_nid *nid);
 int lnet_net_peer_credits_locked(u32 net_id);
+struct lnet_net *lnet_net_find_in(struct list_head *nets, u32 net_id);
 void lnet_ni_put_locked(struct lnet_ni *ni);
 void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
 
