@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: discovery's merge rules (lnet/discovery.c, spec 7 step 2), on
- * the real peer table of the loaded lnet.ko (LNet not configured: no NID
- * is local).  Each case deletes the peers it made.
+ * KUnit: discovery's steps (lnet/discovery.c lnet_dc_next()) and its
+ * merge rules (lnet/peer-merge.c, spec 7 step 2), these on the real peer
+ * table of the loaded lnet.ko (LNet not configured: no NID is local).
+ * Each case deletes the peers it made.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -162,7 +163,76 @@ static void disc_other_configured(struct kunit *test)
 	disc_del("192.0.2.131@tcp");
 }
 
+static void disc_off_here(struct kunit *test)
+{
+	static const char * const gh[] = { "192.0.2.141@tcp", "192.0.2.142@tcp" };
+	char got[256];
+
+	/* Discovery off here: a multi-rail node is one NID, NO_DISCOVERY. */
+	KUNIT_ASSERT_EQ(test, lnet_global_set("discovery", 0, NULL), 0);
+	disc_merge(test, MR_FEATURES, "192.0.2.141@tcp", gh, 2);
+	KUNIT_EXPECT_EQ(test, lnet_global_set("discovery", 1, NULL), 0);
+	disc_peer(test, "192.0.2.141@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.141@tcp|2|192.0.2.141@tcp");
+	disc_del("192.0.2.141@tcp");
+}
+
+/* One row of the step table: a peer's state and what comes next. */
+struct disc_step {
+	u32			state;
+	bool			needs_push;
+	bool			running;
+	enum lnet_dc_action	next;
+};
+
+#define DS(s)	LNET_PEER_##s
+
+static const struct disc_step disc_steps[] = {
+	/* Never discovered: ping first, even when it also needs a push. */
+	{ DS(DISCOVERING), true, true, LNET_DC_PING },
+	{ DS(DISCOVERING) | DS(MULTI_RAIL), false, true, LNET_DC_PING },
+	/* An op in flight is waited for, whatever else is set. */
+	{ DS(DISCOVERING) | DS(PING_SENT) | DS(DATA_PRESENT), true, true,
+	  LNET_DC_WAIT },
+	{ DS(DISCOVERING) | DS(PUSH_SENT), true, false, LNET_DC_WAIT },
+	/* A reply or push present is merged before anything else. */
+	{ DS(DISCOVERING) | DS(DATA_PRESENT) | DS(PING_FAILED), true, true,
+	  LNET_DC_MERGE },
+	{ DS(DISCOVERING) | DS(DATA_PRESENT), false, false, LNET_DC_FAIL },
+	/* Failures end it. */
+	{ DS(DISCOVERING) | DS(PING_FAILED), false, true, LNET_DC_FAIL },
+	{ DS(DISCOVERING) | DS(NIDS_UPTODATE) | DS(PUSH_FAILED), true, true,
+	  LNET_DC_FAIL },
+	{ DS(DISCOVERING), false, false, LNET_DC_FAIL },
+	/* Up to date: push if it needs one, else done. */
+	{ DS(DISCOVERING) | DS(NIDS_UPTODATE) | DS(MULTI_RAIL), true, true,
+	  LNET_DC_PUSH },
+	{ DS(DISCOVERING) | DS(NIDS_UPTODATE), false, true, LNET_DC_DONE },
+	/* "discover --force": ping again though up to date. */
+	{ DS(DISCOVERING) | DS(NIDS_UPTODATE) | DS(FORCE_PING), false, true,
+	  LNET_DC_PING },
+	/* A truncated reply: ping again before the push. */
+	{ DS(DISCOVERING) | DS(NIDS_UPTODATE) | DS(FORCE_PING), true, true,
+	  LNET_DC_PING },
+};
+
+static void disc_next_steps(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(disc_steps); i++) {
+		const struct disc_step *d = &disc_steps[i];
+
+		KUNIT_EXPECT_EQ_MSG(test, lnet_dc_next(d->state, d->needs_push,
+						       d->running), d->next,
+				    "row %u: state %#x push %d running %d",
+				    i, d->state, d->needs_push, d->running);
+	}
+}
+
 static struct kunit_case lnet_discovery_cases[] = {
+	KUNIT_CASE(disc_next_steps),
+	KUNIT_CASE(disc_off_here),
 	KUNIT_CASE(disc_mr_peer),
 	KUNIT_CASE(disc_configured),
 	KUNIT_CASE(disc_no_discovery),
@@ -177,5 +247,5 @@ static struct kunit_suite lnet_discovery_suite = {
 
 kunit_test_suite(lnet_discovery_suite);
 
-MODULE_DESCRIPTION("KUnit tests for LNet discovery's merge rules");
+MODULE_DESCRIPTION("KUnit tests for LNet discovery's steps and merge rules");
 MODULE_LICENSE("GPL");

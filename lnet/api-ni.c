@@ -269,7 +269,7 @@ void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal)
 	lnet_nid_to_str(&ni->ni_nid, nid, sizeof(nid));
 	pr_info("LNet: NI %s %s\n", nid,
 		fatal ? "down: its link or device failed" : "up again");
-	lnet_ping_target_update_later();
+	lnet_ping_target_update_later(true);
 }
 EXPORT_SYMBOL(lnet_ni_set_fatal);
 
@@ -607,6 +607,7 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 		the_lnet.ln_state = LNET_STATE_STOPPING;
 		lnet_unlock();
 		lnet_ping_target_fini();
+		lnet_push_target_fini();
 		lnet_stop_all_nis();
 		lnet_peers_free();
 		lnet_lock();
@@ -616,14 +617,24 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 	return rc;
 }
 
+/*
+ * The shutdown order (Documentation/lifetimes.rst): no new send or
+ * discovery once STOPPING; the ping and push targets go; messages held
+ * for discovery fail; the NIs stop (each waits for its messages); every
+ * response still awaited expires, which ends the discoveries' pings and
+ * pushes; once the discoveries have ended, the peers go.
+ */
 static void lnet_shutdown_locked(void)
 {
 	lnet_lock();
 	the_lnet.ln_state = LNET_STATE_STOPPING;
 	lnet_unlock();
 	lnet_ping_target_fini();
+	lnet_push_target_fini();
+	lnet_discovery_stop();
 	lnet_stop_all_nis();
 	lnet_rsp_expire_all();
+	lnet_discovery_flush();
 	lnet_peers_free();
 	lnet_lock();
 	the_lnet.ln_state = LNET_STATE_DOWN;

@@ -1,27 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discovery (wire spec 7): what a peer's ping buffer says about it,
- * merged into the peer table.  "lnetctl discover NID" pings the NID and
- * merges the reply (lnet_discover()); the automatic discovery before a
- * first message, and push, come next (Documentation/multirail.rst).
+ * Discovery (wire spec 7): learn a peer's NIDs and features from its ping
+ * buffer and tell it ours by a push, as Lustre does.
  *
- * The merge rules (spec 7, step 2):
+ * When: the first PUT or GET on a portal other than 0 to a peer that is
+ * not up to date (never discovered, or our ping buffer changed since it
+ * acknowledged ours) while discovery is on; a push from the peer; a
+ * change of our NIs (a push to every multi-rail peer); "lnetctl
+ * discover".  Meanwhile messages to the peer are held on it (at most
+ * LNET_DC_HELD_MAX) and sent when discovery ends, or failed with its
+ * error: a discovery lasts at most a ping and a push, each bounded by
+ * transaction_timeout through the response tracker.
  *
- * - DISCOVERY clear: the peer is NO_DISCOVERY and, unless configured,
- *   not multi-rail; its NIDs are not merged: a node that does not do
- *   multi-rail is one NID to us;
- * - MULTI_RAIL and DISCOVERY: the peer is multi-rail (a configured peer
- *   keeps what "peer add" said); every NID listed becomes one of its
- *   NIDs, taken from a peer that traffic made of it alone, while a NID
- *   of another configured or multi-NID peer stays there;
- * - its NIDs that are not listed are removed, unless configured, in use,
- *   or the one that answered;
- * - its primary NID becomes the buffer's first (pi_ni[1], or the first
- *   large NID with PRIMARY_LARGE), unless locked;
- * - the buffer's sequence number is recorded (lp_node_seqno).
+ * How: a peer's discovery is its work item (lp_dc_work on ln_dc_wq)
+ * stepping through lnet_dc_next() until done, one ping or push in flight
+ * at a time (lp_dc_op).  Nothing waits: the op's MD events record its
+ * outcome and queue the work again; the work acts on an op only once its
+ * MD is unlinked, so no event can come after.  The steps, in Lustre's
+ * order: merge data present (a ping reply or push, peer-merge.c), fail
+ * on a failed ping or push, ping if its NIDs are not up to date (again
+ * larger if the reply was truncated), push if it is multi-rail and has
+ * an older buffer of ours, else discovered.
+ *
+ * Lifetime: a running discovery holds its peer (lp_refcount), so a peer
+ * whose NIs are all reaped, deleted or merged into another one meanwhile
+ * stays until its discovery has ended; its held messages then go by the
+ * peer table as it is.  Shutdown: lnet_discovery_stop() fails the held
+ * messages, lnet_discovery_flush() waits for every discovery to end once
+ * the NIs are gone (Documentation/lifetimes.rst).
  */
 #include <linux/export.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 #include <kunit/visibility.h>
 
@@ -30,215 +40,674 @@
 
 #include "peer.h"
 
-/* A merge's peer NIs to remove: not listed, not kept for a reason. */
-struct lnet_merge_drop {
-	const struct lnet_nid	*nids;
-	unsigned int		n;
-	const struct lnet_nid	*answered;
-};
-
-static bool lnet_merge_dropped(const struct lnet_peer_ni *lpni,
-			       const void *arg)
-{
-	const struct lnet_merge_drop *d = arg;
-	unsigned int i;
-
-	if (lpni->lpni_configured || lnet_peer_ni_busy(lpni) ||
-	    lnet_nid_equal(&lpni->lpni_nid, d->answered))
-		return false;
-	for (i = 0; i < d->n; i++)
-		if (lnet_nid_equal(&lpni->lpni_nid, &d->nids[i]))
-			return false;
-	return true;
-}
-
-/* The buffer's primary NID (spec 6.2), or NULL if it lists none. */
-static const struct lnet_nid *lnet_merge_primary(const struct lnet_ping_data *pd,
-						 const struct lnet_nid *nids,
-						 unsigned int n)
-{
-	if ((pd->features & LNET_PING_FEAT_PRIMARY_LARGE) && pd->nnid4 < n)
-		return &nids[pd->nnid4];
-	return n ? &nids[0] : NULL;
-}
-
-/* lnet_peer_merge() with the lock held and @sp allocated. */
-static void lnet_peer_merge_locked(const struct lnet_nid *answered,
-				   const struct lnet_ping_data *pd,
-				   const struct lnet_nid *nids, unsigned int n,
-				   struct lnet_peer_spares *sp)
-{
-	struct lnet_merge_drop drop = { nids, n, answered };
-	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(answered);
-	const struct lnet_nid *prim;
-	struct lnet_peer *lp;
-	bool configured;
-	unsigned int i;
-
-	if (!lpni) {
-		lp = lnet_peer_new_locked(answered, sp);
-		lnet_peer_take_nid_locked(lp, answered, sp);
-	} else {
-		lp = lnet_peer_of(lpni);
-	}
-	configured = lp->lp_state & LNET_PEER_CONFIGURED;
-	lp->lp_node_seqno = pd->seq;
-	if (!(pd->features & LNET_PING_FEAT_DISCOVERY) ||
-	    !(pd->features & LNET_PING_FEAT_MULTI_RAIL)) {
-		if (!(pd->features & LNET_PING_FEAT_DISCOVERY))
-			lp->lp_state |= LNET_PEER_NO_DISCOVERY;
-		if (!configured)
-			lp->lp_state &= ~LNET_PEER_MULTI_RAIL;
-		return;
-	}
-	lp->lp_state &= ~LNET_PEER_NO_DISCOVERY;
-	if (!configured)
-		lp->lp_state |= LNET_PEER_MULTI_RAIL;
-	if (!(lp->lp_state & LNET_PEER_MULTI_RAIL))
-		return;		/* configured --non_mr */
-
-	for (i = 0; i < n; i++) {
-		lpni = lnet_peer_ni_find_locked(&nids[i]);
-		if (lnet_nid_is_local_locked(&nids[i]) ||
-		    (lpni && !lnet_peer_ni_movable(lpni, lp)))
-			continue;
-		if (!lpni &&
-		    atomic_read(&the_lnet.ln_peer_nis.nelems) >=
-		    LNET_PEER_NIS_MAX)
-			continue;
-		lnet_peer_take_nid_locked(lp, &nids[i], sp);
-	}
-	/* @answered stays: the peer cannot be emptied (and freed) here. */
-	lnet_peer_free_nis_locked(lp, lnet_merge_dropped, &drop);
-
-	prim = lnet_merge_primary(pd, nids, n);
-	if (prim && !(lp->lp_state & LNET_PEER_LOCK_PRIMARY)) {
-		lpni = lnet_peer_ni_find_locked(prim);
-		if (lpni && lnet_peer_of(lpni) == lp)
-			lp->lp_primary_nid = *prim;
-	}
-}
-
-/**
- * lnet_peer_merge() - merge a peer's ping buffer into the peer table
- * @answered: the NID that sent it (a NID of the peer; made if new)
- * @pd: the parsed buffer, not truncated
- * @nids: its NIDs, all @pd->nnids of them
- * @n: entries in @nids
- *
- * See the rules at the top of this file.
- *
- * Context: Process context; may sleep.
- * Return: 0 or -ENOMEM (then nothing changed).
- */
-VISIBLE_IF_KUNIT int lnet_peer_merge(const struct lnet_nid *answered,
-				     const struct lnet_ping_data *pd,
-				     const struct lnet_nid *nids,
-				     unsigned int n)
-{
-	struct lnet_peer_spares sp;
-	int rc;
-
-	rc = lnet_peer_spares_alloc(&sp, n + 1);
-	if (!rc) {
-		lnet_lock();
-		lnet_peer_merge_locked(answered, pd, nids, n, &sp);
-		lnet_unlock();
-	}
-	lnet_peer_spares_free(&sp);
-	return rc;
-}
-EXPORT_SYMBOL_IF_KUNIT(lnet_peer_merge);
+/* Messages held on a peer under discovery, at most; more: -EAGAIN. */
+#define LNET_DC_HELD_MAX	1024
 
 /* The first ping asks for this much, as Lustre's discovery does. */
 #define LNET_DISCOVER_SIZE	272
 
-/*
- * Ping @dst into a buffer the reply fits in: once more, larger, when the
- * first was truncated.  Return: the buffer (kfree() it) and *@len, or an
- * ERR_PTR.
- */
-static void *lnet_discover_ping(const struct lnet_nid *dst,
-				unsigned int timeout_ms, unsigned int *len)
+/* A ping buffer larger than this is refused (-EPROTO). */
+static unsigned int lnet_dc_size_max(void)
 {
-	unsigned int size = LNET_DISCOVER_SIZE, max;
-	struct lnet_ping_data pd;
-	int rc, tries;
-	void *buf;
+	return lnet_ping_buf_size(lnet_max_interfaces()) + 24 * 256;
+}
 
-	max = lnet_ping_buf_size(lnet_max_interfaces()) + 24 * 256;
-	for (tries = 0; tries < 2; tries++) {
-		buf = kzalloc(size, GFP_KERNEL);
-		if (!buf)
-			return ERR_PTR(-ENOMEM);
-		rc = lnet_ping_raw(dst, NULL, timeout_ms, buf, size);
-		if (rc >= 0) {
-			*len = rc;
-			rc = lnet_ping_buf_parse(buf, *len, &pd, NULL, NULL, 0);
-		}
-		if (rc < 0) {
-			kfree(buf);
-			return ERR_PTR(rc);
-		}
-		if (!pd.truncated)
-			return buf;
-		kfree(buf);
-		if (pd.size > max)
-			return ERR_PTR(-EPROTO);
-		size = pd.size;
-	}
-	return ERR_PTR(-EPROTO);	/* it grew again meanwhile */
+/*
+ * Does @lp want a push?  Only a multi-rail peer does: forced, or with
+ * discovery on both sides and an older ping buffer of ours than the one
+ * published (Lustre's lnet_peer_needs_push()).
+ */
+static bool lnet_peer_needs_push_locked(const struct lnet_peer *lp)
+{
+	if (!(lp->lp_state & LNET_PEER_MULTI_RAIL))
+		return false;
+	if (lp->lp_state & LNET_PEER_FORCE_PUSH)
+		return true;
+	if ((lp->lp_state & LNET_PEER_NO_DISCOVERY) ||
+	    !lnet_discovery_enabled())
+		return false;
+	return (s32)(lp->lp_node_seqno - the_lnet.ln_ping_seq) < 0;
+}
+
+/* Can a message go to @lp without a discovery first? */
+static bool lnet_peer_uptodate_locked(const struct lnet_peer *lp)
+{
+	const u32 want = LNET_PEER_DISCOVERED | LNET_PEER_NIDS_UPTODATE;
+
+	if (lp->lp_state & (LNET_PEER_DISCOVERING | LNET_PEER_FORCE_PING |
+			    LNET_PEER_FORCE_PUSH))
+		return false;
+	return (lp->lp_state & want) == want &&
+	       !lnet_peer_needs_push_locked(lp);
 }
 
 /**
- * lnet_discover() - discover a peer: ping it, merge what it says
+ * lnet_dc_next() - the next step of a discovery
+ * @state: the peer's LNET_PEER_* bits
+ * @needs_push: it is multi-rail and has an older ping buffer of ours
+ * @running: LNet is running
+ *
+ * Lustre's order (spec features 4c): an op in flight is waited for, data
+ * present is merged, a failure ends the discovery, then ping, then push.
+ *
+ * Return: what to do.
+ */
+VISIBLE_IF_KUNIT enum lnet_dc_action lnet_dc_next(u32 state, bool needs_push,
+						  bool running)
+{
+	if (state & (LNET_PEER_PING_SENT | LNET_PEER_PUSH_SENT))
+		return LNET_DC_WAIT;
+	if (state & LNET_PEER_DATA_PRESENT)
+		return running ? LNET_DC_MERGE : LNET_DC_FAIL;
+	if ((state & (LNET_PEER_PING_FAILED | LNET_PEER_PUSH_FAILED)) ||
+	    !running)
+		return LNET_DC_FAIL;
+	if (!(state & LNET_PEER_NIDS_UPTODATE) ||
+	    (state & LNET_PEER_FORCE_PING))
+		return LNET_DC_PING;
+	if (needs_push)
+		return LNET_DC_PUSH;
+	return LNET_DC_DONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_dc_next);
+
+/* Start @lp's discovery, or make the running one look at @lp again. */
+static void lnet_peer_dc_queue_locked(struct lnet_peer *lp)
+{
+	if (!(lp->lp_state & LNET_PEER_DISCOVERING)) {
+		lp->lp_state |= LNET_PEER_DISCOVERING;
+		lp->lp_refcount++;	/* lnet_peer_dc_end_locked() */
+	}
+	queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work);
+}
+
+/*
+ * The peer of @nid, which is made one (a peer of its own) if it has none
+ * and a local net reaches it.  Return: the peer or NULL.
+ */
+static struct lnet_peer *lnet_dc_peer_get_locked(const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
+	struct lnet_net *net;
+
+	if (!lpni) {
+		net = lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(nid));
+		if (!net || list_empty(&net->net_nis))
+			return NULL;
+		lpni = lnet_peer_ni_get_locked(nid,
+					       list_first_entry(&net->net_nis,
+								struct lnet_ni,
+								ni_list));
+	}
+	return lpni ? lnet_peer_of(lpni) : NULL;
+}
+
+/**
+ * lnet_dc_hold_locked() - hold a message until its peer is discovered?
+ * @msg: a PUT or GET being started, its MD not attached yet
+ * @portal: its portal
+ *
+ * Return: the peer to hold it on (lnet_dc_hold_msg_locked() once the MD
+ * is attached), NULL to send it now, or ERR_PTR(-EAGAIN) when the peer
+ * holds too many already.
+ */
+struct lnet_peer *lnet_dc_hold_locked(const struct lnet_msg *msg,
+				      unsigned int portal)
+{
+	const struct lnet_nid *dst = &msg->msg_target.nid;
+	struct lnet_peer *lp;
+
+	if (portal == LNET_RESERVED_PORTAL || !lnet_discovery_enabled() ||
+	    the_lnet.ln_state != LNET_STATE_RUNNING ||
+	    lnet_nid_is_any(dst) || lnet_nid_is_local_locked(dst))
+		return NULL;
+	lp = lnet_dc_peer_get_locked(dst);
+	if (!lp || lnet_peer_uptodate_locked(lp))
+		return NULL;
+	if (lp->lp_dc_nheld >= LNET_DC_HELD_MAX) {
+		pr_warn_ratelimited("LNet: %u messages wait for a peer's discovery already\n",
+				    lp->lp_dc_nheld);
+		return ERR_PTR(-EAGAIN);
+	}
+	return lp;
+}
+
+/**
+ * lnet_dc_hold_msg_locked() - hold @msg until @lp's discovery ends
+ * @lp: from lnet_dc_hold_locked()
+ * @msg: the message, MD attached; lnet_msg_resume() sends it later
+ */
+void lnet_dc_hold_msg_locked(struct lnet_peer *lp, struct lnet_msg *msg)
+{
+	list_add_tail(&msg->msg_list, &lp->lp_dc_held);
+	lp->lp_dc_nheld++;
+	lnet_peer_dc_queue_locked(lp);
+}
+
+/*
+ * Events of the op's MD (under the LNet lock): record the outcome; the
+ * work acts on it once the MD is unlinked.
+ */
+static void lnet_peer_dc_op_event(struct lnet_event *ev)
+{
+	struct lnet_peer *lp = ev->md_user_ptr;
+	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+
+	if (!op->done && ev->status) {
+		op->status = ev->status;
+		op->done = true;
+	} else if (!op->done && ev->type == LNET_EVENT_REPLY) {
+		op->mlength = ev->mlength;
+		op->answered = ev->source;
+		op->done = true;
+	} else if (!op->done && ev->type == LNET_EVENT_ACK) {
+		op->done = true;
+	}
+	if (ev->unlinked) {
+		op->unlinked = true;
+		if (!op->done) {
+			op->status = -ETIMEDOUT;
+			op->done = true;
+		}
+	}
+	if (op->done)
+		queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work);
+}
+
+/* The op's MD is gone: act on its outcome. */
+static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp)
+{
+	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+
+	if (lp->lp_state & LNET_PEER_PING_SENT) {
+		lp->lp_state &= ~LNET_PEER_PING_SENT;
+		if (op->status) {
+			lp->lp_state |= LNET_PEER_PING_FAILED;
+			lp->lp_dc_error = op->status;
+			kfree(op->buf);
+		} else {
+			kfree(lp->lp_dc_data);
+			lp->lp_dc_data = op->buf;
+			lp->lp_dc_data_len = op->mlength;
+			lp->lp_dc_data_from = op->answered;
+			lp->lp_dc_data_pushed = false;
+			lp->lp_dc_push_dst = op->answered;
+			lp->lp_state |= LNET_PEER_DATA_PRESENT;
+		}
+	} else {
+		lp->lp_state &= ~LNET_PEER_PUSH_SENT;
+		kfree(op->buf);
+		if (op->status) {
+			lp->lp_state |= LNET_PEER_PUSH_FAILED;
+			lp->lp_dc_error = op->status;
+		} else if ((s32)(op->seq - lp->lp_node_seqno) > 0) {
+			lp->lp_node_seqno = op->seq;
+		}
+	}
+	op->buf = NULL;
+}
+
+/*
+ * Start the op @md describes (a ping if @is_ping, else a push of ping
+ * buffer @seq) to @dst.  Drops and retakes the lock.
+ */
+static void lnet_peer_dc_op_start(struct lnet_peer *lp, struct lnet_md *md,
+				  bool is_ping, u32 seq,
+				  const struct lnet_nid *dst)
+	__must_hold(&the_lnet.ln_lock)
+{
+	struct lnet_processid target = { .nid = *dst, .pid = LNET_PID_LUSTRE };
+	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+	struct lnet_handle_md mdh;
+	int rc;
+
+	lnet_unlock();
+	md->threshold = 2;		/* SEND, and REPLY or ACK */
+	md->user_ptr = lp;
+	md->handler = lnet_peer_dc_op_event;
+	rc = lnet_md_bind(md, LNET_UNLINK, &mdh);
+	lnet_lock();
+	if (rc) {
+		kfree(md->start);
+		lp->lp_state |= is_ping ? LNET_PEER_PING_FAILED :
+					  LNET_PEER_PUSH_FAILED;
+		lp->lp_dc_error = rc;
+		return;
+	}
+	*op = (struct lnet_peer_dc_op) {
+		.mdh = mdh, .buf = md->start, .size = md->length, .seq = seq,
+	};
+	lp->lp_state |= is_ping ? LNET_PEER_PING_SENT : LNET_PEER_PUSH_SENT;
+	lnet_unlock();
+	if (is_ping)
+		rc = lnet_get(NULL, mdh, &target, LNET_RESERVED_PORTAL,
+			      LNET_PROTO_PING_MATCHBITS, 0);
+	else	/* wire spec 7: offset 0, hdr_data 0, ACK requested */
+		rc = lnet_put(NULL, mdh, LNET_ACK_REQ, &target,
+			      LNET_RESERVED_PORTAL, LNET_PROTO_PING_MATCHBITS,
+			      0, 0);
+	if (rc) {
+		lnet_lock();
+		op->status = rc;
+		op->done = true;
+		lnet_unlock();
+		lnet_md_unlink(mdh);	/* its UNLINK event queues the work */
+	}
+	lnet_lock();
+}
+
+/* Ping @lp's primary NID (spec 7 step 1). */
+static void lnet_peer_dc_ping(struct lnet_peer *lp)
+	__must_hold(&the_lnet.ln_lock)
+{
+	unsigned int size = lp->lp_dc_ping_size ?: LNET_DISCOVER_SIZE;
+	struct lnet_nid dst = lp->lp_primary_nid;
+	struct lnet_md md = { .length = size, .options = LNET_MD_TRUNCATE };
+
+	lp->lp_state &= ~LNET_PEER_FORCE_PING;
+	lnet_unlock();
+	md.start = kzalloc(size, GFP_KERNEL);
+	lnet_lock();
+	if (!md.start) {
+		lp->lp_state |= LNET_PEER_PING_FAILED;
+		lp->lp_dc_error = -ENOMEM;
+		return;
+	}
+	lnet_peer_dc_op_start(lp, &md, true, 0, &dst);
+}
+
+/*
+ * Push our ping buffer to the NID that answered @lp's ping or pushed to
+ * us (spec 7 step 3); the source is LNet's choice.
+ */
+static void lnet_peer_dc_push(struct lnet_peer *lp)
+	__must_hold(&the_lnet.ln_lock)
+{
+	struct lnet_nid dst = lnet_nid_is_any(&lp->lp_dc_push_dst) ?
+			      lp->lp_primary_nid : lp->lp_dc_push_dst;
+	unsigned int size = the_lnet.ln_ping_size;
+	struct lnet_md md = { .length = size };
+	u32 seq;
+
+	lnet_unlock();
+	md.start = kmalloc(size, GFP_KERNEL);
+	lnet_lock();
+	if (!md.start || !the_lnet.ln_ping_info ||
+	    the_lnet.ln_ping_size != size) {
+		/* Out of memory, or the buffer changed: the next step sees. */
+		kfree(md.start);
+		if (!md.start) {
+			lp->lp_state |= LNET_PEER_PUSH_FAILED;
+			lp->lp_dc_error = -ENOMEM;
+		}
+		return;
+	}
+	memcpy(md.start, the_lnet.ln_ping_info, size);
+	seq = the_lnet.ln_ping_seq;
+	lp->lp_state &= ~LNET_PEER_FORCE_PUSH;
+	lnet_peer_dc_op_start(lp, &md, false, seq, &dst);
+}
+
+/* Parse and merge the data present (spec 7 step 2, or a push). */
+static void lnet_peer_dc_merge(struct lnet_peer *lp)
+	__must_hold(&the_lnet.ln_lock)
+{
+	bool pushed = lp->lp_dc_data_pushed;
+	unsigned int len = lp->lp_dc_data_len;
+	struct lnet_nid from = lp->lp_dc_data_from;
+	void *data = lp->lp_dc_data;
+	struct lnet_nid *nids = NULL;
+	struct lnet_ping_data pd;
+	int rc;
+
+	lp->lp_dc_data = NULL;
+	lp->lp_state &= ~LNET_PEER_DATA_PRESENT;
+	lnet_unlock();
+	rc = lnet_ping_buf_parse(data, len, &pd, NULL, NULL, 0);
+	if (!rc && pushed && !(pd.features & LNET_PING_FEAT_MULTI_RAIL)) {
+		pr_info_ratelimited("LNet: a push without MULTI_RAIL ignored\n");
+		rc = -EPROTO;
+	}
+	if (!rc && pd.truncated) {
+		/* Ping again with room for all of it. */
+		lnet_lock();
+		if (pd.size > lnet_dc_size_max() ||
+		    pd.size <= lp->lp_dc_ping_size) {
+			lp->lp_state |= LNET_PEER_PING_FAILED;
+			lp->lp_dc_error = -EPROTO;
+		} else {
+			lp->lp_dc_ping_size = pd.size;
+			lp->lp_state |= LNET_PEER_FORCE_PING;
+		}
+		goto out;
+	}
+	if (!rc) {
+		nids = kcalloc(max_t(unsigned int, pd.nnids, 1), sizeof(*nids),
+			       GFP_KERNEL);
+		rc = nids ? lnet_ping_buf_parse(data, len, &pd, nids, NULL,
+						pd.nnids) : -ENOMEM;
+	}
+	if (!rc)
+		rc = lnet_peer_merge(&from, &pd, nids, pd.nnids);
+	lnet_lock();
+	if (!rc) {
+		lp->lp_state |= LNET_PEER_NIDS_UPTODATE;
+	} else if (!pushed || rc == -ENOMEM) {	/* a bad push is dropped */
+		lp->lp_state |= LNET_PEER_PING_FAILED;
+		lp->lp_dc_error = rc;
+	}
+out:
+	kfree(nids);
+	kfree(data);
+}
+
+/*
+ * End @lp's discovery with @rc: hand its held messages to @out and drop
+ * the discovery's hold (which may free @lp).
+ */
+static void lnet_peer_dc_end_locked(struct lnet_peer *lp, int rc,
+				    struct list_head *out)
+{
+	lp->lp_state &= ~(LNET_PEER_DISCOVERING | LNET_PEER_PING_FAILED |
+			  LNET_PEER_PUSH_FAILED | LNET_PEER_FORCE_PING |
+			  LNET_PEER_FORCE_PUSH);
+	if (rc) {
+		lp->lp_state &= ~LNET_PEER_DISCOVERED;
+	} else {
+		lp->lp_state |= LNET_PEER_DISCOVERED;
+		lp->lp_dc_ping_size = 0;
+	}
+	lp->lp_dc_error = rc;
+	list_splice_init(&lp->lp_dc_held, out);
+	lp->lp_dc_nheld = 0;
+	wake_up_all(&the_lnet.ln_dc_waitq);
+	lnet_peer_put_locked(lp);
+}
+
+/* Send or fail what a discovery held. */
+static void lnet_dc_release(struct list_head *held, int rc)
+{
+	struct lnet_msg *msg, *tmp;
+
+	list_for_each_entry_safe(msg, tmp, held, msg_list) {
+		list_del_init(&msg->msg_list);
+		if (rc)
+			lnet_finalize(msg, rc);
+		else
+			lnet_msg_resume(msg);
+	}
+}
+
+/* lp_dc_work: step @lp's discovery as far as it goes now. */
+static void lnet_peer_dc_work(struct work_struct *work)
+{
+	struct lnet_peer *lp = container_of(work, struct lnet_peer,
+					    lp_dc_work);
+	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+	struct lnet_handle_md mdh;
+	LIST_HEAD(held);
+	bool running;
+	int rc = 0;
+
+	lnet_lock();
+	if (!(lp->lp_state & LNET_PEER_DISCOVERING)) {
+		lnet_unlock();	/* queued again after it ended: nothing */
+		return;
+	}
+	for (;;) {
+		running = the_lnet.ln_state == LNET_STATE_RUNNING;
+		if (lp->lp_state & (LNET_PEER_PING_SENT | LNET_PEER_PUSH_SENT)) {
+			if (op->unlinked) {
+				lnet_peer_dc_op_end_locked(lp);
+				continue;
+			}
+			if (!op->done && running)
+				break;	/* its event queues us again */
+			/* Known, or shutting down: unlink, wait for it. */
+			mdh = op->mdh;
+			lnet_unlock();
+			lnet_md_unlink(mdh);
+			lnet_lock();
+			if (op->unlinked)
+				continue;
+			break;
+		}
+		switch (lnet_dc_next(lp->lp_state,
+				     lnet_peer_needs_push_locked(lp), running)) {
+		case LNET_DC_WAIT:
+			break;
+		case LNET_DC_MERGE:
+			lnet_peer_dc_merge(lp);
+			continue;
+		case LNET_DC_PING:
+			lnet_peer_dc_ping(lp);
+			continue;
+		case LNET_DC_PUSH:
+			lnet_peer_dc_push(lp);
+			continue;
+		case LNET_DC_DONE:
+			lnet_peer_dc_end_locked(lp, 0, &held);
+			break;
+		case LNET_DC_FAIL:
+			rc = lp->lp_dc_error ? lp->lp_dc_error : -EIO;
+			if (!running)
+				rc = -ESHUTDOWN;
+			lnet_peer_dc_end_locked(lp, rc, &held);
+			break;
+		}
+		break;
+	}
+	lnet_unlock();
+	lnet_dc_release(&held, rc);
+}
+
+/**
+ * lnet_peer_dc_init() - a new peer's discovery fields
+ * @lp: the peer
+ */
+void lnet_peer_dc_init(struct lnet_peer *lp)
+{
+	INIT_WORK(&lp->lp_dc_work, lnet_peer_dc_work);
+	INIT_LIST_HEAD(&lp->lp_dc_held);
+	lp->lp_dc_push_dst = LNET_ANY_NID;
+}
+
+/**
+ * lnet_dc_push_arrived_locked() - a push landed in a push buffer
+ * @ev: its PUT event; the buffer (ev->md_start) is ours to keep or free
+ *
+ * The sender's peer keeps it (replacing one not yet merged, so one per
+ * peer at most) and runs a discovery to merge it; a push from a NID that
+ * is no peer's is dropped (its ACK went already, spec 7).
+ */
+void lnet_dc_push_arrived_locked(const struct lnet_event *ev)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(&ev->source);
+	struct lnet_peer *lp;
+
+	if (!lpni || the_lnet.ln_state != LNET_STATE_RUNNING) {
+		kfree(ev->md_start);
+		return;
+	}
+	lp = lnet_peer_of(lpni);
+	kfree(lp->lp_dc_data);
+	lp->lp_dc_data = ev->md_start;
+	lp->lp_dc_data_len = ev->mlength;
+	lp->lp_dc_data_from = ev->source;
+	lp->lp_dc_data_pushed = true;
+	lp->lp_dc_push_dst = ev->source;
+	lp->lp_state |= LNET_PEER_DATA_PRESENT;
+	lnet_peer_dc_queue_locked(lp);
+}
+
+/**
+ * lnet_dc_push_update_locked() - our ping buffer changed: push it
+ * @force: to every multi-rail peer, even one that has it (or with
+ *	discovery off)
+ *
+ * Multi-rail peers whose copy is older get a push (spec 7, "also
+ * pushed").
+ */
+void lnet_dc_push_update_locked(bool force)
+{
+	struct lnet_peer *lp;
+
+	if (the_lnet.ln_state != LNET_STATE_RUNNING)
+		return;
+	list_for_each_entry(lp, &the_lnet.ln_peers, lp_list) {
+		if (!(lp->lp_state & LNET_PEER_MULTI_RAIL))
+			continue;
+		if (force)
+			lp->lp_state |= LNET_PEER_FORCE_PUSH;
+		if (lnet_peer_needs_push_locked(lp))
+			lnet_peer_dc_queue_locked(lp);
+	}
+}
+
+/**
+ * lnet_discovery_stop() - LNet stops: fail every held message
+ *
+ * Called once ln_state is STOPPING (no discovery starts any more), before
+ * the NIs stop, which wait for every message to be freed.  Each running
+ * discovery is queued to unlink its op; lnet_discovery_flush() waits for
+ * them to end.
+ */
+void lnet_discovery_stop(void)
+{
+	struct lnet_peer *lp;
+	LIST_HEAD(held);
+
+	lnet_lock();
+	list_for_each_entry(lp, &the_lnet.ln_peers, lp_list) {
+		list_splice_tail_init(&lp->lp_dc_held, &held);
+		lp->lp_dc_nheld = 0;
+		if (lp->lp_state & LNET_PEER_DISCOVERING)
+			queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work);
+	}
+	lnet_unlock();
+	lnet_dc_release(&held, -ESHUTDOWN);
+}
+
+static bool lnet_dc_any_running(void)
+{
+	struct lnet_peer *lp;
+	bool any = false;
+
+	lnet_lock();
+	list_for_each_entry(lp, &the_lnet.ln_peers, lp_list)
+		any |= !!(lp->lp_state & LNET_PEER_DISCOVERING);
+	lnet_unlock();
+	return any;
+}
+
+/**
+ * lnet_discovery_flush() - wait until no discovery runs
+ *
+ * After lnet_discovery_stop() and once the NIs are stopped and every
+ * response expired: each discovery's op then ends at once.
+ */
+void lnet_discovery_flush(void)
+{
+	do
+		flush_workqueue(the_lnet.ln_dc_wq);
+	while (lnet_dc_any_running());
+}
+
+/**
+ * lnet_discovery_init() - module load
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lnet_discovery_init(void)
+{
+	init_waitqueue_head(&the_lnet.ln_dc_waitq);
+	/* A send may wait for discovery under memory pressure: a rescuer. */
+	the_lnet.ln_dc_wq = alloc_workqueue("lnet_discovery",
+					    WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return the_lnet.ln_dc_wq ? 0 : -ENOMEM;
+}
+
+/* Module unload, LNet down. */
+void lnet_discovery_fini(void)
+{
+	destroy_workqueue(the_lnet.ln_dc_wq);
+}
+
+/* Is @lp's discovery over (or was @lp never under one)? */
+static bool lnet_dc_ended(struct lnet_peer *lp)
+{
+	bool ended;
+
+	lnet_lock();
+	ended = !(lp->lp_state & LNET_PEER_DISCOVERING);
+	lnet_unlock();
+	return ended;
+}
+
+/**
+ * lnet_discover() - discover a peer now: "lnetctl discover"
  * @dst: a NID of the peer
- * @timeout_ms: how long to wait for each ping reply
+ * @force: ping and push even if it is up to date
+ * @timeout_ms: how long to wait for the discovery to end; 0: as long as
+ *	it may last (a ping and a push, transaction_timeout each)
  * @info: out: the peer afterwards: its primary NID, multi-rail, state
  *	(only those fields)
  * @nids: out: its NIDs afterwards
  * @max: room in @nids
  *
  * Context: Process context; sleeps.
- * Return: the number of NIDs the peer has (may exceed @max), or -errno
- * (-ETIMEDOUT, -EPROTO for a reply that does not validate, ...).
+ * Return: the number of NIDs the peer has (may exceed @max), or -errno:
+ * the discovery's (-ETIMEDOUT, -EPROTO for a reply that does not
+ * validate, ...), -EHOSTUNREACH if no local net reaches @dst,
+ * -ETIMEDOUT if it did not end in @timeout_ms (it goes on),
+ * -ERESTARTSYS if interrupted.
  */
-int lnet_discover(const struct lnet_nid *dst, unsigned int timeout_ms,
-		  struct lnet_peer_ni_info *info, struct lnet_nid *nids,
-		  unsigned int max)
+int lnet_discover(const struct lnet_nid *dst, bool force,
+		  unsigned int timeout_ms, struct lnet_peer_ni_info *info,
+		  struct lnet_nid *nids, unsigned int max)
 {
-	struct lnet_nid *listed = NULL;
-	struct lnet_ping_data pd;
 	struct lnet_peer_net *lpn;
 	struct lnet_peer_ni *lpni;
 	struct lnet_peer *lp;
-	unsigned int len;
+	bool waited = false;
 	int rc, count = 0;
-	void *buf;
+	long left;
 
 	rc = lnet_ni_init();
 	if (rc)
 		return rc;
-	buf = lnet_discover_ping(dst, timeout_ms, &len);
-	if (IS_ERR(buf)) {
-		rc = PTR_ERR(buf);
+	lnet_lock();
+	lp = lnet_nid_is_local_locked(dst) ? NULL : lnet_dc_peer_get_locked(dst);
+	if (!lp) {
+		lnet_unlock();
+		rc = -EHOSTUNREACH;
 		goto out;
 	}
-	lnet_ping_buf_parse(buf, len, &pd, NULL, NULL, 0);
-	listed = kcalloc(max_t(unsigned int, pd.nnids, 1), sizeof(*listed),
-			 GFP_KERNEL);
-	rc = listed ? lnet_ping_buf_parse(buf, len, &pd, listed, NULL,
-					  pd.nnids) : -ENOMEM;
-	if (!rc)
-		rc = lnet_peer_merge(dst, &pd, listed, pd.nnids);
-	if (rc)
-		goto out_free;
+	lp->lp_refcount++;
+	if (force)
+		lp->lp_state |= LNET_PEER_FORCE_PING | LNET_PEER_FORCE_PUSH;
+	if (!lnet_peer_uptodate_locked(lp)) {
+		lnet_peer_dc_queue_locked(lp);
+		waited = true;
+	}
+	lnet_unlock();
 
+	if (!timeout_ms)
+		timeout_ms = 2 * 1000 * lnet_transaction_timeout();
+	if (waited) {
+		left = wait_event_interruptible_timeout(the_lnet.ln_dc_waitq,
+							lnet_dc_ended(lp),
+							msecs_to_jiffies(timeout_ms));
+		rc = left < 0 ? (int)left : left ? 0 : -ETIMEDOUT;
+	}
 	lnet_lock();
-	lpni = lnet_peer_ni_find_locked(dst);
-	if (!lpni) {
+	if (!rc && waited)
+		rc = lp->lp_dc_error;
+	lnet_peer_put_locked(lp);
+	lpni = rc ? NULL : lnet_peer_ni_find_locked(dst);
+	if (!rc && !lpni)
 		rc = -ENOENT;	/* deleted meanwhile */
-	} else {
+	if (lpni) {
 		lp = lnet_peer_of(lpni);
 		info->primary_nid = lp->lp_primary_nid;
 		info->peer_state = lp->lp_state;
@@ -250,9 +719,6 @@ int lnet_discover(const struct lnet_nid *dst, unsigned int timeout_ms,
 		rc = count;
 	}
 	lnet_unlock();
-out_free:
-	kfree(listed);
-	kfree(buf);
 out:
 	lnet_ni_fini();
 	return rc;

@@ -170,7 +170,63 @@ void lnet_send_msg(struct lnet_msg *msg)
 		lnet_ni_send(msg);
 }
 
-/* Common part of lnet_put() and lnet_get(). */
+/*
+ * The last steps of starting a PUT or GET whose path is chosen and MD
+ * attached: its response clock starts (LNet's own pings and pushes are
+ * always timed, whatever response_tracking says), its credits are taken.
+ * Return: true if it holds them all: hand it to the LND.
+ */
+static bool lnet_msg_launch_locked(struct lnet_msg *msg)
+{
+	struct lnet_libmd *md = msg->msg_md;
+	bool is_put = msg->msg_type == LNET_MSG_PUT;
+
+	if (is_put)	/* for its egress latency sample */
+		msg->msg_start_ns = ktime_get_ns();
+	/*
+	 * An MD this operation used up is unlinked already: it can take no
+	 * response, and tracking it would leave it on the list once freed.
+	 */
+	if (!md->md_zombie &&
+	    (!is_put ||
+	     !lnet_wire_handle_is_none(&msg->msg_hdr.msg.put.ack_wmd)))
+		lnet_rsp_track_locked(md, is_put,
+				      msg->msg_ev.pt_index ==
+				      LNET_RESERVED_PORTAL);
+	msg->msg_ev.initiator.nid = msg->msg_hdr.src_nid;
+	return lnet_msg_credits_acquire(msg);
+}
+
+/**
+ * lnet_msg_resume() - send a PUT or GET held for its peer's discovery
+ * @msg: the message (lnet/discovery.c held it)
+ *
+ * Its path is chosen now, by the peer table as discovery left it.  A
+ * failure finalizes @msg with the error.
+ *
+ * Context: Process context.
+ */
+void lnet_msg_resume(struct lnet_msg *msg)
+{
+	bool go = false;
+	int rc;
+
+	lnet_lock();
+	rc = lnet_select_path_locked(msg);
+	if (!rc)
+		go = lnet_msg_launch_locked(msg);
+	lnet_unlock();
+	if (!rc && go)
+		rc = lnet_ni_send_gated(msg, true);
+	if (rc)
+		lnet_finalize(msg, rc);
+}
+
+/*
+ * Common part of lnet_put() and lnet_get().  A message to a peer that is
+ * not discovered yet is held on it, its MD attached, and sent when the
+ * discovery ends (lnet_msg_resume()); any other is sent now.
+ */
 static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 			 const struct lnet_nid *self,
 			 const struct lnet_processid *target,
@@ -179,12 +235,11 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 {
 	struct lnet_handle_wire wh;
 	struct lnet_libmd *md;
+	struct lnet_peer *lp;
 	bool go;
 	int rc;
 
 	msg->msg_send = true;
-	if (is_put)	/* for its egress latency sample */
-		msg->msg_start_ns = ktime_get_ns();
 	msg->msg_target = *target;
 	if (self)
 		msg->msg_self = *self;
@@ -199,20 +254,13 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 	}
 	/* A PUT sends the whole MD; a GET's reply may fill all of it. */
 	msg->msg_len = is_put ? md->md_length : 0;
-	rc = lnet_select_path_locked(msg);
+	lp = lnet_dc_hold_locked(msg, portal);
+	rc = IS_ERR(lp) ? PTR_ERR(lp) : lp ? 0 : lnet_select_path_locked(msg);
 	if (rc) {
 		lnet_unlock();
 		return rc;
 	}
 	lnet_msg_attach_md(msg, md, 0, msg->msg_len);
-	/*
-	 * An MD this operation used up is unlinked already: it can take no
-	 * response, and tracking it would leave it on the list once freed.
-	 */
-	if (!md->md_zombie &&
-	    (!is_put ||
-	     !lnet_wire_handle_is_none(&msg->msg_hdr.msg.put.ack_wmd)))
-		lnet_rsp_track_locked(md, is_put);
 	wh.wh_object_cookie = md->md_handle;
 	if (is_put) {
 		msg->msg_hdr.msg.put.match_bits = match_bits;
@@ -226,7 +274,6 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 		msg->msg_hdr.msg.get.sink_length = md->md_length;
 	}
 	msg->msg_ev.type = LNET_EVENT_SEND;
-	msg->msg_ev.initiator.nid = msg->msg_hdr.src_nid;
 	msg->msg_ev.initiator.pid = LNET_PID_LUSTRE;
 	msg->msg_ev.target = *target;
 	msg->msg_ev.pt_index = portal;
@@ -234,7 +281,12 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 	msg->msg_ev.rlength = md->md_length;
 	msg->msg_ev.mlength = msg->msg_len;
 	msg->msg_ev.offset = offset;
-	go = lnet_msg_credits_acquire(msg);
+	if (lp) {
+		lnet_dc_hold_msg_locked(lp, msg);
+		lnet_unlock();
+		return 0;
+	}
+	go = lnet_msg_launch_locked(msg);
 	lnet_unlock();
 	if (go) {
 		rc = lnet_ni_send_gated(msg, true);
@@ -262,7 +314,11 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
  * Return: 0 if started (events follow); -ENETDOWN if LNet is down;
  * -EINVAL for a bad argument; -ENOENT for an MD that is unknown,
  * attached to an ME or used up; -EHOSTUNREACH if no NI reaches @target;
- * -ENOMEM.  No event follows an error.
+ * -EAGAIN if too many messages wait for @target's discovery already;
+ * -ENOMEM.  No event follows an error.  A message on a portal other than
+ * 0 to a peer not yet discovered waits for its discovery first (wire
+ * spec 7; lnet/discovery.c), then fails with the discovery's error if it
+ * failed.
  */
 int lnet_put(const struct lnet_nid *self, struct lnet_handle_md mdh,
 	     enum lnet_ack_req ack, const struct lnet_processid *target,
@@ -366,6 +422,7 @@ static void lnet_recv_event(struct lnet_msg *msg, enum lnet_event_kind type,
 	ev->initiator = msg->msg_initiator;
 	ev->target.nid = msg->msg_hdr.dest_nid;
 	ev->target.pid = msg->msg_hdr.dest_pid;
+	ev->source = msg->msg_from;
 	ev->pt_index = portal;
 	ev->match_bits = mbits;
 	ev->rlength = rlength;

@@ -36,9 +36,12 @@ static int __init lnet_init(void)
 	rc = lnet_peers_init();
 	if (rc)
 		return rc;
-	rc = lnet_acceptor_init();
+	rc = lnet_discovery_init();
 	if (rc)
 		goto fail_peers;
+	rc = lnet_acceptor_init();
+	if (rc)
+		goto fail_discovery;
 	rc = lnet_register_lnd(&lnet_lolnd);
 	if (rc)
 		goto fail_acceptor;
@@ -61,6 +64,8 @@ fail:
 	lnet_md_cleanup();
 fail_acceptor:
 	lnet_acceptor_fini();
+fail_discovery:
+	lnet_discovery_fini();
 fail_peers:
 	lnet_peers_fini();
 	return rc;
@@ -71,12 +76,14 @@ static void __exit lnet_exit(void)
 	lnet_genl_exit();
 	cancel_work_sync(&lnet_config_work);
 	lnet_ping_target_cancel_updates();
+	lnet_push_target_cancel_reposts();
 	/* No module uses LNet any more, so nothing holds it. */
 	WARN_ON(lnet_unconfigure(NULL));
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lolnd);
 	lnet_md_cleanup();
 	lnet_acceptor_fini();
+	lnet_discovery_fini();
 	lnet_peers_fini();
 }
 

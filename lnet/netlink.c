@@ -636,14 +636,15 @@ static const struct nla_policy lnet_discover_policy[LNET_A_FORCE + 1] = {
 };
 
 /*
- * Every discovery pings (FORCE, Lustre's "discover --force", is taken
- * and changes nothing), so a peer is always up to date afterwards.
+ * Discover a peer that is not up to date, or any with FORCE (ping and
+ * push again), and wait for it to end: TIMEOUT_MS, by default as long as
+ * a discovery may last (lnet_discover()).
  */
 static int lnet_genl_discover(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *dst_attr = info->attrs[LNET_A_NID];
 	struct lnet_peer_ni_info *peer;
-	unsigned int timeout_ms = 1000;
+	unsigned int timeout_ms = 0;
 	struct lnet_nid dst, *nids;
 	int rc;
 
@@ -656,7 +657,9 @@ static int lnet_genl_discover(struct sk_buff *skb, struct genl_info *info)
 		timeout_ms = nla_get_u32(info->attrs[LNET_A_TIMEOUT_MS]);
 	nids = kcalloc(LNET_GENL_PING_NIDS_MAX, sizeof(*nids), GFP_KERNEL);
 	peer = kzalloc(sizeof(*peer), GFP_KERNEL);
-	rc = nids && peer ? lnet_discover(&dst, timeout_ms, peer, nids,
+	rc = nids && peer ? lnet_discover(&dst,
+					  nla_get_flag(info->attrs[LNET_A_FORCE]),
+					  timeout_ms, peer, nids,
 					  LNET_GENL_PING_NIDS_MAX) : -ENOMEM;
 	if (rc >= 0)
 		rc = lnet_genl_ping_reply(info, LNET_CMD_DISCOVER,

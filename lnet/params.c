@@ -69,6 +69,12 @@ int lnet_max_interfaces(void)
 	return READ_ONCE(lnet_values[LNET_G_MAX_INTERFACES]);
 }
 
+/* "lnetctl set discovery": lnet_peer_discovery_disabled inverted. */
+bool lnet_discovery_enabled(void)
+{
+	return !READ_ONCE(lnet_values[LNET_G_DISCOVERY]);
+}
+
 unsigned int lnet_transaction_timeout(void)
 {
 	return READ_ONCE(lnet_values[LNET_G_TRANSACTION_TIMEOUT]);
@@ -105,11 +111,14 @@ static int lnet_global_apply(unsigned int idx, s64 v,
 	case LNET_G_DISCOVERY:
 		if (v > 1)
 			goto range;
-		/*
-		 * Kept for lnetctl and discovery to come; the ping buffer
-		 * advertises no DISCOVERY until multi-rail (lnet/ping.c).
-		 */
+		if (*val == !v)
+			return 0;
 		WRITE_ONCE(*val, !v);
+		/*
+		 * The ping buffer's DISCOVERY bit follows, and every
+		 * multi-rail peer gets it by a push (spec features 1b).
+		 */
+		lnet_ping_target_update_later(true);
 		return 0;
 	case LNET_G_MAX_INTERFACES:
 		if (v < LNET_INTERFACES_MIN) {

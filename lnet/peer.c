@@ -6,7 +6,9 @@
  * helpers at the end of this file.  Peer NIs carry the per-peer tx
  * credits and counters.
  *
- * Lifetime (Documentation/lifetimes.rst): a peer NI is made by the first
+ * Lifetime (Documentation/lifetimes.rst): a peer lives while it has peer
+ * NIs or a holder (lp_refcount: its discovery, a "discover" waiting for
+ * it).  A peer NI is made by the first
  * send to its NID: one we start, or a response to a message that came
  * from it (the NID its LND authenticated, never a header's claim), so a
  * remote host makes us hold state only for the NIDs it really sends from.
@@ -62,7 +64,29 @@ static void lnet_peer_init(struct lnet_peer *lp, const struct lnet_nid *prim)
 {
 	lp->lp_primary_nid = *prim;
 	INIT_LIST_HEAD(&lp->lp_nets);
+	lnet_peer_dc_init(lp);
 	list_add_tail(&lp->lp_list, &the_lnet.ln_peers);
+}
+
+/* Free @lp if it has no NIs left and no holder. */
+static void lnet_peer_free_unused_locked(struct lnet_peer *lp)
+{
+	if (!list_empty(&lp->lp_nets) || lp->lp_refcount)
+		return;
+	list_del(&lp->lp_list);
+	kfree(lp->lp_dc_data);
+	kfree(lp);
+}
+
+/**
+ * lnet_peer_put_locked() - drop a hold on a peer (lp_refcount)
+ * @lp: the peer; freed if it has no NIs left and no other holder
+ */
+void lnet_peer_put_locked(struct lnet_peer *lp)
+{
+	WARN_ON(lp->lp_refcount <= 0);
+	lp->lp_refcount--;
+	lnet_peer_free_unused_locked(lp);
 }
 
 static void lnet_peer_net_init(struct lnet_peer_net *lpn, struct lnet_peer *lp,
@@ -133,8 +157,9 @@ EXPORT_SYMBOL(lnet_peer_primary_get);
 
 /*
  * Free the NIs of @lp that @pick chooses, then its peer nets left empty,
- * then @lp if it has none left: a peer and a peer net live while they
- * have NIs.  The caller iterates over peers with a _safe loop.
+ * then @lp if it has none left and no holder: a peer net lives while it
+ * has NIs, a peer while it has NIs or holders.  The caller iterates over
+ * peers with a _safe loop.
  */
 void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 			       bool (*pick)(const struct lnet_peer_ni *,
@@ -161,10 +186,7 @@ void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 			kfree(lpn);
 		}
 	}
-	if (list_empty(&lp->lp_nets)) {
-		list_del(&lp->lp_list);
-		kfree(lp);
-	}
+	lnet_peer_free_unused_locked(lp);
 }
 
 /**
@@ -371,6 +393,8 @@ void lnet_peers_free(void)
 	lnet_lock();
 	list_for_each_entry_safe(lp, tmp, &the_lnet.ln_peers, lp_list)
 		lnet_peer_free_nis_locked(lp, lnet_peer_ni_any, NULL);
+	/* Discoveries ended before (lnet_discovery_stop()): no holder. */
+	WARN_ON(!list_empty(&the_lnet.ln_peers));
 	lnet_unlock();
 }
 
@@ -505,7 +529,10 @@ static struct lnet_peer_net *lnet_peer_net_get(struct lnet_peer *lp,
 	return lpn;
 }
 
-/* Take @lpni off its peer net, freeing the net and peer it leaves empty. */
+/*
+ * Take @lpni off its peer net, freeing the net it leaves empty, and the
+ * peer if it has no holder either.
+ */
 void lnet_peer_ni_detach(struct lnet_peer_ni *lpni)
 {
 	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
@@ -516,10 +543,7 @@ void lnet_peer_ni_detach(struct lnet_peer_ni *lpni)
 		list_del(&lpn->lpn_list);
 		kfree(lpn);
 	}
-	if (list_empty(&lp->lp_nets)) {
-		list_del(&lp->lp_list);
-		kfree(lp);
-	}
+	lnet_peer_free_unused_locked(lp);
 }
 
 /**

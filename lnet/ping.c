@@ -3,18 +3,16 @@
  * Ping (wire spec section 6).  The responder is an ordinary MD on portal 0
  * with match bits 0x8000000000000000 that serves GETs from anyone, forever,
  * truncated to the asker's sink length.  Its buffer is rebuilt, with the
- * sequence number in entry 0 bumped, whenever the set of NIs changes; the
- * new MD goes in front of the old, which is then unlinked and frees its
- * buffer when its last REPLY is gone.  lnet_ping() is a GET into a bound
- * MD, validated as spec 6.2 says.
+ * sequence number in entry 0 bumped, whenever the set of NIs or their
+ * status changes or discovery is turned on or off; the new MD goes in
+ * front of the old, which is then unlinked and frees its buffer when its
+ * last REPLY is gone, and multi-rail peers get the new one by a push
+ * (lnet/discovery.c).  lnet_ping() is a GET into a bound MD, validated as
+ * spec 6.2 says.
  *
- * Until this stack does multi-rail the ping buffer advertises the non-MR
- * profile of spec 7 (NI_STATUS | RTE_DISABLED): a stock Lustre node then
- * treats us as non-MR without discovery and never pushes.  A push may
- * still come (forced, or from a node that saw an older buffer): the push
- * target, a PUT-only MD behind the ping MD with the same match bits,
- * takes it and LNet ACKs it, as Lustre's sender requires; its content is
- * discarded.
+ * The buffer advertises the multi-rail profile of spec 7: MULTI_RAIL and
+ * (unless turned off) DISCOVERY, so a stock Lustre node discovers our
+ * NIDs and pushes its own to us (lnet/push.c takes them).
  */
 #include <linux/completion.h>
 #include <linux/export.h>
@@ -29,57 +27,22 @@ static void lnet_ping_target_event(struct lnet_event *ev)
 		kfree(ev->md_start);
 }
 
-/* The push target discards what it receives: its MD frees its buffer. */
-#define LNET_PUSH_BUF_SIZE	PAGE_SIZE
-
-/* The non-MR profile (spec 7): no MULTI_RAIL, no DISCOVERY. */
-static u32 lnet_ping_features(void)
-{
-	return LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_RTE_DISABLED;
-}
-
 /**
- * lnet_push_target_init() - post the push target
+ * lnet_ping_features() - the feature bits our ping buffer advertises
  *
- * Once per LNet start, after the first ping MD (same match bits, behind
- * it); lnet_ping_target_fini() withdraws it.  Called with ln_api_mutex.
+ * The multi-rail profile of spec 7: MULTI_RAIL, and DISCOVERY while
+ * discovery is on ("lnetctl set discovery"); we route nothing.
  *
- * Return: 0 or -errno.
+ * Return: pi_features.
  */
-int lnet_push_target_init(void)
+u32 lnet_ping_features(void)
 {
-	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
-	struct lnet_handle_md mdh;
-	struct lnet_md md;
-	struct lnet_me *me;
-	void *buf;
-	int rc;
+	u32 features = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_RTE_DISABLED |
+		       LNET_PING_FEAT_MULTI_RAIL;
 
-	buf = kzalloc(LNET_PUSH_BUF_SIZE, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	me = lnet_me_attach(LNET_RESERVED_PORTAL, &any,
-			    LNET_PROTO_PING_MATCHBITS, 0, LNET_INS_AFTER);
-	if (IS_ERR(me)) {
-		kfree(buf);
-		return PTR_ERR(me);
-	}
-	md = (struct lnet_md) {
-		.start = buf,
-		.length = LNET_PUSH_BUF_SIZE,
-		.threshold = LNET_MD_THRESH_INF,
-		.options = LNET_MD_OP_PUT | LNET_MD_TRUNCATE,
-		.handler = lnet_ping_target_event,
-	};
-	rc = lnet_md_attach(me, &md, LNET_RETAIN, &mdh);
-	if (rc) {
-		kfree(buf);
-		return rc;
-	}
-	lnet_lock();
-	the_lnet.ln_push_mdh = mdh;
-	lnet_unlock();
-	return 0;
+	if (lnet_discovery_enabled())
+		features |= LNET_PING_FEAT_DISCOVERY;
+	return features;
 }
 
 /**
@@ -160,6 +123,8 @@ int lnet_ping_target_update(void)
 	the_lnet.ln_ping_mdh = mdh;
 	the_lnet.ln_ping_info = pi;
 	the_lnet.ln_ping_size = size;
+	lnet_dc_push_update_locked(the_lnet.ln_push_force);
+	the_lnet.ln_push_force = false;
 	lnet_unlock();
 	if (!lnet_md_handle_is_none(old) && old.cookie)
 		lnet_md_unlink(old);
@@ -177,13 +142,18 @@ static void lnet_ping_update_work_fn(struct work_struct *work)
 
 static DECLARE_WORK(lnet_ping_update_work, lnet_ping_update_work_fn);
 
-/*
- * Rebuild the ping buffer soon, from a context that may not take
- * ln_api_mutex (an LND reporting an NI's status holds its own locks,
- * which it also takes under ln_api_mutex when an NI stops).
+/**
+ * lnet_ping_target_update_later() - rebuild the ping buffer soon
+ * @force: push it to every multi-rail peer, even those that have it
+ *
+ * From a context that may not take ln_api_mutex (an LND reporting an
+ * NI's status holds its own locks, which it also takes under
+ * ln_api_mutex when an NI stops; a parameter's setter).
  */
-void lnet_ping_target_update_later(void)
+void lnet_ping_target_update_later(bool force)
 {
+	if (force)
+		WRITE_ONCE(the_lnet.ln_push_force, true);
 	schedule_work(&lnet_ping_update_work);
 }
 
@@ -193,22 +163,18 @@ void lnet_ping_target_cancel_updates(void)
 	cancel_work_sync(&lnet_ping_update_work);
 }
 
-/* Withdraw the responder and the push target; buffers go with the MDs. */
+/* Withdraw the responder; its buffer goes with its MD. */
 void lnet_ping_target_fini(void)
 {
-	struct lnet_handle_md old, push;
+	struct lnet_handle_md old;
 
 	lnet_lock();
 	old = the_lnet.ln_ping_mdh;
-	push = the_lnet.ln_push_mdh;
 	the_lnet.ln_ping_mdh = LNET_MD_HANDLE_NONE;
-	the_lnet.ln_push_mdh = LNET_MD_HANDLE_NONE;
 	the_lnet.ln_ping_info = NULL;
 	lnet_unlock();
 	if (!lnet_md_handle_is_none(old) && old.cookie)
 		lnet_md_unlink(old);
-	if (!lnet_md_handle_is_none(push) && push.cookie)
-		lnet_md_unlink(push);
 }
 
 struct lnet_ping_ctx {

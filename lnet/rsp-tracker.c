@@ -31,13 +31,16 @@
  * lnet_rsp_track_locked() - start the clock on an operation's response
  * @md: the MD the operation uses, which the ACK or REPLY will name
  * @is_put: a PUT that asked for an ACK; else a GET
+ * @always: LNet's own ping or push (portal 0): tracked whatever
+ *	response_tracking says ("0: only LNet pings and pushes"), so that a
+ *	discovery always ends
  */
-void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put)
+void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put, bool always)
 {
 	unsigned int what = is_put ? LNET_RSP_TRACK_PUT : LNET_RSP_TRACK_GET;
 	bool first;
 
-	if (!(lnet_response_tracking() & what))
+	if (!always && !(lnet_response_tracking() & what))
 		return;
 	md->md_rsp_deadline = jiffies +
 		lnet_secs_to_jiffies(lnet_transaction_timeout());

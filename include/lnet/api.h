@@ -75,6 +75,8 @@ enum lnet_event_kind {
  * @unlinked: the MD is unlinked; this is its last event
  * @initiator: who started the operation (for PUT/GET: the peer)
  * @target: the other end (for SEND/ACK/REPLY: the peer)
+ * @source: a message received: the NID it came from (the peer NI, where
+ *	@initiator names the peer by its primary NID)
  * @pt_index: portal of the operation
  * @match_bits: match bits of the operation
  * @rlength: bytes asked for (PUT length, GET sink length)
@@ -91,6 +93,7 @@ struct lnet_event {
 	bool			unlinked;
 	struct lnet_processid	initiator;
 	struct lnet_processid	target;
+	struct lnet_nid		source;
 	u32			pt_index;
 	u64			match_bits;
 	u32			rlength;

@@ -182,9 +182,9 @@ struct lnet_peer_ni_info {
 
 int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);
 void lnet_peer_primary_get(const struct lnet_nid *nid, struct lnet_nid *prim);
-int lnet_discover(const struct lnet_nid *dst, unsigned int timeout_ms,
-		  struct lnet_peer_ni_info *info, struct lnet_nid *nids,
-		  unsigned int max);
+int lnet_discover(const struct lnet_nid *dst, bool force,
+		  unsigned int timeout_ms, struct lnet_peer_ni_info *info,
+		  struct lnet_nid *nids, unsigned int max);
 int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
 		  unsigned int n, bool mr, bool lock_prim,
 		  struct netlink_ext_ack *extack);

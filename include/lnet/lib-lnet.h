@@ -72,7 +72,7 @@ void lnet_md_cleanup(void);
 void lnet_md_unlink_event_locked(struct lnet_libmd *md, int status);
 
 /* rsp-tracker.c: ACK/REPLY deadlines (lnet_transaction_timeout). */
-void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put);
+void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put, bool always);
 void lnet_rsp_untrack_locked(struct lnet_libmd *md);
 void lnet_rsp_expire_work(struct work_struct *work);
 void lnet_rsp_expire_all(void);
@@ -90,6 +90,7 @@ void lnet_ptl_insert_locked(struct lnet_me *me);
 
 /* lib-move.c: the send and receive paths. */
 void lnet_send_msg(struct lnet_msg *msg);
+void lnet_msg_resume(struct lnet_msg *msg);
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_ni_send_rc(struct lnet_msg *msg);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
@@ -103,6 +104,7 @@ void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 			    enum lnet_msg_type type, unsigned int len);
 
 /* peer.c: the peer table. */
+void lnet_peer_put_locked(struct lnet_peer *lp);
 int lnet_peers_init(void);
 void lnet_peers_fini(void);
 void lnet_peers_start(void);
@@ -184,24 +186,52 @@ int lnet_ping_buf_parse(const void *buf, unsigned int len,
 			struct lnet_ping_data *pd, struct lnet_nid *nids,
 			u32 *statuses, unsigned int max);
 
-/* discovery.c */
-#if IS_ENABLED(CONFIG_KUNIT)
+/* peer-merge.c: a peer's ping buffer into the peer table. */
 int lnet_peer_merge(const struct lnet_nid *answered,
 		    const struct lnet_ping_data *pd,
 		    const struct lnet_nid *nids, unsigned int n);
+
+/* discovery.c: discovery and push, the steps (spec 7). */
+enum lnet_dc_action {
+	LNET_DC_WAIT,		/* for the ping or push in flight */
+	LNET_DC_MERGE,		/* a ping reply or push */
+	LNET_DC_PING,
+	LNET_DC_PUSH,
+	LNET_DC_DONE,		/* discovered */
+	LNET_DC_FAIL,
+};
+
+int lnet_discovery_init(void);
+void lnet_discovery_fini(void);
+void lnet_peer_dc_init(struct lnet_peer *lp);
+struct lnet_peer *lnet_dc_hold_locked(const struct lnet_msg *msg,
+				      unsigned int portal);
+void lnet_dc_hold_msg_locked(struct lnet_peer *lp, struct lnet_msg *msg);
+void lnet_dc_push_arrived_locked(const struct lnet_event *ev);
+void lnet_dc_push_update_locked(bool force);
+void lnet_discovery_stop(void);
+void lnet_discovery_flush(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+enum lnet_dc_action lnet_dc_next(u32 state, bool needs_push, bool running);
 #endif
 
 /* ping.c: the responder's buffer, and asking for a peer's. */
 int lnet_ping_raw(const struct lnet_nid *dst, const struct lnet_nid *src,
 		  unsigned int timeout_ms, void *buf, unsigned int size);
 int lnet_ping_target_update(void);
-void lnet_ping_target_update_later(void);
+void lnet_ping_target_update_later(bool force);
 void lnet_ping_target_cancel_updates(void);
 void lnet_ping_target_fini(void);
+u32 lnet_ping_features(void);
+
+/* push.c: the push target. */
 int lnet_push_target_init(void);
+void lnet_push_target_fini(void);
+void lnet_push_target_cancel_reposts(void);
 
 /* params.c: global parameters. */
 int lnet_max_interfaces(void);
+bool lnet_discovery_enabled(void);
 unsigned int lnet_transaction_timeout(void);
 unsigned int lnet_response_tracking(void);
 

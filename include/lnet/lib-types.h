@@ -41,6 +41,9 @@ struct socket;
 struct lnet_ni;
 struct lnet_msg;
 
+/* Push buffers posted at a time (lnet/push.c). */
+#define LNET_PUSH_BUFS		8
+
 /**
  * struct lnet_credits - a pool of send credits with a FIFO of waiters
  * @max: credits when idle; 0 means "unlimited" (no accounting)
@@ -230,12 +233,48 @@ struct lnet_peer_net {
 
 /*
  * Peer state bits, with Lustre's bit numbers (spec features 4c), so that
- * "lnetctl peer show -v" prints the value a Lustre node would.
+ * "lnetctl peer show -v" prints the value a Lustre node would.  The
+ * discovery bits are changed by lnet/discovery.c only.
  */
 #define LNET_PEER_MULTI_RAIL	BIT(0)	/* uses every NID it has */
 #define LNET_PEER_NO_DISCOVERY	BIT(1)
 #define LNET_PEER_CONFIGURED	BIT(3)	/* made or changed by "peer add" */
+#define LNET_PEER_DISCOVERED	BIT(4)	/* its ping buffer was merged */
+#define LNET_PEER_DISCOVERING	BIT(6)	/* discovery runs: sends are held */
+#define LNET_PEER_DATA_PRESENT	BIT(7)	/* a ping reply or push to merge */
+#define LNET_PEER_NIDS_UPTODATE	BIT(8)	/* no need to ping it */
+#define LNET_PEER_PING_SENT	BIT(9)
+#define LNET_PEER_PUSH_SENT	BIT(10)
+#define LNET_PEER_PING_FAILED	BIT(11)
+#define LNET_PEER_PUSH_FAILED	BIT(12)
+#define LNET_PEER_FORCE_PING	BIT(13)
+#define LNET_PEER_FORCE_PUSH	BIT(14)
 #define LNET_PEER_LOCK_PRIMARY	BIT(20)	/* primary NID kept; del needs force */
+
+/**
+ * struct lnet_peer_dc_op - the one ping or push discovery has in flight
+ * @mdh: its MD
+ * @buf: the MD's buffer: the reply's sink, or the copy of our ping
+ *	buffer pushed
+ * @size: its length
+ * @seq: a push: the sequence number of the buffer pushed
+ * @status: its outcome once known: 0 (REPLY or ACK arrived) or -errno
+ * @done: @status is known
+ * @unlinked: the MD is gone; only then is the outcome acted on
+ * @mlength: a ping: the bytes the reply wrote
+ * @answered: a ping: the NID the reply came from
+ */
+struct lnet_peer_dc_op {
+	struct lnet_handle_md	mdh;
+	void			*buf;
+	unsigned int		size;
+	u32			seq;
+	int			status;
+	bool			done;
+	bool			unlinked;
+	unsigned int		mlength;
+	struct lnet_nid		answered;
+};
 
 /**
  * struct lnet_peer - a remote node
@@ -243,17 +282,48 @@ struct lnet_peer_net {
  * @lp_primary_nid: its primary NID (the source NID used for matching)
  * @lp_nets: its peer nets
  * @lp_state: LNET_PEER_* bits
+ * @lp_refcount: holders besides its NIs (a discovery running, a
+ *	"lnetctl discover" waiting): a peer is freed when it has neither
  * @lp_send_seq: messages sent to it: the round-robin clock of its nets
  *	and NIs
- * @lp_node_seqno: the sequence number of its last ping buffer merged
+ * @lp_peer_seqno: the sequence number of its last ping buffer merged
+ * @lp_node_seqno: the sequence number of our ping buffer it acknowledged
+ *	(push); behind the_lnet.ln_ping_seq: it needs a push
+ * @lp_dc_work: runs its discovery (lnet/discovery.c)
+ * @lp_dc_held: messages held until its discovery ends, oldest first
+ * @lp_dc_nheld: how many
+ * @lp_dc_error: how its last discovery ended
+ * @lp_dc_op: the ping or push in flight
+ * @lp_dc_data: a ping reply or a push received, to merge (DATA_PRESENT)
+ * @lp_dc_data_len: its bytes
+ * @lp_dc_data_from: the NID that sent it
+ * @lp_dc_data_pushed: it is a push (which must be multi-rail), not a
+ *	ping reply
+ * @lp_dc_ping_size: the sink of its next discovery ping: more than the
+ *	first if its buffer was truncated
+ * @lp_dc_push_dst: where a push goes: the NID that last answered a ping
+ *	or pushed (ANY: the primary NID)
  */
 struct lnet_peer {
 	struct list_head	lp_list;
 	struct lnet_nid		lp_primary_nid;
 	struct list_head	lp_nets;
 	u32			lp_state;
+	int			lp_refcount;
 	unsigned int		lp_send_seq;
+	u32			lp_peer_seqno;
 	u32			lp_node_seqno;
+	struct work_struct	lp_dc_work;
+	struct list_head	lp_dc_held;
+	unsigned int		lp_dc_nheld;
+	int			lp_dc_error;
+	struct lnet_peer_dc_op	lp_dc_op;
+	void			*lp_dc_data;
+	unsigned int		lp_dc_data_len;
+	struct lnet_nid		lp_dc_data_from;
+	bool			lp_dc_data_pushed;
+	unsigned int		lp_dc_ping_size;
+	struct lnet_nid		lp_dc_push_dst;
 };
 
 /**
@@ -457,7 +527,12 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_ping_info: its buffer
  * @ln_ping_size: its size in bytes
  * @ln_ping_seq: its sequence number (entry 0's status)
- * @ln_push_mdh: the push target's MD (portal 0, PUTs, ACKed, discarded)
+ * @ln_push_mdh: the push target's MDs (portal 0, one PUT each)
+ * @ln_push_posted: how many of them are posted
+ * @ln_push_force: the next ping buffer update pushes to every multi-rail
+ *	peer, up to date or not (discovery turned on or off)
+ * @ln_dc_wq: runs discoveries (lnet/discovery.c)
+ * @ln_dc_waitq: woken when a discovery ends
  */
 struct lnet {
 	spinlock_t		ln_lock;	/* see top of file */
@@ -481,7 +556,11 @@ struct lnet {
 	struct lnet_ping_info	*ln_ping_info;
 	unsigned int		ln_ping_size;
 	u32			ln_ping_seq;
-	struct lnet_handle_md	ln_push_mdh;
+	struct lnet_handle_md	ln_push_mdh[LNET_PUSH_BUFS];
+	unsigned int		ln_push_posted;
+	bool			ln_push_force;
+	struct workqueue_struct	*ln_dc_wq;
+	wait_queue_head_t	ln_dc_waitq;
 	struct list_head	ln_rsp_list;	/* MDs awaiting ACK/REPLY */
 	struct delayed_work	ln_rsp_work;	/* expires them */
 };

@@ -3,19 +3,26 @@
 # What a stock Lustre node does when it discovers us (wire spec 6.2, 7),
 # played by a against b over ksocklnd:
 #  - its discovery ping of b validates as Lustre's receiver rules say, and
-#    b advertises the non-MR profile (NI_STATUS|RTE_DISABLED, no
-#    MULTI_RAIL or DISCOVERY) until b does multi-rail;
-#  - the push it sends anyway (a forced push, or one after b advertised
-#    MR) gets its ACK: a PUT of a ping buffer to portal 0, match bits
-#    0x8000000000000000, ACK requested;
+#    b advertises the multi-rail profile (NI_STATUS|RTE_DISABLED|
+#    MULTI_RAIL|DISCOVERY);
+#  - its push, made as spec 7 says (a PUT of a ping buffer to portal 0,
+#    match bits 0x8000000000000000, ACK requested, pid 12345), gets its
+#    ACK, and b merges it: a becomes a multi-rail peer of b, discovered
+#    (peer state 0x111: MULTI_RAIL|DISCOVERED|NIDS_UPTODATE);
+#  - b pushes its own buffer back (a is multi-rail and has none of b's):
+#    ours sent to ours is ACKed too, and a learns b as multi-rail;
 #  - b keeps serving: traffic both ways with the data checked at the
 #    receiver, and b dropped nothing.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
+T=$(mktemp -d)
+. "$LNET_TOP/tests/vm/lnetctl_lib.sh"
 
-# Features of the non-MR profile: NI_STATUS | RTE_DISABLED.
-NON_MR=0x6
+# NI_STATUS | RTE_DISABLED | MULTI_RAIL | DISCOVERY
+MR=0x1e
+# MULTI_RAIL | DISCOVERED | NIDS_UPTODATE, as "peer state" prints it
+DISCOVERED_MR=273
 
 sock_load
 echo 30 > /sys/module/lnet_test/parameters/op_timeout
@@ -26,16 +33,24 @@ nid=$(nid_of "$(peers)")
 phase discovery_ping
 # lnet_ping validates as Lustre's discovery does (magic in either order,
 # NI_STATUS, 1 <= nnis <= max_interfaces, entry 0 is 0@lo).
-lt_ok ping "$nid" 3
-[ "$(field features)" = "$NON_MR" ] && [ "$(field nids)" = 1 ] ||
-	fail "ping of $nid: want features $NON_MR and one NID: $RESULT"
+if [ "$LNET_NODE" = a ]; then
+	lt_ok ping "$nid" 3
+	[ "$(field features)" = "$MR" ] && [ "$(field nids)" = 1 ] ||
+		fail "ping of $nid: want features $MR and one NID: $RESULT"
+fi
 barrier pinged
 
 phase push
-lt push "$nid"
-[ "$LT_RC" = 0 ] && [ "$(field acked)" = 1 ] ||
-	{ diag; fail "push to $nid: no ACK: $RESULT"; }
+if [ "$LNET_NODE" = a ]; then
+	lt push "$nid"
+	[ "$LT_RC" = 0 ] && [ "$(field acked)" = 1 ] ||
+		{ diag; fail "push to $nid: no ACK: $RESULT"; }
+fi
 barrier pushed
+# b merged a's push; a merged the push b sent back.
+peer_wait "$nid" "Multi-Rail: true.*peer state: $DISCOVERED_MR"
+log "$(grep -E 'primary nid|Multi-Rail|peer state' "$T/peer" | tr -s ' ' | tr '\n' ' ')"
+barrier merged
 
 phase traffic_after_push
 lt_ok put "$nid" 4096 8 4

@@ -26,3 +26,30 @@ must_fail() {
 		{ cat "$T/err"; fail "$name: report does not match '$pat'"; }
 	log "refused as expected: $name: $(grep descr: "$T/err" | head -1)"
 }
+
+# peer_wait NID PATTERN [SECONDS]: wait until "peer show -v 3 --nid NID"
+# matches the extended regex PATTERN (a discovery or push ends in the
+# background); fail with what it shows after SECONDS (default 20).
+peer_wait() {
+	local nid=$1 pat=$2 i
+	for ((i = 0; i < ${3:-20} * 10; i++)); do
+		"$LNETCTL" peer show -v 3 --nid "$nid" >"$T/peer" 2>&1 &&
+			grep -qzE -- "$pat" "$T/peer" && return 0
+		nap 0.1
+	done
+	cat "$T/peer"
+	fail "peer $nid: no match for '$pat'"
+}
+
+# peer_wait_gone NID PATTERN [SECONDS]: as peer_wait, until the peer of
+# NID no longer matches PATTERN.
+peer_wait_gone() {
+	local nid=$1 pat=$2 i
+	for ((i = 0; i < ${3:-20} * 10; i++)); do
+		"$LNETCTL" peer show -v 3 --nid "$nid" >"$T/peer" 2>&1 &&
+			! grep -qzE -- "$pat" "$T/peer" && return 0
+		nap 0.1
+	done
+	cat "$T/peer"
+	fail "peer $nid: still matches '$pat'"
+}

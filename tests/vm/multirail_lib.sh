@@ -3,13 +3,14 @@
 # The multi-rail scenario, for both LNDs (tests/vm/sock_multirail.sh,
 # tests/vm/o2ib_multirail.sh): each node has a NIC on each of two links,
 # one net per link (tcp + tcp1, or o2ib + o2ib1 with a soft-RoCE device
-# per NIC).  a discovers b ("lnetctl discover": b advertises the non-MR
-# profile, so one NID, NO_DISCOVERY), then configures b as one multi-rail peer with both NIDs ("peer
-# add"); bulk PUTs and GETs to b's primary NID then leave by both of a's
-# NIs to both of b's NIDs (per-NI counters well above zero), every byte
-# checked; after a deletes one of its NIs all traffic takes the other.
-# Over tcp also two NIs on one net: a non-multi-rail peer is pinned to
-# one of them (as Lustre keeps one preferred NI per non-MR peer NI).
+# per NIC).  a discovers b ("lnetctl discover": both of b's NIDs, one
+# multi-rail peer) and b learns a by a's push; bulk PUTs and GETs to b's
+# primary NID then leave by both of a's NIs to both of b's NIDs (per-NI
+# counters well above zero), every byte checked.  a deletes one of its
+# NIs: its push tells b, which drops that NID of a, and all traffic takes
+# the other rail.  Over tcp also two NIs on one net: b turns discovery
+# off, a's discovery then finds b NO_DISCOVERY and keeps it pinned to one
+# of them (as Lustre keeps one preferred NI per non-MR peer NI).
 # Source it after guest-lib.sh, sock_lib.sh/o2ib_lib.sh and lnetctl_lib.sh,
 # with $LND ("tcp" or "o2ib") set, then call multirail_run.
 
@@ -25,8 +26,9 @@ mr_nid() {
 	echo "${!ip_var}@$net"
 }
 
-# mr_pinned PEER NID0: a second NI on NID0's net (eth1); 16 PUTs to PEER,
-# a NID no peer add made multi-rail, all leave by one of the two NIs.
+# mr_pinned PEER NID0: a second NI on NID0's net (eth1); PEER turned
+# discovery off, so a's discovery finds it NO_DISCOVERY (peer state 2 or
+# 0x12: DISCOVERED); 16 PUTs to it all leave by one of the two NIs.
 mr_pinned() {
 	local peer=$1 n0=$2 n1 s0 s1
 	phase pinned
@@ -34,6 +36,11 @@ mr_pinned() {
 	n1=${n1%@*}@$LND
 	"$LNETCTL" net add --net "$LND" --if eth1 ||
 		fail "net add --net $LND --if eth1 (a second NI)"
+	"$LNETCTL" discover --force "$peer" > "$T/disc" ||
+		fail "discover --force $peer"
+	grep -q "Multi-Rail: false" "$T/disc" ||
+		{ cat "$T/disc"; fail "$peer with discovery off is multi-rail"; }
+	peer_wait "$peer" "Multi-Rail: false.*peer state: 274"
 	s0=$(ni_sends "$n0")
 	s1=$(ni_sends "$n1")
 	lt_ok put "$peer" 4096 16 4
@@ -66,39 +73,39 @@ multirail_run() {
 		b0=$(mr_nid b net0)
 		b1=$(mr_nid b net1)
 		phase discover
-		# b advertises the non-MR profile: one NID, NO_DISCOVERY.
 		cat > "$T/disc" <<YAML
 discover:
 -     primary nid: $b0
-      Multi-Rail: false
+      Multi-Rail: true
       peer_ni:
       -     nid: $b0
+      -     nid: $b1
 YAML
 		"$LNETCTL" discover "$b0" | expect_yaml "discover b" "$T/disc"
 		"$LNETCTL" discover --force "$b0" |
 			expect_yaml "discover --force b" "$T/disc"
-		"$LNETCTL" peer show -v 3 | grep -q "^      peer state: 2$" ||
-			fail "b after discover: not NO_DISCOVERY"
+		# MULTI_RAIL | DISCOVERED | NIDS_UPTODATE
+		peer_wait "$b0" "peer state: 273"
+		# Its discovery goes on in the background: unload ends it.
 		must_fail "discover of nobody" "failed to discover" \
 			"$LNETCTL" discover "${b0%.*}.99@$LND" --timeout 1
 		must_fail "discover without CAP_NET_ADMIN" \
 			"needs CAP_NET_ADMIN" \
 			setpriv --bounding-set=-net_admin \
 			--inh-caps=-net_admin -- "$LNETCTL" discover "$b0"
-		"$LNETCTL" peer del --prim_nid "$b0" || fail "peer del b"
-		"$LNETCTL" peer del --prim_nid "${b0%.*}.99@$LND" || true
-
+	fi
+	barrier discovered
+	if [ "$LNET_NODE" = b ]; then
+		# a's discovery pushed a's buffer: b knows both of a's NIDs.
+		peer_wait "$a0" "Multi-Rail: true.*peer state: 273.*nid: $a1"
+	else
 		phase both_rails
-		"$LNETCTL" peer add --prim_nid "$b0" --nid "$b1" ||
-			fail "peer add --prim_nid $b0 --nid $b1"
-		"$LNETCTL" peer show | grep -q "Multi-Rail: true" ||
-			fail "b is not a multi-rail peer"
 		lt_ok put "$b0" 1048576 $n 4
 		lt_ok get "$b0" 1048576 $n 4
 		lt_ok put "$b0" 4096 $n 8
 		s0=$(ni_sends "$a0")
 		s1=$(ni_sends "$a1")
-		log "sends by NI: $a0 $s0, $a1 $s1 (of $((3 * n)))"
+		log "sends by NI: $a0 $s0, $a1 $s1 (of $((3 * n)) and the discovery's)"
 		# Round robin: each rail takes half, give or take the credits.
 		[ "$s0" -ge $((3 * n / 4)) ] && [ "$s1" -ge $((3 * n / 4)) ] ||
 			{ diag; fail "traffic did not use both rails: $s0, $s1"; }
@@ -117,12 +124,31 @@ YAML
 		log "latency: $(grep -m1 'get_rtt_avg_nsec' "$T/peers")"
 
 		phase one_rail_left
+		# The ping buffer changes: b gets it by a push.
 		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
 		lt_ok put "$b0" 1048576 8 4
 		[ "$(ni_sends "$a1")" = "" ] || fail "$a1 is still there"
 		log "8 PUTs after net del ${LND}1: $a0 sent $(ni_sends "$a0")"
-		"$LNETCTL" peer del --prim_nid "$b0" || fail "peer del"
-		[ "$LND" = tcp ] && mr_pinned "$b0" "$a0"
+	fi
+	barrier rail-gone
+	if [ "$LNET_NODE" = b ]; then
+		# a's push listed a0 alone: b dropped a1.
+		peer_wait_gone "$a0" "nid: $a1"
+		log "a's NIDs after its push: $(grep -c 'nid:' "$T/peer") listed"
+		[ "$LND" = tcp ] && { "$LNETCTL" set discovery 0 ||
+			fail "set discovery 0"; }
+	fi
+	barrier b-discovery-off
+	[ "$LNET_NODE" = a ] && [ "$LND" = tcp ] && mr_pinned "$b0" "$a0"
+	barrier pinned
+	if [ "$LND" = tcp ]; then
+		# Discovery back on at b: its forced push makes it multi-rail
+		# to a again.
+		[ "$LNET_NODE" = b ] && { "$LNETCTL" set discovery 1 ||
+			fail "set discovery 1"; }
+		barrier b-discovery-on
+		[ "$LNET_NODE" = a ] &&
+			peer_wait "$b0" "Multi-Rail: true.*peer state: 273"
 	fi
 	barrier mr-done
 	if [ "$LNET_NODE" = b ]; then
@@ -135,7 +161,9 @@ YAML
 		target_expect $((2 * n + 8 + ${pinned:-0}))
 		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
 	fi
+	# Each node's pushes are answered before the other unloads.
 	lnet_idle
+	barrier mr-idle
 	if [ "$LND" = o2ib ]; then
 		o2ib_unload
 		RXE=rxe1 rxe_remove	# rxe0 is the harness's (vm.Node.rxe)

@@ -17,12 +17,13 @@ T=$(mktemp -d)
 
 IDLE=/sys/module/lnet/parameters/peer_idle_timeout
 
-# peer_yaml NID: write "peer show" of one idle peer NI NID to $T/one.
+# peer_yaml NID: write "peer show" of one idle peer NI NID to $T/one: b,
+# which a's discovery found multi-rail (one NID: b has one NI here).
 peer_yaml() {
 	cat > "$T/one" <<YAML
 peer:
 -     primary nid: $1
-      Multi-Rail: false
+      Multi-Rail: true
       peer ni:
       -     nid: $1
             state: NA
@@ -58,15 +59,16 @@ if [ "$LNET_NODE" = a ]; then
 		[ "$(value tx_q_num_of_buf < "$T/v1")" = 0 ] &&
 		[ "$(value refcount < "$T/v1")" = 0 ] ||
 		fail "peer show -v: credits or refcount of an idle peer"
-	# 10 PUTs and 10 GETs sent to b; its 10 ACKs and 10 REPLYs received.
+	# 10 PUTs and 10 GETs sent to b, and the discovery's ping and push;
+	# its 10 ACKs and 10 REPLYs received.
 	[ "$(value send_count < "$T/v1")" -ge 20 ] &&
 		[ "$(value recv_count < "$T/v1")" -ge 20 ] &&
 		[ "$(value drop_count < "$T/v1")" = 0 ] ||
 		fail "peer show -v: statistics"
 	"$LNETCTL" peer show -v 2 > "$T/v2"
 	sed -n '/sent_stats:/,/hello:/p' "$T/v2" > "$T/sent"
-	[ "$(value put < "$T/sent")" = 10 ] &&
-		[ "$(value get < "$T/sent")" = 10 ] ||
+	[ "$(value put < "$T/sent")" = 11 ] &&
+		[ "$(value get < "$T/sent")" = 11 ] ||
 		{ cat "$T/v2"; fail "peer show -v 2: sent_stats"; }
 
 	phase bad_input
@@ -129,8 +131,9 @@ YAML
 		"$T/mr"
 	"$LNETCTL" peer show --nid "$X2" | expect_yaml "peer show --nid X2" \
 		"$T/mr"
-	# MULTI_RAIL | CONFIGURED, Lustre's bits 0 and 3.
-	"$LNETCTL" peer show -v 3 | grep -q "^      peer state: 9$" ||
+	# MULTI_RAIL | CONFIGURED | DISCOVERED | NIDS_UPTODATE: Lustre's
+	# bits 0, 3, 4 and 8.
+	"$LNETCTL" peer show -v 3 | grep -q "^      peer state: 281$" ||
 		fail "peer show -v 3: peer state"
 	lt_ok put "$B" 65536 8 4
 

@@ -901,7 +901,7 @@ static int ping_or_discover(int argc, char **argv, bool discover)
 	struct ping_failure *fails = NULL;
 	unsigned int nfails = 0, ndst = 0, i, j;
 	const char *src = NULL;
-	long long timeout = 1;
+	long long timeout = discover ? 0 : 1;	/* discover: the kernel's */
 	char **dst = NULL, *tok, *save;
 	struct yout y;
 	int c, rc = 0;
@@ -969,8 +969,8 @@ static int ping_or_discover(int argc, char **argv, bool discover)
 		if (msg && (nla_put_string(msg, LNET_A_NID, dst[i]) ||
 			    (src && nla_put_string(msg, LNET_A_SOURCE, src)) ||
 			    (force && nla_put_flag(msg, LNET_A_FORCE)) ||
-			    nla_put_u32(msg, LNET_A_TIMEOUT_MS,
-					timeout * 1000))) {
+			    (timeout && nla_put_u32(msg, LNET_A_TIMEOUT_MS,
+						    timeout * 1000)))) {
 			nlmsg_free(msg);
 			msg = NULL;
 		}

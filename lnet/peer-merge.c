@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a peer's ping buffer (a ping reply or a push) says about it,
+ * merged into the peer table: step 2 of discovery (wire spec 7;
+ * lnet/discovery.c runs the steps).
+ *
+ * The merge rules:
+ *
+ * - DISCOVERY clear, or discovery off here ("lnetctl set discovery 0"):
+ *   the peer is NO_DISCOVERY and, unless configured,
+ *   not multi-rail; its NIDs are not merged: a node that does not do
+ *   multi-rail is one NID to us;
+ * - MULTI_RAIL and DISCOVERY: the peer is multi-rail (a configured peer
+ *   keeps what "peer add" said); every NID listed becomes one of its
+ *   NIDs, taken from a peer that traffic made of it alone, while a NID
+ *   of another configured or multi-NID peer stays there;
+ * - its NIDs that are not listed are removed, unless configured, in use,
+ *   or the one that answered;
+ * - its primary NID becomes the buffer's first (pi_ni[1], or the first
+ *   large NID with PRIMARY_LARGE), unless locked;
+ * - the buffer's sequence number is recorded (lp_peer_seqno).
+ */
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include <kunit/visibility.h>
+
+#include <lnet/ctl.h>
+#include <lnet/lib-lnet.h>
+
+#include "peer.h"
+
+/* A merge's peer NIs to remove: not listed, not kept for a reason. */
+struct lnet_merge_drop {
+	const struct lnet_nid	*nids;
+	unsigned int		n;
+	const struct lnet_nid	*answered;
+};
+
+static bool lnet_merge_dropped(const struct lnet_peer_ni *lpni,
+			       const void *arg)
+{
+	const struct lnet_merge_drop *d = arg;
+	unsigned int i;
+
+	if (lpni->lpni_configured || lnet_peer_ni_busy(lpni) ||
+	    lnet_nid_equal(&lpni->lpni_nid, d->answered))
+		return false;
+	for (i = 0; i < d->n; i++)
+		if (lnet_nid_equal(&lpni->lpni_nid, &d->nids[i]))
+			return false;
+	return true;
+}
+
+/* The buffer's primary NID (spec 6.2), or NULL if it lists none. */
+static const struct lnet_nid *lnet_merge_primary(const struct lnet_ping_data *pd,
+						 const struct lnet_nid *nids,
+						 unsigned int n)
+{
+	if ((pd->features & LNET_PING_FEAT_PRIMARY_LARGE) && pd->nnid4 < n)
+		return &nids[pd->nnid4];
+	return n ? &nids[0] : NULL;
+}
+
+/* lnet_peer_merge() with the lock held and @sp allocated. */
+static void lnet_peer_merge_locked(const struct lnet_nid *answered,
+				   const struct lnet_ping_data *pd,
+				   const struct lnet_nid *nids, unsigned int n,
+				   struct lnet_peer_spares *sp)
+{
+	struct lnet_merge_drop drop = { nids, n, answered };
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(answered);
+	const struct lnet_nid *prim;
+	struct lnet_peer *lp;
+	bool configured, discovers;
+	unsigned int i;
+
+	if (!lpni) {
+		lp = lnet_peer_new_locked(answered, sp);
+		lnet_peer_take_nid_locked(lp, answered, sp);
+	} else {
+		lp = lnet_peer_of(lpni);
+	}
+	configured = lp->lp_state & LNET_PEER_CONFIGURED;
+	lp->lp_peer_seqno = pd->seq;
+	discovers = lnet_discovery_enabled() &&
+		    (pd->features & LNET_PING_FEAT_DISCOVERY);
+	if (!discovers || !(pd->features & LNET_PING_FEAT_MULTI_RAIL)) {
+		if (!discovers)
+			lp->lp_state |= LNET_PEER_NO_DISCOVERY;
+		if (!configured)
+			lp->lp_state &= ~LNET_PEER_MULTI_RAIL;
+		return;
+	}
+	lp->lp_state &= ~LNET_PEER_NO_DISCOVERY;
+	if (!configured)
+		lp->lp_state |= LNET_PEER_MULTI_RAIL;
+	if (!(lp->lp_state & LNET_PEER_MULTI_RAIL))
+		return;		/* configured --non_mr */
+
+	for (i = 0; i < n; i++) {
+		lpni = lnet_peer_ni_find_locked(&nids[i]);
+		if (lnet_nid_is_local_locked(&nids[i]) ||
+		    (lpni && !lnet_peer_ni_movable(lpni, lp)))
+			continue;
+		if (!lpni &&
+		    atomic_read(&the_lnet.ln_peer_nis.nelems) >=
+		    LNET_PEER_NIS_MAX)
+			continue;
+		lnet_peer_take_nid_locked(lp, &nids[i], sp);
+	}
+	/* @answered stays: the peer cannot be emptied (and freed) here. */
+	lnet_peer_free_nis_locked(lp, lnet_merge_dropped, &drop);
+
+	prim = lnet_merge_primary(pd, nids, n);
+	if (prim && !(lp->lp_state & LNET_PEER_LOCK_PRIMARY)) {
+		lpni = lnet_peer_ni_find_locked(prim);
+		if (lpni && lnet_peer_of(lpni) == lp)
+			lp->lp_primary_nid = *prim;
+	}
+}
+
+/**
+ * lnet_peer_merge() - merge a peer's ping buffer into the peer table
+ * @answered: the NID that sent it (a NID of the peer; made if new)
+ * @pd: the parsed buffer, not truncated
+ * @nids: its NIDs, all @pd->nnids of them
+ * @n: entries in @nids
+ *
+ * See the rules at the top of this file.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 or -ENOMEM (then nothing changed).
+ */
+int lnet_peer_merge(const struct lnet_nid *answered,
+		    const struct lnet_ping_data *pd, const struct lnet_nid *nids,
+		    unsigned int n)
+{
+	struct lnet_peer_spares sp;
+	int rc;
+
+	rc = lnet_peer_spares_alloc(&sp, n + 1);
+	if (!rc) {
+		lnet_lock();
+		lnet_peer_merge_locked(answered, pd, nids, n, &sp);
+		lnet_unlock();
+	}
+	lnet_peer_spares_free(&sp);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_peer_merge);
