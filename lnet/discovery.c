@@ -111,6 +111,17 @@ VISIBLE_IF_KUNIT enum lnet_dc_action lnet_dc_next(u32 state, bool needs_push,
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_dc_next);
 
+/*
+ * Run @lp's work item (again).  A queued work item holds its peer, so
+ * that the peer outlives it even if the run before it ends the
+ * discovery and frees the peer; the work drops that hold when done.
+ */
+static void lnet_peer_dc_kick_locked(struct lnet_peer *lp)
+{
+	if (queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work))
+		lp->lp_refcount++;
+}
+
 /* Start @lp's discovery, or make the running one look at @lp again. */
 static void lnet_peer_dc_queue_locked(struct lnet_peer *lp)
 {
@@ -118,7 +129,7 @@ static void lnet_peer_dc_queue_locked(struct lnet_peer *lp)
 		lp->lp_state |= LNET_PEER_DISCOVERING;
 		lp->lp_refcount++;	/* lnet_peer_dc_end_locked() */
 	}
-	queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work);
+	lnet_peer_dc_kick_locked(lp);
 }
 
 /*
@@ -199,6 +210,7 @@ static void lnet_peer_dc_op_event(struct lnet_event *ev)
 	} else if (!op->done && ev->type == LNET_EVENT_REPLY) {
 		op->mlength = ev->mlength;
 		op->answered = ev->source;
+		op->local = ev->target.nid;
 		op->done = true;
 	} else if (!op->done && ev->type == LNET_EVENT_ACK) {
 		op->done = true;
@@ -211,7 +223,7 @@ static void lnet_peer_dc_op_event(struct lnet_event *ev)
 		}
 	}
 	if (op->done)
-		queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work);
+		lnet_peer_dc_kick_locked(lp);
 }
 
 /* The op's MD is gone: act on its outcome. */
@@ -232,13 +244,16 @@ static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp)
 			lp->lp_dc_data_from = op->answered;
 			lp->lp_dc_data_pushed = false;
 			lp->lp_dc_push_dst = op->answered;
+			lp->lp_dc_push_src = op->local;
 			lp->lp_state |= LNET_PEER_DATA_PRESENT;
 		}
 	} else {
 		lp->lp_state &= ~LNET_PEER_PUSH_SENT;
 		kfree(op->buf);
 		if (op->status) {
+			/* Ping first next time: its NIDs may have changed. */
 			lp->lp_state |= LNET_PEER_PUSH_FAILED;
+			lp->lp_state &= ~LNET_PEER_NIDS_UPTODATE;
 			lp->lp_dc_error = op->status;
 		} else if ((s32)(op->seq - lp->lp_node_seqno) > 0) {
 			lp->lp_node_seqno = op->seq;
@@ -249,10 +264,12 @@ static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp)
 
 /*
  * Start the op @md describes (a ping if @is_ping, else a push of ping
- * buffer @seq) to @dst.  Drops and retakes the lock.
+ * buffer @seq) to @dst, from @src (NULL: LNet's choice).  Drops and
+ * retakes the lock.
  */
 static void lnet_peer_dc_op_start(struct lnet_peer *lp, struct lnet_md *md,
 				  bool is_ping, u32 seq,
+				  const struct lnet_nid *src,
 				  const struct lnet_nid *dst)
 	__must_hold(&the_lnet.ln_lock)
 {
@@ -280,10 +297,10 @@ static void lnet_peer_dc_op_start(struct lnet_peer *lp, struct lnet_md *md,
 	lp->lp_state |= is_ping ? LNET_PEER_PING_SENT : LNET_PEER_PUSH_SENT;
 	lnet_unlock();
 	if (is_ping)
-		rc = lnet_get(NULL, mdh, &target, LNET_RESERVED_PORTAL,
+		rc = lnet_get(src, mdh, &target, LNET_RESERVED_PORTAL,
 			      LNET_PROTO_PING_MATCHBITS, 0);
 	else	/* wire spec 7: offset 0, hdr_data 0, ACK requested */
-		rc = lnet_put(NULL, mdh, LNET_ACK_REQ, &target,
+		rc = lnet_put(src, mdh, LNET_ACK_REQ, &target,
 			      LNET_RESERVED_PORTAL, LNET_PROTO_PING_MATCHBITS,
 			      0, 0);
 	if (rc) {
@@ -313,18 +330,22 @@ static void lnet_peer_dc_ping(struct lnet_peer *lp)
 		lp->lp_dc_error = -ENOMEM;
 		return;
 	}
-	lnet_peer_dc_op_start(lp, &md, true, 0, &dst);
+	lnet_peer_dc_op_start(lp, &md, true, 0, NULL, &dst);
 }
 
 /*
- * Push our ping buffer to the NID that answered @lp's ping or pushed to
- * us (spec 7 step 3); the source is LNet's choice.
+ * Push our ping buffer to the NID that answered @lp's ping (or pushed to
+ * us), from the NI its reply (or push) came in on (spec 7 step 3): the
+ * NIDs the peer knows of us already, so that it finds our peer.  If that
+ * NID is no longer the peer's, to its primary NID; if that NI is gone,
+ * LNet chooses.
  */
 static void lnet_peer_dc_push(struct lnet_peer *lp)
 	__must_hold(&the_lnet.ln_lock)
 {
-	struct lnet_nid dst = lnet_nid_is_any(&lp->lp_dc_push_dst) ?
-			      lp->lp_primary_nid : lp->lp_dc_push_dst;
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(&lp->lp_dc_push_dst);
+	struct lnet_nid dst = lp->lp_dc_push_dst;
+	struct lnet_nid src = lp->lp_dc_push_src;
 	unsigned int size = the_lnet.ln_ping_size;
 	struct lnet_md md = { .length = size };
 	u32 seq;
@@ -345,7 +366,14 @@ static void lnet_peer_dc_push(struct lnet_peer *lp)
 	memcpy(md.start, the_lnet.ln_ping_info, size);
 	seq = the_lnet.ln_ping_seq;
 	lp->lp_state &= ~LNET_PEER_FORCE_PUSH;
-	lnet_peer_dc_op_start(lp, &md, false, seq, &dst);
+	if (!lpni || lnet_peer_of(lpni) != lp) {
+		dst = lp->lp_primary_nid;	/* no longer its NID */
+		src = LNET_ANY_NID;
+	}
+	if (lnet_nid_is_any(&src) || !lnet_nid_is_local_locked(&src))
+		src = LNET_ANY_NID;
+	lnet_peer_dc_op_start(lp, &md, false, seq,
+			      lnet_nid_is_any(&src) ? NULL : &src, &dst);
 }
 
 /* Parse and merge the data present (spec 7 step 2, or a push). */
@@ -450,11 +478,9 @@ static void lnet_peer_dc_work(struct work_struct *work)
 	int rc = 0;
 
 	lnet_lock();
-	if (!(lp->lp_state & LNET_PEER_DISCOVERING)) {
-		lnet_unlock();	/* queued again after it ended: nothing */
-		return;
-	}
 	for (;;) {
+		if (!(lp->lp_state & LNET_PEER_DISCOVERING))
+			break;	/* queued again after it ended: nothing */
 		running = the_lnet.ln_state == LNET_STATE_RUNNING;
 		if (lp->lp_state & (LNET_PEER_PING_SENT | LNET_PEER_PUSH_SENT)) {
 			if (op->unlinked) {
@@ -497,6 +523,7 @@ static void lnet_peer_dc_work(struct work_struct *work)
 		}
 		break;
 	}
+	lnet_peer_put_locked(lp);	/* the queued work's hold */
 	lnet_unlock();
 	lnet_dc_release(&held, rc);
 }
@@ -510,6 +537,7 @@ void lnet_peer_dc_init(struct lnet_peer *lp)
 	INIT_WORK(&lp->lp_dc_work, lnet_peer_dc_work);
 	INIT_LIST_HEAD(&lp->lp_dc_held);
 	lp->lp_dc_push_dst = LNET_ANY_NID;
+	lp->lp_dc_push_src = LNET_ANY_NID;
 }
 
 /**
@@ -536,6 +564,7 @@ void lnet_dc_push_arrived_locked(const struct lnet_event *ev)
 	lp->lp_dc_data_from = ev->source;
 	lp->lp_dc_data_pushed = true;
 	lp->lp_dc_push_dst = ev->source;
+	lp->lp_dc_push_src = ev->target.nid;
 	lp->lp_state |= LNET_PEER_DATA_PRESENT;
 	lnet_peer_dc_queue_locked(lp);
 }
@@ -582,7 +611,7 @@ void lnet_discovery_stop(void)
 		list_splice_tail_init(&lp->lp_dc_held, &held);
 		lp->lp_dc_nheld = 0;
 		if (lp->lp_state & LNET_PEER_DISCOVERING)
-			queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work);
+			lnet_peer_dc_kick_locked(lp);
 	}
 	lnet_unlock();
 	lnet_dc_release(&held, -ESHUTDOWN);

@@ -6,7 +6,9 @@
 #  sock (BENCH_LND sock or both): BENCH_RUNS runs of iperf3 (TCP,
 #    BENCH_SECONDS each), then BENCH_RUNS runs each of lnet_test 1 MiB
 #    PUTs (8 in flight), of 0-byte PUTs (64 in flight: messages/s) and of
-#    LNet pings (one at a time) over ksocklnd;
+#    LNet pings (one at a time) over ksocklnd; then a second rail (tcp1
+#    on eth1, the second link) and BENCH_RUNS runs of 1 MiB PUTs over
+#    both, with each rail's share and how busy a's CPUs were;
 #  o2ib (BENCH_LND o2ib or both): soft-RoCE (rxe0) on the same eth0,
 #    BENCH_RUNS runs of ib_write_bw (1 MiB RDMA writes, BENCH_SECONDS
 #    each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs and 1 MiB
@@ -21,6 +23,7 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/o2ib_lib.sh"
+. "$LNET_TOP/tests/vm/multirail_lib.sh"
 
 RUNS=${BENCH_RUNS:-5}
 SECONDS_PER_RUN=${BENCH_SECONDS:-5}
@@ -86,8 +89,47 @@ bench_sock() {
 			echo "ping_ns $(field elapsed_ns) $PINGS" >> "$OUT"
 		done
 	fi
+	barrier sock-one-rail-done 1800
+	bench_sock_two_rails
 	barrier sock-done 1800
 	sock_unload
+}
+
+# cpu_busy: jiffies the CPUs spent busy (all but idle and iowait).
+cpu_busy() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# cpu_total: jiffies of all the CPUs.
+cpu_total() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+
+# The two-rail case: tcp1 on eth1 on both; a discovers b's second NID
+# and its PUTs go round robin over both rails.
+bench_sock_two_rails() {
+	local r nid a0 a1 s0 s1 b0 t0 LND=tcp	# mr_nid's $LND
+	ip link set eth1 up
+	"$LNETCTL" net add --net tcp1 --if eth1 || fail "net add tcp1"
+	barrier sock-two-rails
+	[ "$LNET_NODE" = a ] || return 0
+	nid=$(mr_nid b net0)
+	a0=$(mr_nid a net0)
+	a1=$(mr_nid a net1)
+	"$LNETCTL" discover --force "$nid" || fail "discover $nid"
+	lt_ok put "$nid" 1048576 8 8	# warm up: tcp1 connections open
+	for ((r = 1; r <= RUNS; r++)); do
+		s0=$(ni_sends "$a0")
+		s1=$(ni_sends "$a1")
+		b0=$(cpu_busy)
+		t0=$(cpu_total)
+		lt_ok put "$nid" 1048576 "$PUTS" 8
+		{
+			echo "put2_ns $(field elapsed_ns) $PUTS"
+			echo "put2_split $(($(ni_sends "$a0") - s0)) $(($(ni_sends "$a1") - s1))"
+			echo "put2_cpu $((100 * ($(cpu_busy) - b0) / ($(cpu_total) - t0)))"
+		} >> "$OUT"
+	done
 }
 
 # ib_write_bw runs, a -> b: one server per run on b.

@@ -4,7 +4,9 @@
 
 In one boot, node a measures towards node b: TCP bandwidth with iperf3,
 then LNet 1 MiB PUT bandwidth, 0-byte PUT rate and ping rate over ksocklnd
-(with lnet_test.ko); then, on soft-RoCE (rxe0) over the same link, RDMA
+(with lnet_test.ko), and 1 MiB PUT bandwidth over two rails (a second
+link, tcp1) with each rail's share and a's CPU load;
+then, on soft-RoCE (rxe0) over the same link, RDMA
 write bandwidth with ib_write_bw and LNet 1 MiB PUT and GET bandwidth over
 ko2iblnd; several runs each.  Prints the median of each and the ratios of
 LNet to iperf3 and to ib_write_bw bandwidth.  The o2ib part is skipped,
@@ -37,12 +39,17 @@ def read_results(path):
             kind, *v = line.split()
             if kind == "iperf3_bps":
                 val = int(v[0]) / 8 / MIB                 # MiB/s
-            elif kind in ("put_ns", "o2ib_put_ns", "o2ib_get_ns"):
+            elif kind in ("put_ns", "put2_ns", "o2ib_put_ns",
+                          "o2ib_get_ns"):
                 val = int(v[1]) * 1e9 / int(v[0])         # MiB/s
             elif kind in ("small_ns", "ping_ns"):
                 val = int(v[1]) * 1e9 / int(v[0])         # per second
             elif kind == "ibwrite_mibps":
                 val = float(v[0])                         # MiB/s
+            elif kind == "put2_split":                    # rail 0's share
+                val = 100.0 * int(v[0]) / max(int(v[0]) + int(v[1]), 1)
+            elif kind == "put2_cpu":
+                val = float(v[0])                         # % busy
             elif kind == "o2ib_skipped":
                 val = " ".join(v)
             else:
@@ -85,8 +92,10 @@ def main():
     timeout = 120 + args.runs * (args.seconds + 60)
     if args.lnd != "sock":
         timeout += 120 + args.runs * (args.seconds + 150)
-    topo = vm.Topology("bench", [vm.Node("a", script=script),
-                                 vm.Node("b", script=script)],
+    topo = vm.Topology("bench", [vm.Node("a", script=script,
+                                         links=["net0", "net1"]),
+                                 vm.Node("b", script=script,
+                                         links=["net0", "net1"])],
                        cases.boot("distro"), cases.module_dir("distro"),
                        run_dir, timeout=timeout, extra_env=env)
     try:
@@ -101,7 +110,8 @@ def main():
     r = read_results(os.path.join(run_dir, "a", "bench.txt"))
     want = ["iperf3_bps"]
     if args.lnd != "o2ib":
-        want += ["put_ns", "small_ns", "ping_ns"]
+        want += ["put_ns", "small_ns", "ping_ns", "put2_ns", "put2_split",
+                 "put2_cpu"]
     if args.lnd != "sock":
         want += ["ibwrite_mibps"]
     if args.lnd != "sock" and not r["o2ib_skipped"]:
@@ -121,13 +131,16 @@ def main():
         print("%-40s %.2f" % (name, statistics.median(r[num])
                               / statistics.median(r[den])))
 
-    print("two VMs on Debian's kernel (QEMU %s), one link; logs in %s"
+    print("two VMs on Debian's kernel (QEMU %s), two links; logs in %s"
           % (vm.accel(cases.boot("distro").image).upper(), run_dir))
     show("TCP (iperf3) a -> b", "iperf3_bps", "MiB/s")
     if args.lnd != "o2ib":
         show("LNet/sock 1 MiB PUT a -> b", "put_ns", "MiB/s")
         show("LNet/sock 0 B PUT a -> b (64 in flight)", "small_ns", "PUTs/s")
         show("LNet/sock ping a -> b", "ping_ns", "pings/s")
+        show("LNet/sock 1 MiB PUT a -> b, two rails", "put2_ns", "MiB/s")
+        show("  share of rail tcp (rest: tcp1)", "put2_split", "%")
+        show("  a's CPUs busy meanwhile", "put2_cpu", "%")
     if args.lnd != "sock":
         show("RDMA write (ib_write_bw, rxe) a -> b", "ibwrite_mibps", "MiB/s")
     if args.lnd != "sock" and r["o2ib_skipped"]:
@@ -138,6 +151,7 @@ def main():
         show("LNet/o2ib 1 MiB GET a <- b", "o2ib_get_ns", "MiB/s")
     if args.lnd != "o2ib":
         ratio("LNet/sock PUT / TCP bandwidth:", "put_ns", "iperf3_bps")
+        ratio("LNet/sock PUT, two rails / one rail:", "put2_ns", "put_ns")
     if args.lnd != "sock" and not r["o2ib_skipped"]:
         ratio("LNet/o2ib PUT / ib_write_bw bandwidth:", "o2ib_put_ns",
               "ibwrite_mibps")

@@ -263,6 +263,7 @@ struct lnet_peer_net {
  * @unlinked: the MD is gone; only then is the outcome acted on
  * @mlength: a ping: the bytes the reply wrote
  * @answered: a ping: the NID the reply came from
+ * @local: a ping: our NID the reply came to
  */
 struct lnet_peer_dc_op {
 	struct lnet_handle_md	mdh;
@@ -274,6 +275,7 @@ struct lnet_peer_dc_op {
 	bool			unlinked;
 	unsigned int		mlength;
 	struct lnet_nid		answered;
+	struct lnet_nid		local;
 };
 
 /**
@@ -282,8 +284,9 @@ struct lnet_peer_dc_op {
  * @lp_primary_nid: its primary NID (the source NID used for matching)
  * @lp_nets: its peer nets
  * @lp_state: LNET_PEER_* bits
- * @lp_refcount: holders besides its NIs (a discovery running, a
- *	"lnetctl discover" waiting): a peer is freed when it has neither
+ * @lp_refcount: holders besides its NIs (a discovery running, its work
+ *	item queued, a "lnetctl discover" waiting): a peer is freed when it
+ *	has neither
  * @lp_send_seq: messages sent to it: the round-robin clock of its nets
  *	and NIs
  * @lp_peer_seqno: the sequence number of its last ping buffer merged
@@ -303,6 +306,8 @@ struct lnet_peer_dc_op {
  *	first if its buffer was truncated
  * @lp_dc_push_dst: where a push goes: the NID that last answered a ping
  *	or pushed (ANY: the primary NID)
+ * @lp_dc_push_src: and from where: our NID that reply or push came to
+ *	(ANY: LNet's choice)
  */
 struct lnet_peer {
 	struct list_head	lp_list;
@@ -324,6 +329,7 @@ struct lnet_peer {
 	bool			lp_dc_data_pushed;
 	unsigned int		lp_dc_ping_size;
 	struct lnet_nid		lp_dc_push_dst;
+	struct lnet_nid		lp_dc_push_src;
 };
 
 /**

@@ -13,7 +13,9 @@
 # pool cut to one MR, o2ib_lustre holds b's first GET (its sink keeps the
 # MR) so that the second waits for an MR, and pings b: b's REPLY needs
 # no MR and must not wait behind that GET (issue: an MR wait blocked the
-# connection, credits and completions included).
+# connection, credits and completions included).  b runs with discovery
+# off: o2ib_lustre plays a GET target, not a whole LNet (it answers only
+# the GETs it is told of), so no discovery ping may come first.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/o2ib_lib.sh"
@@ -66,6 +68,7 @@ if [ "$LNET_NODE" = a ]; then
 fi
 
 o2ib_load
+"$LNETCTL" set discovery 0 || fail "set discovery 0"
 barrier up 600
 barrier connected-get 600
 
@@ -123,6 +126,7 @@ o2ib_unload
 
 phase mr_wait
 o2ib_load fmr_pool_size=1 fmr_flush_trigger=1 fmr_pool_max=1
+"$LNETCTL" set discovery 0 || fail "set discovery 0"
 barrier reloaded 600
 barrier connected-mr_wait 600
 lt_ok get "$FAKE" 65536 2 2

@@ -21,8 +21,9 @@ our modules loaded:
 - o2ib_get_interop: our RDMA GET sinks written by a peer playing a stock
   Lustre node (utils/tests/o2ib_lustre.c): pings with replies shorter
   than and as long as the sink, bulk GETs into unaligned buffers;
-- o2ib_multirail: two rails (o2ib, o2ib1 on rxe1/eth1) to one multi-rail
-  peer: bulk traffic uses both, every byte checked, one rail deleted.
+- o2ib_multirail: two rails (o2ib, o2ib1 on rxe1/eth1): discovery finds
+  both NIDs of the peer, push tells it ours, bulk traffic uses both,
+  every byte checked; one rail deleted (pushed).
 """
 
 import vm

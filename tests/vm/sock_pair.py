@@ -13,14 +13,17 @@ our modules loaded:
 - sock_reload: a peer unloads and reloads its modules (also at the moment
   a connection is admitted) and is reconnected;
 - discovery_interop: a stock Lustre node's discovery of us, played by a
-  peer: the ping validates and advertises the non-MR profile, a push gets
-  its ACK, and traffic goes on (wire spec 6.2 and 7);
+  peer: the ping validates and advertises MULTI_RAIL|DISCOVERY, a push
+  gets its ACK and is merged, ours pushed back too, and traffic goes on
+  (wire spec 6.2 and 7);
 - peers: the peer table after traffic: lnetctl peer show/list/del in
   Lustre's shapes, bad input refused, a deleted or reaped (idle) peer
   made again by the next send; peer add of a multi-rail peer, --non_mr,
   --lock_prim and --force, configured NIDs kept by the reaper;
-- sock_multirail: two rails (tcp, tcp1 on eth1) to one multi-rail peer:
-  bulk traffic uses both, every byte checked, one rail deleted;
+- sock_multirail: two rails (tcp, tcp1 on eth1): discovery finds both
+  NIDs of the peer, push tells it ours, bulk traffic uses both, every
+  byte checked; one rail deleted (pushed); a peer with discovery off is
+  pinned to one NI;
 - demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
 """
 
