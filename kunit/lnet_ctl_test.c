@@ -144,8 +144,8 @@ static void ctl_lifecycle(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, lnet_ping(&lo, NULL, 5000, nids,
 					ARRAY_SIZE(nids), &features), 0);
-	/* The non-MR profile until multi-rail: NI_STATUS | RTE_DISABLED. */
-	KUNIT_EXPECT_EQ(test, features, 0x6);
+	/* NI_STATUS | RTE_DISABLED | MULTI_RAIL | DISCOVERY (spec 7). */
+	KUNIT_EXPECT_EQ(test, features, 0x1e);
 	/* The GET and its REPLY (the 32-byte ping info) both went over lo. */
 	KUNIT_ASSERT_EQ(test, lnet_ni_info_get(0, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.send_count, 2);
