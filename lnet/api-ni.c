@@ -589,6 +589,7 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 
 	the_lnet.ln_interface_cookie = get_random_u64() & ~1ULL;
 	memset(&the_lnet.ln_counters, 0, sizeof(the_lnet.ln_counters));
+	memset(&the_lnet.ln_dc_stats, 0, sizeof(the_lnet.ln_dc_stats));
 	memset(the_lnet.ln_drops, 0, sizeof(the_lnet.ln_drops));
 	rc = lnet_ni_start(lnet_mknet(LNET_LND_LO, 0), "", NULL, extack,
 			   NULL);

@@ -7,6 +7,7 @@
  * send/recv/drop payload bytes), "peers" (one line per peer NI: nid,
  * messages using it, max/current/min tx credits, send/recv/drop counts)
  * and "acceptor" (connections accepted and refused, by reason, as "name
+ * value" lines), "discovery" (discoveries and pushes received, as "name
  * value" lines).
  */
 #include <linux/debugfs.h>
@@ -124,6 +125,20 @@ static int lnet_acceptor_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_acceptor_stats);
 
+static int lnet_discovery_stats_show(struct seq_file *m, void *v)
+{
+	struct lnet_dc_stats st;
+
+	lnet_lock();
+	st = the_lnet.ln_dc_stats;
+	lnet_unlock();
+	seq_printf(m, "discovered %u\nfailed %u\npushes %u\npushes_unknown %u\npushes_bad %u\npushes_replaced %u\n",
+		   st.discovered, st.failed, st.pushes, st.pushes_unknown,
+		   st.pushes_bad, st.pushes_replaced);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_discovery_stats);
+
 u32 lnet_test_fail_ping_update;
 u32 lnet_test_hold_send_ms;
 
@@ -140,6 +155,8 @@ void lnet_debugfs_init(void)
 			    &lnet_peers_fops);
 	debugfs_create_file("acceptor", 0400, lnet_debugfs_root, NULL,
 			    &lnet_acceptor_stats_fops);
+	debugfs_create_file("discovery", 0400, lnet_debugfs_root, NULL,
+			    &lnet_discovery_stats_fops);
 	debugfs_create_u32("test_fail_ping_update", 0600, lnet_debugfs_root,
 			   &lnet_test_fail_ping_update);
 	debugfs_create_u32("test_hold_send_ms", 0600, lnet_debugfs_root,

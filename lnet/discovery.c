@@ -313,12 +313,32 @@ static void lnet_peer_dc_op_start(struct lnet_peer *lp, struct lnet_md *md,
 	lnet_lock();
 }
 
-/* Ping @lp's primary NID (spec 7 step 1). */
+/*
+ * Where to ping @lp: its primary NID (spec 7 step 1), or, if no local
+ * net reaches that, its first NID one reaches (a configured peer whose
+ * primary NID is on a net we have no NI on).
+ */
+static struct lnet_nid lnet_peer_dc_ping_dst_locked(const struct lnet_peer *lp)
+{
+	const struct lnet_peer_net *lpn;
+
+	if (lnet_net_find_in(&the_lnet.ln_nets,
+			     lnet_nid_net(&lp->lp_primary_nid)))
+		return lp->lp_primary_nid;
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		if (lnet_net_find_in(&the_lnet.ln_nets, lpn->lpn_net_id))
+			return list_first_entry(&lpn->lpn_peer_nis,
+						struct lnet_peer_ni,
+						lpni_list)->lpni_nid;
+	return lp->lp_primary_nid;
+}
+
+/* Ping @lp (spec 7 step 1). */
 static void lnet_peer_dc_ping(struct lnet_peer *lp)
 	__must_hold(&the_lnet.ln_lock)
 {
 	unsigned int size = lp->lp_dc_ping_size ?: LNET_DISCOVER_SIZE;
-	struct lnet_nid dst = lp->lp_primary_nid;
+	struct lnet_nid dst = lnet_peer_dc_ping_dst_locked(lp);
 	struct lnet_md md = { .length = size, .options = LNET_MD_TRUNCATE };
 
 	lp->lp_state &= ~LNET_PEER_FORCE_PING;
@@ -418,6 +438,8 @@ static void lnet_peer_dc_merge(struct lnet_peer *lp)
 	if (!rc)
 		rc = lnet_peer_merge(&from, &pd, nids, pd.nnids);
 	lnet_lock();
+	if (pushed && rc && rc != -ENOMEM)
+		the_lnet.ln_dc_stats.pushes_bad++;
 	if (!rc) {
 		lp->lp_state |= LNET_PEER_NIDS_UPTODATE;
 	} else if (!pushed || rc == -ENOMEM) {	/* a bad push is dropped */
@@ -440,8 +462,10 @@ static void lnet_peer_dc_end_locked(struct lnet_peer *lp, int rc,
 			  LNET_PEER_PUSH_FAILED | LNET_PEER_FORCE_PING |
 			  LNET_PEER_FORCE_PUSH);
 	if (rc) {
+		the_lnet.ln_dc_stats.failed++;
 		lp->lp_state &= ~LNET_PEER_DISCOVERED;
 	} else {
+		the_lnet.ln_dc_stats.discovered++;
 		lp->lp_state |= LNET_PEER_DISCOVERED;
 		lp->lp_dc_ping_size = 0;
 	}
@@ -545,19 +569,33 @@ void lnet_peer_dc_init(struct lnet_peer *lp)
  * @ev: its PUT event; the buffer (ev->md_start) is ours to keep or free
  *
  * The sender's peer keeps it (replacing one not yet merged, so one per
- * peer at most) and runs a discovery to merge it; a push from a NID that
- * is no peer's is dropped (its ACK went already, spec 7).
+ * peer at most) and runs a discovery to merge it.  A push from a NID
+ * that is no peer's, or that is not a valid ping buffer with MULTI_RAIL,
+ * is dropped and counted (its ACK went already, spec 7).
  */
 void lnet_dc_push_arrived_locked(const struct lnet_event *ev)
 {
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(&ev->source);
+	struct lnet_ping_data pd;
 	struct lnet_peer *lp;
 
+	the_lnet.ln_dc_stats.pushes++;
 	if (!lpni || the_lnet.ln_state != LNET_STATE_RUNNING) {
+		the_lnet.ln_dc_stats.pushes_unknown++;
+		kfree(ev->md_start);
+		return;
+	}
+	/* Its header only (cheap): a bad push starts no discovery. */
+	if (lnet_ping_buf_parse(ev->md_start, ev->mlength, &pd, NULL, NULL,
+				0) ||
+	    !(pd.features & LNET_PING_FEAT_MULTI_RAIL)) {
+		the_lnet.ln_dc_stats.pushes_bad++;
 		kfree(ev->md_start);
 		return;
 	}
 	lp = lnet_peer_of(lpni);
+	if (lp->lp_dc_data && lp->lp_dc_data_pushed)
+		the_lnet.ln_dc_stats.pushes_replaced++;
 	kfree(lp->lp_dc_data);
 	lp->lp_dc_data = ev->md_start;
 	lp->lp_dc_data_len = ev->mlength;

@@ -9,7 +9,7 @@
  *	ping <nid> <count>
  *	put <nid> <size> <count> <concurrency>
  *	get <nid> <size> <count> <concurrency>
- *	push <nid>
+ *	push <nid> [bad|nomr]
  *	serve | unserve
  *
  * The target side ("serve", automatic for a run when not serving) posts
@@ -823,6 +823,7 @@ static int lnet_test_ping(const struct lnet_nid *nid, u32 count)
 #define LNET_TEST_PING_MAGIC	0x70696e67U
 #define LNET_TEST_PING_BITS	0x8000000000000000ULL
 #define LNET_TEST_PING_FEAT	0x1eU
+#define LNET_TEST_PING_FEAT_MULTI_RAIL	0x08U
 #define LNET_TEST_NI_UP		0x15aac0deU
 #define LNET_TEST_PUSH_NIS	4
 
@@ -850,7 +851,12 @@ static void lnet_test_push_event(struct lnet_event *ev)
 		complete(&p->unlinked);
 }
 
-static int lnet_test_push(const struct lnet_nid *nid)
+/*
+ * lnet_test_push() - push our NIDs to @nid as a Lustre node does; @kind
+ * "bad" spoils the magic, "nomr" leaves MULTI_RAIL out: the receiver
+ * must ACK both (LNet does) and merge neither.
+ */
+static int lnet_test_push(const struct lnet_nid *nid, const char *kind)
 {
 	struct lnet_processid target = { .nid = *nid, .pid = 12345 };
 	char nidstr[LNET_NIDSTR_SIZE];
@@ -871,8 +877,10 @@ static int lnet_test_push(const struct lnet_nid *nid)
 	init_completion(&p->done);
 	init_completion(&p->unlinked);
 	/* Header, then 0@lo with sequence number 1, then our NIDs. */
-	p->buf[0] = LNET_TEST_PING_MAGIC;
+	p->buf[0] = strcmp(kind, "bad") ? LNET_TEST_PING_MAGIC : 0xdeadbeef;
 	p->buf[1] = LNET_TEST_PING_FEAT;
+	if (!strcmp(kind, "nomr"))
+		p->buf[1] &= ~LNET_TEST_PING_FEAT_MULTI_RAIL;
 	p->buf[2] = 12345;
 	nid4 = LNET_NID_LO_0;
 	memcpy(&p->buf[4], &nid4, sizeof(nid4));
@@ -932,6 +940,11 @@ static int lnet_test_command(char *line)
 	}
 	if (argc < 2 || lnet_nid_from_str(argv[1], &nid))
 		return -EINVAL;
+	if (!strcmp(argv[0], "push") && argc == 2)
+		return lnet_test_push(&nid, "");
+	if (!strcmp(argv[0], "push") && argc == 3 &&
+	    (!strcmp(argv[2], "bad") || !strcmp(argv[2], "nomr")))
+		return lnet_test_push(&nid, argv[2]);
 	for (i = 2; i < argc; i++) {
 		rc = kstrtou32(argv[i], 0, &v[i - 2]);
 		if (rc)
@@ -939,8 +952,6 @@ static int lnet_test_command(char *line)
 	}
 	if (!strcmp(argv[0], "ping") && argc <= 3)
 		return lnet_test_ping(&nid, v[0]);
-	if (!strcmp(argv[0], "push") && argc == 2)
-		return lnet_test_push(&nid);
 	if (argc != 5)
 		return -EINVAL;
 	if (!strcmp(argv[0], "put"))

@@ -279,6 +279,24 @@ struct lnet_peer_dc_op {
 };
 
 /**
+ * struct lnet_dc_stats - what discovery did (debugfs lnet/discovery)
+ * @discovered: discoveries that ended well
+ * @failed: discoveries that failed (their held messages with them)
+ * @pushes: pushes received (each ACKed by LNet)
+ * @pushes_unknown: of those, from a NID that is no peer's: dropped
+ * @pushes_bad: of those, not a valid multi-rail ping buffer: dropped
+ * @pushes_replaced: of those, replaced by a newer one before merged
+ */
+struct lnet_dc_stats {
+	u32	discovered;
+	u32	failed;
+	u32	pushes;
+	u32	pushes_unknown;
+	u32	pushes_bad;
+	u32	pushes_replaced;
+};
+
+/**
  * struct lnet_peer - a remote node
  * @lp_list: in the_lnet.ln_peers
  * @lp_primary_nid: its primary NID (the source NID used for matching)
@@ -539,6 +557,7 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  *	peer, up to date or not (discovery turned on or off)
  * @ln_dc_wq: runs discoveries (lnet/discovery.c)
  * @ln_dc_waitq: woken when a discovery ends
+ * @ln_dc_stats: discovery's counters
  */
 struct lnet {
 	spinlock_t		ln_lock;	/* see top of file */
@@ -567,6 +586,7 @@ struct lnet {
 	bool			ln_push_force;
 	struct workqueue_struct	*ln_dc_wq;
 	wait_queue_head_t	ln_dc_waitq;
+	struct lnet_dc_stats	ln_dc_stats;
 	struct list_head	ln_rsp_list;	/* MDs awaiting ACK/REPLY */
 	struct delayed_work	ln_rsp_work;	/* expires them */
 };

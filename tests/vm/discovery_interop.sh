@@ -9,6 +9,9 @@
 #    match bits 0x8000000000000000, ACK requested, pid 12345), gets its
 #    ACK, and b merges it: a becomes a multi-rail peer of b, discovered
 #    (peer state 0x111: MULTI_RAIL|DISCOVERED|NIDS_UPTODATE);
+#  - before that, a push with a bad magic and one without MULTI_RAIL are
+#    ACKed (LNet does) but dropped and counted: b's peer of a stays as
+#    traffic made it (state 0), no discovery starts;
 #  - b pushes its own buffer back (a is multi-rail and has none of b's):
 #    ours sent to ours is ACKed too, and a learns b as multi-rail;
 #  - b keeps serving: traffic both ways with the data checked at the
@@ -40,6 +43,29 @@ if [ "$LNET_NODE" = a ]; then
 fi
 barrier pinged
 
+# dc VALUE-NAME: a counter of /sys/kernel/debug/lnet/discovery.
+dc() {
+	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/lnet/discovery
+}
+
+phase hostile_push
+if [ "$LNET_NODE" = a ]; then
+	for kind in bad nomr; do
+		lt push "$nid" $kind
+		[ "$LT_RC" = 0 ] && [ "$(field acked)" = 1 ] ||
+			{ diag; fail "push $kind to $nid: no ACK: $RESULT"; }
+	done
+fi
+barrier bad-pushed
+if [ "$LNET_NODE" = b ]; then
+	[ "$(dc pushes_bad)" = 2 ] ||
+		{ cat /sys/kernel/debug/lnet/discovery; fail "bad pushes not counted"; }
+	"$LNETCTL" peer show -v 3 --nid "$nid" > "$T/peer"
+	grep -q "peer state: 0$" "$T/peer" ||
+		{ cat "$T/peer"; fail "a bad push changed the peer"; }
+fi
+barrier bad-checked
+
 phase push
 if [ "$LNET_NODE" = a ]; then
 	lt push "$nid"
@@ -59,6 +85,8 @@ barrier traffic-done
 target_expect 8
 read -r _ _ _ _ _ _ drops _ < /sys/kernel/debug/lnet/stats
 [ "$drops" = 0 ] || { diag; fail "$drops messages dropped"; }
+log "discovery: $(tr '\n' ' ' < /sys/kernel/debug/lnet/discovery)"
+[ "$(dc failed)" = 0 ] || fail "a discovery failed"
 lnet_idle
 barrier checked
 sock_unload
