@@ -22,7 +22,9 @@ struct lnet the_lnet = {
 	.ln_api_mutex	= __MUTEX_INITIALIZER(the_lnet.ln_api_mutex),
 	.ln_nets	= LIST_HEAD_INIT(the_lnet.ln_nets),
 	.ln_lnds	= LIST_HEAD_INIT(the_lnet.ln_lnds),
-	.ln_mds		= XARRAY_INIT(the_lnet.ln_mds, XA_FLAGS_ALLOC1),
+	/* Locked with _bh: its allocations drop and retake it so. */
+	.ln_mds		= XARRAY_INIT(the_lnet.ln_mds,
+				      XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH),
 	.ln_peers	= LIST_HEAD_INIT(the_lnet.ln_peers),
 	.ln_msgs_wq	= __WAIT_QUEUE_HEAD_INITIALIZER(the_lnet.ln_msgs_wq),
 	.ln_rsp_list	= LIST_HEAD_INIT(the_lnet.ln_rsp_list),

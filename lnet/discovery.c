@@ -15,8 +15,10 @@
  * How: a peer's discovery is its work item (lp_dc_work on ln_dc_wq)
  * stepping through lnet_dc_next() until done, one ping or push in flight
  * at a time (lp_dc_op).  Nothing waits: the op's MD events record its
- * outcome and queue the work again; the work acts on an op only once its
- * MD is unlinked, so no event can come after.  The steps, in Lustre's
+ * outcome and queue the work again, or the op's deadline does
+ * (transaction_timeout: an LND may hold a message to a dead peer longer
+ * than that); the work then acts on the outcome and detaches the op,
+ * which its MD's last event frees.  The steps, in Lustre's
  * order: merge data present (a ping reply or push, peer-merge.c), fail
  * on a failed ping or push, ping if its NIDs are not up to date (again
  * larger if the reply was truncated), push if it is multi-rail and has
@@ -112,13 +114,24 @@ VISIBLE_IF_KUNIT enum lnet_dc_action lnet_dc_next(u32 state, bool needs_push,
 EXPORT_SYMBOL_IF_KUNIT(lnet_dc_next);
 
 /*
- * Run @lp's work item (again).  A queued work item holds its peer, so
- * that the peer outlives it even if the run before it ends the
- * discovery and frees the peer; the work drops that hold when done.
+ * Run @lp's work item now.  A queued work item holds its peer, so that
+ * the peer outlives it even if the run before it ends the discovery and
+ * frees the peer; the work drops that hold when done.
  */
 static void lnet_peer_dc_kick_locked(struct lnet_peer *lp)
 {
-	if (queue_work(the_lnet.ln_dc_wq, &lp->lp_dc_work))
+	if (!mod_delayed_work(the_lnet.ln_dc_wq, &lp->lp_dc_work, 0))
+		lp->lp_refcount++;	/* it was idle */
+}
+
+/* Run @lp's work item at @when at the latest (an op's deadline). */
+static void lnet_peer_dc_kick_at_locked(struct lnet_peer *lp,
+					unsigned long when)
+{
+	long delay = (long)(when - jiffies);
+
+	if (queue_delayed_work(the_lnet.ln_dc_wq, &lp->lp_dc_work,
+			       delay > 0 ? delay : 0))
 		lp->lp_refcount++;
 }
 
@@ -195,14 +208,23 @@ void lnet_dc_hold_msg_locked(struct lnet_peer *lp, struct lnet_msg *msg)
 	lnet_peer_dc_queue_locked(lp);
 }
 
+/* A detached op whose MD is gone: free it, drop its hold on the peer. */
+static void lnet_peer_dc_op_free_locked(struct lnet_peer_dc_op *op)
+{
+	struct lnet_peer *lp = op->lp;
+
+	kfree(op->buf);
+	kfree(op);
+	lnet_peer_put_locked(lp);
+}
+
 /*
- * Events of the op's MD (under the LNet lock): record the outcome; the
- * work acts on it once the MD is unlinked.
+ * Events of an op's MD (under the LNet lock): record the outcome and let
+ * the discovery act on it; free a detached op once its MD is gone.
  */
 static void lnet_peer_dc_op_event(struct lnet_event *ev)
 {
-	struct lnet_peer *lp = ev->md_user_ptr;
-	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+	struct lnet_peer_dc_op *op = ev->md_user_ptr;
 
 	if (!op->done && ev->status) {
 		op->status = ev->status;
@@ -222,24 +244,34 @@ static void lnet_peer_dc_op_event(struct lnet_event *ev)
 			op->done = true;
 		}
 	}
-	if (op->done)
-		lnet_peer_dc_kick_locked(lp);
+	if (op->detached) {
+		if (op->unlinked)
+			lnet_peer_dc_op_free_locked(op);
+	} else if (op->done) {
+		lnet_peer_dc_kick_locked(op->lp);
+	}
 }
 
-/* The op's MD is gone: act on its outcome. */
-static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp)
+/* Act on the outcome of @lp's op (known now) and detach it. */
+static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp,
+				       struct lnet_peer_dc_op *op)
 {
-	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+	void *data = NULL;
 
-	if (lp->lp_state & LNET_PEER_PING_SENT) {
+	if (op->is_ping && !op->status) {
+		/* The reply is all there: its MD took its last write. */
+		data = kmemdup(op->buf, op->mlength, GFP_ATOMIC);
+		if (!data)
+			op->status = -ENOMEM;
+	}
+	if (op->is_ping) {
 		lp->lp_state &= ~LNET_PEER_PING_SENT;
 		if (op->status) {
 			lp->lp_state |= LNET_PEER_PING_FAILED;
 			lp->lp_dc_error = op->status;
-			kfree(op->buf);
 		} else {
 			kfree(lp->lp_dc_data);
-			lp->lp_dc_data = op->buf;
+			lp->lp_dc_data = data;
 			lp->lp_dc_data_len = op->mlength;
 			lp->lp_dc_data_from = op->answered;
 			lp->lp_dc_data_pushed = false;
@@ -249,7 +281,6 @@ static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp)
 		}
 	} else {
 		lp->lp_state &= ~LNET_PEER_PUSH_SENT;
-		kfree(op->buf);
 		if (op->status) {
 			/* Ping first next time: its NIDs may have changed. */
 			lp->lp_state |= LNET_PEER_PUSH_FAILED;
@@ -259,41 +290,51 @@ static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp)
 			lp->lp_node_seqno = op->seq;
 		}
 	}
-	op->buf = NULL;
+	lp->lp_dc_op = NULL;
+	op->detached = true;
 }
 
 /*
  * Start the op @md describes (a ping if @is_ping, else a push of ping
- * buffer @seq) to @dst, from @src (NULL: LNet's choice).  Drops and
- * retakes the lock.
+ * buffer @seq) to @dst, from @src (NULL: LNet's choice); @op is its
+ * zeroed descriptor, @md->start its buffer, both freed here on failure.
+ * Drops and retakes the lock.
  */
-static void lnet_peer_dc_op_start(struct lnet_peer *lp, struct lnet_md *md,
-				  bool is_ping, u32 seq,
+static void lnet_peer_dc_op_start(struct lnet_peer *lp,
+				  struct lnet_peer_dc_op *op,
+				  struct lnet_md *md, bool is_ping, u32 seq,
 				  const struct lnet_nid *src,
 				  const struct lnet_nid *dst)
 	__must_hold(&the_lnet.ln_lock)
 {
 	struct lnet_processid target = { .nid = *dst, .pid = LNET_PID_LUSTRE };
-	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
 	struct lnet_handle_md mdh;
 	int rc;
 
 	lnet_unlock();
 	md->threshold = 2;		/* SEND, and REPLY or ACK */
-	md->user_ptr = lp;
+	md->user_ptr = op;
 	md->handler = lnet_peer_dc_op_event;
 	rc = lnet_md_bind(md, LNET_UNLINK, &mdh);
 	lnet_lock();
 	if (rc) {
 		kfree(md->start);
+		kfree(op);
 		lp->lp_state |= is_ping ? LNET_PEER_PING_FAILED :
 					  LNET_PEER_PUSH_FAILED;
 		lp->lp_dc_error = rc;
 		return;
 	}
-	*op = (struct lnet_peer_dc_op) {
-		.mdh = mdh, .buf = md->start, .size = md->length, .seq = seq,
-	};
+	op->lp = lp;
+	lp->lp_refcount++;		/* lnet_peer_dc_op_free_locked() */
+	op->mdh = mdh;
+	op->buf = md->start;
+	op->size = md->length;
+	op->seq = seq;
+	op->is_ping = is_ping;
+	op->deadline = jiffies +
+		lnet_secs_to_jiffies(lnet_transaction_timeout());
+	lp->lp_dc_op = op;
 	lp->lp_state |= is_ping ? LNET_PEER_PING_SENT : LNET_PEER_PUSH_SENT;
 	lnet_unlock();
 	if (is_ping)
@@ -303,14 +344,11 @@ static void lnet_peer_dc_op_start(struct lnet_peer *lp, struct lnet_md *md,
 		rc = lnet_put(src, mdh, LNET_ACK_REQ, &target,
 			      LNET_RESERVED_PORTAL, LNET_PROTO_PING_MATCHBITS,
 			      0, 0);
-	if (rc) {
-		lnet_lock();
+	lnet_lock();
+	if (rc && !op->done) {	/* only this work detaches @op */
 		op->status = rc;
 		op->done = true;
-		lnet_unlock();
-		lnet_md_unlink(mdh);	/* its UNLINK event queues the work */
 	}
-	lnet_lock();
 }
 
 /*
@@ -341,16 +379,21 @@ static void lnet_peer_dc_ping(struct lnet_peer *lp)
 	struct lnet_nid dst = lnet_peer_dc_ping_dst_locked(lp);
 	struct lnet_md md = { .length = size, .options = LNET_MD_TRUNCATE };
 
+	struct lnet_peer_dc_op *op;
+
 	lp->lp_state &= ~LNET_PEER_FORCE_PING;
 	lnet_unlock();
 	md.start = kzalloc(size, GFP_KERNEL);
+	op = kzalloc(sizeof(*op), GFP_KERNEL);
 	lnet_lock();
-	if (!md.start) {
+	if (!md.start || !op) {
+		kfree(md.start);
+		kfree(op);
 		lp->lp_state |= LNET_PEER_PING_FAILED;
 		lp->lp_dc_error = -ENOMEM;
 		return;
 	}
-	lnet_peer_dc_op_start(lp, &md, true, 0, NULL, &dst);
+	lnet_peer_dc_op_start(lp, op, &md, true, 0, NULL, &dst);
 }
 
 /*
@@ -368,19 +411,22 @@ static void lnet_peer_dc_push(struct lnet_peer *lp)
 	struct lnet_nid src = lp->lp_dc_push_src;
 	unsigned int size = the_lnet.ln_ping_size;
 	struct lnet_md md = { .length = size };
+	struct lnet_peer_dc_op *op;
 	u32 seq;
 
 	lnet_unlock();
 	md.start = kmalloc(size, GFP_KERNEL);
+	op = kzalloc(sizeof(*op), GFP_KERNEL);
 	lnet_lock();
-	if (!md.start || !the_lnet.ln_ping_info ||
+	if (!md.start || !op || !the_lnet.ln_ping_info ||
 	    the_lnet.ln_ping_size != size) {
 		/* Out of memory, or the buffer changed: the next step sees. */
-		kfree(md.start);
-		if (!md.start) {
+		if (!md.start || !op) {
 			lp->lp_state |= LNET_PEER_PUSH_FAILED;
 			lp->lp_dc_error = -ENOMEM;
 		}
+		kfree(md.start);
+		kfree(op);
 		return;
 	}
 	memcpy(md.start, the_lnet.ln_ping_info, size);
@@ -392,7 +438,7 @@ static void lnet_peer_dc_push(struct lnet_peer *lp)
 	}
 	if (lnet_nid_is_any(&src) || !lnet_nid_is_local_locked(&src))
 		src = LNET_ANY_NID;
-	lnet_peer_dc_op_start(lp, &md, false, seq,
+	lnet_peer_dc_op_start(lp, op, &md, false, seq,
 			      lnet_nid_is_any(&src) ? NULL : &src, &dst);
 }
 
@@ -470,6 +516,9 @@ static void lnet_peer_dc_end_locked(struct lnet_peer *lp, int rc,
 		lp->lp_dc_ping_size = 0;
 	}
 	lp->lp_dc_error = rc;
+	/* An op deadline's timer: no run is needed any more. */
+	if (cancel_delayed_work(&lp->lp_dc_work))
+		lp->lp_refcount--;	/* the running work holds it too */
 	list_splice_init(&lp->lp_dc_held, out);
 	lp->lp_dc_nheld = 0;
 	wake_up_all(&the_lnet.ln_dc_waitq);
@@ -493,9 +542,9 @@ static void lnet_dc_release(struct list_head *held, int rc)
 /* lp_dc_work: step @lp's discovery as far as it goes now. */
 static void lnet_peer_dc_work(struct work_struct *work)
 {
-	struct lnet_peer *lp = container_of(work, struct lnet_peer,
-					    lp_dc_work);
-	struct lnet_peer_dc_op *op = &lp->lp_dc_op;
+	struct lnet_peer *lp = container_of(to_delayed_work(work),
+					    struct lnet_peer, lp_dc_work);
+	struct lnet_peer_dc_op *op;
 	struct lnet_handle_md mdh;
 	LIST_HEAD(held);
 	bool running;
@@ -506,21 +555,29 @@ static void lnet_peer_dc_work(struct work_struct *work)
 		if (!(lp->lp_state & LNET_PEER_DISCOVERING))
 			break;	/* queued again after it ended: nothing */
 		running = the_lnet.ln_state == LNET_STATE_RUNNING;
-		if (lp->lp_state & (LNET_PEER_PING_SENT | LNET_PEER_PUSH_SENT)) {
+		op = lp->lp_dc_op;
+		if (op) {
+			if (!op->done && running &&
+			    time_before(jiffies, op->deadline)) {
+				/* Its event or its deadline runs us. */
+				lnet_peer_dc_kick_at_locked(lp, op->deadline);
+				break;
+			}
+			if (!op->done) {
+				op->status = running ? -ETIMEDOUT : -ESHUTDOWN;
+				op->done = true;
+			}
+			lnet_peer_dc_op_end_locked(lp, op);
 			if (op->unlinked) {
-				lnet_peer_dc_op_end_locked(lp);
+				lnet_peer_dc_op_free_locked(op);
 				continue;
 			}
-			if (!op->done && running)
-				break;	/* its event queues us again */
-			/* Known, or shutting down: unlink, wait for it. */
+			/* Its events free it once the MD is gone. */
 			mdh = op->mdh;
 			lnet_unlock();
 			lnet_md_unlink(mdh);
 			lnet_lock();
-			if (op->unlinked)
-				continue;
-			break;
+			continue;
 		}
 		switch (lnet_dc_next(lp->lp_state,
 				     lnet_peer_needs_push_locked(lp), running)) {
@@ -558,7 +615,7 @@ static void lnet_peer_dc_work(struct work_struct *work)
  */
 void lnet_peer_dc_init(struct lnet_peer *lp)
 {
-	INIT_WORK(&lp->lp_dc_work, lnet_peer_dc_work);
+	INIT_DELAYED_WORK(&lp->lp_dc_work, lnet_peer_dc_work);
 	INIT_LIST_HEAD(&lp->lp_dc_held);
 	lp->lp_dc_push_dst = LNET_ANY_NID;
 	lp->lp_dc_push_src = LNET_ANY_NID;

@@ -252,27 +252,39 @@ struct lnet_peer_net {
 #define LNET_PEER_LOCK_PRIMARY	BIT(20)	/* primary NID kept; del needs force */
 
 /**
- * struct lnet_peer_dc_op - the one ping or push discovery has in flight
+ * struct lnet_peer_dc_op - a ping or push of a discovery
+ * @lp: its peer, held (lp_refcount) until the op is freed
  * @mdh: its MD
  * @buf: the MD's buffer: the reply's sink, or the copy of our ping
- *	buffer pushed
+ *	buffer pushed; freed with the op
  * @size: its length
  * @seq: a push: the sequence number of the buffer pushed
+ * @deadline: when it has failed if no outcome came (jiffies)
  * @status: its outcome once known: 0 (REPLY or ACK arrived) or -errno
+ * @is_ping: a ping, else a push
  * @done: @status is known
- * @unlinked: the MD is gone; only then is the outcome acted on
+ * @unlinked: the MD is gone
+ * @detached: the discovery is done with it: it is freed once @unlinked
  * @mlength: a ping: the bytes the reply wrote
  * @answered: a ping: the NID the reply came from
  * @local: a ping: our NID the reply came to
+ *
+ * The discovery acts on the outcome as soon as it is known (or at the
+ * deadline: the LND may hold a message to a dead peer longer) and
+ * detaches the op; the op lives on until its MD is unlinked.
  */
 struct lnet_peer_dc_op {
+	struct lnet_peer	*lp;
 	struct lnet_handle_md	mdh;
 	void			*buf;
 	unsigned int		size;
 	u32			seq;
+	unsigned long		deadline;
 	int			status;
+	bool			is_ping;
 	bool			done;
 	bool			unlinked;
+	bool			detached;
 	unsigned int		mlength;
 	struct lnet_nid		answered;
 	struct lnet_nid		local;
@@ -314,7 +326,7 @@ struct lnet_dc_stats {
  * @lp_dc_held: messages held until its discovery ends, oldest first
  * @lp_dc_nheld: how many
  * @lp_dc_error: how its last discovery ended
- * @lp_dc_op: the ping or push in flight
+ * @lp_dc_op: the ping or push in flight, or NULL
  * @lp_dc_data: a ping reply or a push received, to merge (DATA_PRESENT)
  * @lp_dc_data_len: its bytes
  * @lp_dc_data_from: the NID that sent it
@@ -336,11 +348,11 @@ struct lnet_peer {
 	unsigned int		lp_send_seq;
 	u32			lp_peer_seqno;
 	u32			lp_node_seqno;
-	struct work_struct	lp_dc_work;
+	struct delayed_work	lp_dc_work;
 	struct list_head	lp_dc_held;
 	unsigned int		lp_dc_nheld;
 	int			lp_dc_error;
-	struct lnet_peer_dc_op	lp_dc_op;
+	struct lnet_peer_dc_op	*lp_dc_op;
 	void			*lp_dc_data;
 	unsigned int		lp_dc_data_len;
 	struct lnet_nid		lp_dc_data_from;

@@ -53,6 +53,24 @@ mr_pinned() {
 	"$LNETCTL" net del --net "$LND" --if eth1 || fail "net del --if eth1"
 }
 
+# mr_held_fail NID: PUTs to NID, which nobody answers, wait for its
+# discovery and then fail with its error, all of them, within
+# transaction_timeout (5 s here) and a margin: none hangs, none is sent.
+mr_held_fail() {
+	local p=/sys/module/lnet/parameters t0 secs
+	phase held_fail
+	echo 5 > $p/lnet_transaction_timeout
+	t0=$SECONDS
+	lt put "$1" 4096 4 4
+	secs=$((SECONDS - t0))
+	echo 150 > $p/lnet_transaction_timeout
+	log "4 PUTs to $1: $RESULT after ${secs} s"
+	[ "$(field errors)" = 4 ] || fail "PUTs to $1 did not all fail: $RESULT"
+	[ "$secs" -le 15 ] || fail "PUTs to $1 took $secs s to fail"
+	grep -q "^failed [1-9]" /sys/kernel/debug/lnet/discovery ||
+		{ cat /sys/kernel/debug/lnet/discovery; fail "no failed discovery counted"; }
+}
+
 multirail_run() {
 	local b0 b1 a0 a1 s0 s1 n=40
 	ip link set eth1 up
@@ -72,6 +90,7 @@ multirail_run() {
 	if [ "$LNET_NODE" = a ]; then
 		b0=$(mr_nid b net0)
 		b1=$(mr_nid b net1)
+		mr_held_fail "${b0%.*}.98@$LND"
 		phase discover
 		cat > "$T/disc" <<YAML
 discover:
