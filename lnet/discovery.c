@@ -406,10 +406,9 @@ static void lnet_peer_dc_ping(struct lnet_peer *lp)
 static void lnet_peer_dc_push(struct lnet_peer *lp)
 	__must_hold(&the_lnet.ln_lock)
 {
-	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(&lp->lp_dc_push_dst);
-	struct lnet_nid dst = lp->lp_dc_push_dst;
-	struct lnet_nid src = lp->lp_dc_push_src;
 	unsigned int size = the_lnet.ln_ping_size;
+	struct lnet_nid dst, src;
+	struct lnet_peer_ni *lpni;
 	struct lnet_md md = { .length = size };
 	struct lnet_peer_dc_op *op;
 	u32 seq;
@@ -432,6 +431,10 @@ static void lnet_peer_dc_push(struct lnet_peer *lp)
 	memcpy(md.start, the_lnet.ln_ping_info, size);
 	seq = the_lnet.ln_ping_seq;
 	lp->lp_state &= ~LNET_PEER_FORCE_PUSH;
+	/* Looked up now: the lock was dropped to allocate. */
+	dst = lp->lp_dc_push_dst;
+	src = lp->lp_dc_push_src;
+	lpni = lnet_peer_ni_find_locked(&dst);
 	if (!lpni || lnet_peer_of(lpni) != lp) {
 		dst = lp->lp_primary_nid;	/* no longer its NID */
 		src = LNET_ANY_NID;
