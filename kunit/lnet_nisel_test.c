@@ -6,7 +6,9 @@
  * (an NI without a credit limit counts as the most), then the least used.
  * The peer NI: the most credits, then the one chosen longest ago.  The
  * peer net of a multi-rail peer: one with a working local NI, then the
- * one chosen longest ago; a net we have no NI on is never chosen.
+ * one chosen longest ago; a net we have no NI on is never chosen.  UDSP
+ * priorities (lower is better) come first among working NIs, and first
+ * of all between peer nets (spec features 4b).
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -89,16 +91,63 @@ static void nisel_peer_ni_order(struct kunit *test)
 {
 	struct lnet_peer_ni *a = nisel_lpni(test, 5, 9);
 	struct lnet_peer_ni *b = nisel_lpni(test, 4, 0);
+	struct lnet_ni *ni = nisel_ni(test, 8, 8, 0, false);
 
-	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(a, b));
-	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(b, a));
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(a, b, ni));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(b, a, ni));
 	b->lpni_txc.credits = 5;	/* a tie: the one chosen longest ago */
-	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a));
-	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(a, b));
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a, ni));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(a, b, ni));
 	/* Queued messages (negative credits) lose to any free credit. */
 	a->lpni_txc.credits = -3;
 	b->lpni_txc.credits = 0;
-	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a));
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a, ni));
+}
+
+/* Give @c the UDSP priority @prio, as a rule would (lnet/udsp.c). */
+static void nisel_prio(struct lnet_sel_prio *c, u32 prio)
+{
+	c->gen = the_lnet.ln_udsp_gen;
+	c->prio = prio;
+}
+
+static void nisel_ni_priority(struct kunit *test)
+{
+	/* Fewer credits and more uses: its priority still wins. */
+	struct lnet_ni *a = nisel_ni(test, 8, 1, 10, false);
+	struct lnet_ni *b = nisel_ni(test, 8, 8, 0, false);
+
+	nisel_prio(&a->ni_prio, 0);
+	nisel_prio(&b->ni_prio, 1);
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(a, b));
+	KUNIT_EXPECT_FALSE(test, lnet_ni_better(b, a));
+	/* No priority is the worst of all. */
+	nisel_prio(&a->ni_prio, LNET_UDSP_PRIO_NONE);
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(b, a));
+	/* Equal priorities: credits decide. */
+	nisel_prio(&b->ni_prio, LNET_UDSP_PRIO_NONE);
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(b, a));
+	a->ni_txc.credits = 8;
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(b, a));	/* then uses */
+	/* A failed NI loses whatever its priority. */
+	nisel_prio(&a->ni_prio, 0);
+	a->ni_fatal = true;
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(b, a));
+}
+
+static void nisel_peer_ni_priority(struct kunit *test)
+{
+	struct lnet_peer_ni *a = nisel_lpni(test, -2, 9);
+	struct lnet_peer_ni *b = nisel_lpni(test, 8, 0);
+	struct lnet_ni *ni = nisel_ni(test, 8, 8, 0, false);
+
+	/* Priority before credits and the round robin. */
+	nisel_prio(&a->lpni_prio, 3);
+	nisel_prio(&b->lpni_prio, 4);
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(a, b, ni));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(b, a, ni));
+	nisel_prio(&b->lpni_prio, 3);
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a, ni));
 }
 
 /* Two local nets (one NI each) and a peer with NIs on both and on a third. */
@@ -228,6 +277,46 @@ static void nisel_mr_credits(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[0]);
 }
 
+static void nisel_mr_priority(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+	int i;
+
+	/* Peer net 1 has the better priority: every send goes there. */
+	nisel_prio(&w->lpn[0].lpn_prio, 5);
+	nisel_prio(&w->lpn[1].lpn_prio, 2);
+	for (i = 0; i < 4; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_ASSERT_PTR_EQ(test, lpni, w->lpni[2]);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[1]);
+		nisel_used(w, ni, lpni);
+	}
+	/* ... even when its local NI failed (health comes before it). */
+	w->ni[1]->ni_fatal = true;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_mr(&w->lp, &w->nets, &ni),
+			    w->lpni[2]);
+	w->ni[1]->ni_fatal = false;
+	/* Equal peer nets: the local net priority decides. */
+	nisel_prio(&w->lpn[0].lpn_prio, 2);
+	nisel_prio(&w->net[0].net_prio, 1);
+	nisel_prio(&w->net[1].net_prio, 7);
+	for (i = 0; i < 4; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_ASSERT_NOT_NULL(test, lpni);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[0]);
+		nisel_used(w, ni, lpni);
+	}
+	/* ... then its peer NIs by their priorities. */
+	nisel_prio(&w->lpni[1]->lpni_prio, 0);
+	for (i = 0; i < 3; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[1]);
+		nisel_used(w, ni, lpni);
+	}
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
@@ -236,6 +325,9 @@ static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_mr_round_robin),
 	KUNIT_CASE(nisel_mr_sick_rail),
 	KUNIT_CASE(nisel_mr_credits),
+	KUNIT_CASE(nisel_ni_priority),
+	KUNIT_CASE(nisel_peer_ni_priority),
+	KUNIT_CASE(nisel_mr_priority),
 	{}
 };
 

@@ -26,6 +26,8 @@ struct lnet the_lnet = {
 	.ln_mds		= XARRAY_INIT(the_lnet.ln_mds,
 				      XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH),
 	.ln_peers	= LIST_HEAD_INIT(the_lnet.ln_peers),
+	.ln_udsp	= LIST_HEAD_INIT(the_lnet.ln_udsp),
+	.ln_udsp_gen	= 1,
 	.ln_msgs_wq	= __WAIT_QUEUE_HEAD_INITIALIZER(the_lnet.ln_msgs_wq),
 	.ln_rsp_list	= LIST_HEAD_INIT(the_lnet.ln_rsp_list),
 	.ln_rsp_work	= __DELAYED_WORK_INITIALIZER(the_lnet.ln_rsp_work,
@@ -639,6 +641,7 @@ static void lnet_shutdown_locked(void)
 	lnet_rsp_expire_all();
 	lnet_discovery_flush();
 	lnet_peers_free();
+	lnet_udsp_destroy();
 	lnet_lock();
 	the_lnet.ln_state = LNET_STATE_DOWN;
 	lnet_unlock();
@@ -860,6 +863,13 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	info->tx_credits = ni->ni_txc.credits;
 	info->tx_credits_min = ni->ni_txc.min;
 	memcpy(info->lat, s->lat, sizeof(info->lat));
+	info->udsp_net_prio = lnet_udsp_prio_find(&the_lnet.ln_udsp,
+						  LNET_UDSP_SRC, true,
+						  &ni->ni_nid,
+						  ni->ni_net->net_id);
+	info->udsp_nid_prio = lnet_udsp_prio_find(&the_lnet.ln_udsp,
+						  LNET_UDSP_SRC, false,
+						  &ni->ni_nid, LNET_NET_ANY);
 }
 
 /**

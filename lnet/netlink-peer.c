@@ -78,7 +78,10 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 	    lnet_genl_put_msg_types(skb, LNET_A_NI_RECEIVED, p->received) ||
 	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, p->dropped))
 		return -EMSGSIZE;
-	return 0;
+	if (detail < 4)
+		return 0;
+	return lnet_genl_put_udsp_info(skb, p->udsp_net_prio, p->udsp_nid_prio,
+				       p->udsp_pref, p->udsp_npref);
 }
 
 /*

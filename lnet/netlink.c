@@ -463,7 +463,10 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 	    lnet_genl_put_msg_types(skb, LNET_A_NI_RECEIVED, ni->received) ||
 	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, ni->dropped))
 		return -EMSGSIZE;
-	return 0;
+	if (detail < 4)
+		return 0;
+	return lnet_genl_put_udsp_info(skb, ni->udsp_net_prio,
+				       ni->udsp_nid_prio, NULL, 0);
 }
 
 static int lnet_genl_net_get_dump(struct sk_buff *skb,
@@ -934,6 +937,26 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.policy		= lnet_peer_add_policy,
 		.maxattr	= LNET_PEER_POLICY_MAX,
 		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_UDSP_ADD,
+		.doit		= lnet_genl_udsp_add,
+		.policy		= lnet_udsp_add_policy,
+		.maxattr	= LNET_UDSP_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_UDSP_DEL,
+		.doit		= lnet_genl_udsp_del,
+		.policy		= lnet_udsp_del_policy,
+		.maxattr	= LNET_UDSP_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_UDSP_GET,
+		.dumpit		= lnet_genl_udsp_get_dump,
+		.policy		= lnet_udsp_get_policy,
+		.maxattr	= LNET_UDSP_POLICY_MAX,
 	},
 };
 

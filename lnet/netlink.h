@@ -33,4 +33,15 @@ int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int lnet_genl_peer_del(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_peer_add(struct sk_buff *skb, struct genl_info *info);
 
+/* netlink-udsp.c */
+#define LNET_UDSP_POLICY_MAX	LNET_A_IDX
+extern const struct nla_policy lnet_udsp_add_policy[LNET_UDSP_POLICY_MAX + 1];
+extern const struct nla_policy lnet_udsp_del_policy[LNET_UDSP_POLICY_MAX + 1];
+extern const struct nla_policy lnet_udsp_get_policy[LNET_UDSP_POLICY_MAX + 1];
+int lnet_genl_udsp_add(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_udsp_del(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_udsp_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int lnet_genl_put_udsp_info(struct sk_buff *skb, u32 net_prio, u32 nid_prio,
+			    const struct lnet_nid *pref, unsigned int npref);
+
 #endif /* _LNET_NETLINK_H */

@@ -398,6 +398,28 @@ void lnet_peers_free(void)
 	lnet_unlock();
 }
 
+/* What the UDSP rules give @lpni ("peer show -v 4"). */
+static void lnet_peer_ni_fill_udsp(const struct lnet_peer_ni *lpni,
+				   struct lnet_peer_ni_info *info)
+{
+	const struct lnet_net *net;
+	const struct lnet_ni *ni;
+
+	info->udsp_net_prio = lnet_udsp_prio_find(&the_lnet.ln_udsp,
+						  LNET_UDSP_DST, true,
+						  &lpni->lpni_nid,
+						  lnet_nid_net(&lpni->lpni_nid));
+	info->udsp_nid_prio = lnet_udsp_prio_find(&the_lnet.ln_udsp,
+						  LNET_UDSP_DST, false,
+						  &lpni->lpni_nid, LNET_NET_ANY);
+	info->udsp_npref = 0;
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (info->udsp_npref < LNET_CTL_PREF_MAX &&
+			    lnet_udsp_preferred(lpni, ni))
+				info->udsp_pref[info->udsp_npref++] = ni->ni_nid;
+}
+
 static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 				   struct lnet_peer_ni_info *info)
 {
@@ -422,6 +444,7 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	memcpy(info->received, s->received, sizeof(info->received));
 	memcpy(info->dropped, s->dropped, sizeof(info->dropped));
 	memcpy(info->lat, s->lat, sizeof(info->lat));
+	lnet_peer_ni_fill_udsp(lpni, info);
 }
 
 /* True for the *@arg-th peer NI visited. */

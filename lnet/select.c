@@ -15,11 +15,13 @@
  *   as one NID); re-pinned only when that NI no longer works;
  * - to a multi-rail peer: any of its NIDs on a net we have an NI on.
  *
- * The criteria, first difference wins (health and priorities come with
- * the health issue and UDSP):
+ * The criteria, first difference wins (spec features 4b; lower UDSP
+ * priorities are better, see lnet/udsp.c; health values come with the
+ * health issue):
  *
- * - peer net: one with a working local NI, then the least recently used
- *   (lpn_seq);
+ * - peer net: its UDSP priority, then one with a working local NI, then
+ *   the local net's UDSP priority, then the least recently used
+ *   (lpn_seq): lnet_peer_net_better();
  * - local NI on that net: lnet_ni_better();
  * - peer NI on that net: lnet_peer_ni_better().
  *
@@ -42,14 +44,15 @@ static int lnet_ni_avail(const struct lnet_ni *ni)
 /*
  * Is @ni a better NI to send from than @best?  One whose LND reports no
  * failure first (a failed one is taken only when the net has no other,
- * and its LND then fails the message), then the most credits, then the
- * least used.
+ * and its LND then fails the message), then the best UDSP priority, then
+ * the most credits, then the least used.
  */
-VISIBLE_IF_KUNIT bool lnet_ni_better(const struct lnet_ni *ni,
-				     const struct lnet_ni *best)
+VISIBLE_IF_KUNIT bool lnet_ni_better(struct lnet_ni *ni, struct lnet_ni *best)
 {
 	if (lnet_ni_usable(ni) != lnet_ni_usable(best))
 		return lnet_ni_usable(ni);
+	if (lnet_udsp_ni_prio(ni) != lnet_udsp_ni_prio(best))
+		return lnet_udsp_ni_prio(ni) < lnet_udsp_ni_prio(best);
 	if (lnet_ni_avail(ni) != lnet_ni_avail(best))
 		return lnet_ni_avail(ni) > lnet_ni_avail(best);
 	return ni->ni_seq < best->ni_seq;
@@ -57,12 +60,18 @@ VISIBLE_IF_KUNIT bool lnet_ni_better(const struct lnet_ni *ni,
 EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
 
 /*
- * Is @lpni a better peer NI to send to than @best?  The one with the most
- * credits, then the one chosen longest ago.
+ * Is @lpni a better peer NI to send to from @ni than @best?  The best
+ * UDSP priority, then one that prefers @ni (a UDSP NID pair), then the
+ * most credits, then the one chosen longest ago.
  */
-VISIBLE_IF_KUNIT bool lnet_peer_ni_better(const struct lnet_peer_ni *lpni,
-					  const struct lnet_peer_ni *best)
+VISIBLE_IF_KUNIT bool lnet_peer_ni_better(struct lnet_peer_ni *lpni,
+					  struct lnet_peer_ni *best,
+					  const struct lnet_ni *ni)
 {
+	if (lnet_udsp_lpni_prio(lpni) != lnet_udsp_lpni_prio(best))
+		return lnet_udsp_lpni_prio(lpni) < lnet_udsp_lpni_prio(best);
+	if (lnet_udsp_preferred(lpni, ni) != lnet_udsp_preferred(best, ni))
+		return lnet_udsp_preferred(lpni, ni);
 	if (lpni->lpni_txc.credits != best->lpni_txc.credits)
 		return lpni->lpni_txc.credits > best->lpni_txc.credits;
 	return lpni->lpni_seq < best->lpni_seq;
@@ -95,6 +104,26 @@ static struct lnet_ni *lnet_ni_for_send(const struct lnet_nid *dst,
 	return net ? lnet_net_best_ni(net, self) : NULL;
 }
 
+/*
+ * Is @lpn, reached from @ni, a better peer net than @best, reached from
+ * @best_ni?  The best peer net priority, then a working local NI, then
+ * the best local net priority, then the one chosen longest ago.
+ */
+static bool lnet_peer_net_better(struct lnet_peer_net *lpn,
+				 struct lnet_ni *ni,
+				 struct lnet_peer_net *best,
+				 struct lnet_ni *best_ni)
+{
+	if (lnet_udsp_lpn_prio(lpn) != lnet_udsp_lpn_prio(best))
+		return lnet_udsp_lpn_prio(lpn) < lnet_udsp_lpn_prio(best);
+	if (lnet_ni_usable(ni) != lnet_ni_usable(best_ni))
+		return lnet_ni_usable(ni);
+	if (lnet_udsp_net_prio(ni->ni_net) != lnet_udsp_net_prio(best_ni->ni_net))
+		return lnet_udsp_net_prio(ni->ni_net) <
+		       lnet_udsp_net_prio(best_ni->ni_net);
+	return lpn->lpn_seq < best->lpn_seq;
+}
+
 /**
  * lnet_select_mr() - the peer NI and local NI for a send to a multi-rail peer
  * @lp: the peer
@@ -117,9 +146,7 @@ lnet_select_mr(struct lnet_peer *lp, struct list_head *nets,
 		ni = net ? lnet_net_best_ni(net, &LNET_ANY_NID) : NULL;
 		if (!ni || list_empty(&lpn->lpn_peer_nis))
 			continue;
-		if (best_lpn &&
-		    (lnet_ni_usable(ni) != lnet_ni_usable(best_ni) ?
-		     !lnet_ni_usable(ni) : lpn->lpn_seq >= best_lpn->lpn_seq))
+		if (best_lpn && !lnet_peer_net_better(lpn, ni, best_lpn, best_ni))
 			continue;
 		best_lpn = lpn;
 		best_ni = ni;
@@ -127,7 +154,7 @@ lnet_select_mr(struct lnet_peer *lp, struct list_head *nets,
 	if (!best_lpn)
 		return NULL;
 	list_for_each_entry(lpni, &best_lpn->lpn_peer_nis, lpni_list)
-		if (!best_lpni || lnet_peer_ni_better(lpni, best_lpni))
+		if (!best_lpni || lnet_peer_ni_better(lpni, best_lpni, best_ni))
 			best_lpni = lpni;
 	*nip = best_ni;
 	return best_lpni;

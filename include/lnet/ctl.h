@@ -84,6 +84,8 @@ struct lnet_ni_info {
 	s32			tx_credits;		/* now; < 0: queued */
 	s32			tx_credits_min;		/* low-water mark */
 	struct lnet_latency	lat[LNET_LAT_KINDS];
+	u32			udsp_net_prio;	/* U32_MAX: none */
+	u32			udsp_nid_prio;
 };
 
 /* Global counters ("stats show"), summed over the whole node. */
@@ -160,6 +162,9 @@ int lnet_net_del(u32 net_id, const char *ifname,
  */
 int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info);
 
+/* Preferred local NIDs "peer show -v 4" lists per peer NI, at most. */
+#define LNET_CTL_PREF_MAX	16
+
 /* A peer NI as "peer show" reports it (lnet_peer_ni_info_get()). */
 struct lnet_peer_ni_info {
 	struct lnet_nid		primary_nid;	/* its peer's */
@@ -178,6 +183,11 @@ struct lnet_peer_ni_info {
 	u32			received[LNET_CTL_MSG_TYPES];
 	u32			dropped[LNET_CTL_MSG_TYPES];
 	struct lnet_latency	lat[LNET_LAT_KINDS];
+	u32			udsp_net_prio;	/* U32_MAX: none */
+	u32			udsp_nid_prio;
+	/* local NIDs a UDSP NID pair prefers for it (the first ones) */
+	unsigned int		udsp_npref;
+	struct lnet_nid		udsp_pref[LNET_CTL_PREF_MAX];
 };
 
 int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);

@@ -140,9 +140,9 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       struct lnet_ni **nip,
 			       struct lnet_peer_ni **lpnip);
 #if IS_ENABLED(CONFIG_KUNIT)
-bool lnet_ni_better(const struct lnet_ni *ni, const struct lnet_ni *best);
-bool lnet_peer_ni_better(const struct lnet_peer_ni *lpni,
-			 const struct lnet_peer_ni *best);
+bool lnet_ni_better(struct lnet_ni *ni, struct lnet_ni *best);
+bool lnet_peer_ni_better(struct lnet_peer_ni *lpni, struct lnet_peer_ni *best,
+			 const struct lnet_ni *ni);
 struct lnet_peer_ni *lnet_select_mr(struct lnet_peer *lp,
 				    struct list_head *nets,
 				    struct lnet_ni **nip);

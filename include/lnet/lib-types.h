@@ -37,6 +37,7 @@ struct socket;
 #include <lnet/api.h>
 #include <lnet/ctl.h>
 #include <lnet/hdr.h>
+#include <lnet/udsp.h>
 
 struct lnet_ni;
 struct lnet_msg;
@@ -137,12 +138,14 @@ struct lnet_ni_stats {
  * @net_id: network number (lnet_mknet())
  * @net_lnd: its LND
  * @net_nis: its NIs, in configuration order
+ * @net_prio: its UDSP priority (lnet_udsp_net_prio())
  */
 struct lnet_net {
 	struct list_head	net_list;
 	u32			net_id;
 	struct lnet_lnd		*net_lnd;
 	struct list_head	net_nis;
+	struct lnet_sel_prio	net_prio;
 };
 
 /**
@@ -166,6 +169,7 @@ struct lnet_net {
  *	can wait for those inside (lnet_ni_stop())
  * @ni_senders_gone: completed when the last sender left a killed
  *	@ni_senders
+ * @ni_prio: its UDSP priority (lnet_udsp_ni_prio())
  */
 struct lnet_ni {
 	struct list_head	ni_list;
@@ -182,6 +186,7 @@ struct lnet_ni {
 	unsigned int		ni_seq;
 	struct percpu_ref	ni_senders;
 	struct completion	ni_senders_gone;
+	struct lnet_sel_prio	ni_prio;
 };
 
 /**
@@ -200,6 +205,7 @@ struct lnet_ni {
  *	first one used), or ANY
  * @lpni_configured: added by an administrator ("peer add"): neither the
  *	reaper nor a merge removes it
+ * @lpni_prio: its UDSP priority (lnet_udsp_lpni_prio())
  */
 struct lnet_peer_ni {
 	struct rhash_head	lpni_node;
@@ -213,6 +219,7 @@ struct lnet_peer_ni {
 	unsigned int		lpni_seq;
 	struct lnet_nid		lpni_pref_nid;
 	bool			lpni_configured;
+	struct lnet_sel_prio	lpni_prio;
 };
 
 /**
@@ -222,6 +229,7 @@ struct lnet_peer_ni {
  * @lpn_net_id: the network
  * @lpn_peer_nis: the peer NIs
  * @lpn_seq: round-robin tie breaker between the peer's nets (select.c)
+ * @lpn_prio: its UDSP priority (lnet_udsp_lpn_prio())
  */
 struct lnet_peer_net {
 	struct list_head	lpn_list;
@@ -229,6 +237,7 @@ struct lnet_peer_net {
 	u32			lpn_net_id;
 	struct list_head	lpn_peer_nis;
 	unsigned int		lpn_seq;
+	struct lnet_sel_prio	lpn_prio;
 };
 
 /*
@@ -570,6 +579,10 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_dc_wq: runs discoveries (lnet/discovery.c)
  * @ln_dc_waitq: woken when a discovery ends
  * @ln_dc_stats: discovery's counters
+ * @ln_udsp: the selection rules, in index order (lnet/udsp.c)
+ * @ln_udsp_count: how many
+ * @ln_udsp_gen: bumped by every change of them: cached priorities
+ *	(struct lnet_sel_prio) of another generation are stale; never 0
  */
 struct lnet {
 	spinlock_t		ln_lock;	/* see top of file */
@@ -599,6 +612,9 @@ struct lnet {
 	struct workqueue_struct	*ln_dc_wq;
 	wait_queue_head_t	ln_dc_waitq;
 	struct lnet_dc_stats	ln_dc_stats;
+	struct list_head	ln_udsp;
+	unsigned int		ln_udsp_count;
+	u32			ln_udsp_gen;
 	struct list_head	ln_rsp_list;	/* MDs awaiting ACK/REPLY */
 	struct delayed_work	ln_rsp_work;	/* expires them */
 };

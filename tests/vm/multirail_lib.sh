@@ -8,7 +8,8 @@
 # primary NID then leave by both of a's NIs to both of b's NIDs (per-NI
 # counters well above zero), every byte checked.  a deletes one of its
 # NIs: its push tells b, which drops that NID of a, and all traffic takes
-# the other rail.  Over tcp also two NIs on one net: b turns discovery
+# the other rail.  UDSP rules move all traffic to one rail (mr_udsp).
+# Over tcp also two NIs on one net: b turns discovery
 # off, a's discovery then finds b NO_DISCOVERY and keeps it pinned to one
 # of them (as Lustre keeps one preferred NI per non-MR peer NI).
 # Source it after guest-lib.sh, sock_lib.sh/o2ib_lib.sh and lnetctl_lib.sh,
@@ -69,6 +70,39 @@ mr_held_fail() {
 	[ "$secs" -le 15 ] || fail "PUTs to $1 took $secs s to fail"
 	grep -q "^failed [1-9]" /sys/kernel/debug/lnet/discovery ||
 		{ cat /sys/kernel/debug/lnet/discovery; fail "no failed discovery counted"; }
+}
+
+# mr_udsp B0 A0 A1: UDSP rules steer a's traffic to b (spec features 4d):
+# a local net priority sends every PUT by ${LND}1, a peer net priority
+# every PUT to b's NID on $LND; with the rules gone the rails share again.
+mr_udsp() {
+	local b0=$1 a0=$2 a1=$3 s0 s1 i
+	local -a rules=("--src ${LND}1" "--dst $LND" "")
+	local -a want0=(0 16 -) want1=(16 0 -)
+
+	phase udsp
+	for i in 0 1 2; do
+		"$LNETCTL" udsp del --all || fail "udsp del --all"
+		# shellcheck disable=SC2086 # the rule's options, split
+		[ -z "${rules[i]}" ] ||
+			"$LNETCTL" udsp add ${rules[i]} --priority 0 ||
+			fail "udsp add ${rules[i]}"
+		s0=$(ni_sends "$a0")
+		s1=$(ni_sends "$a1")
+		lt_ok put "$b0" 4096 16 4
+		s0=$(($(ni_sends "$a0") - s0))
+		s1=$(($(ni_sends "$a1") - s1))
+		log "16 PUTs with rule '${rules[i]:-none}': $a0 sent $s0, $a1 sent $s1"
+		if [ "${want0[i]}" = - ]; then
+			[ "$s0" -ge 4 ] && [ "$s1" -ge 4 ] ||
+				fail "without rules the rails do not share: $s0, $s1"
+		else
+			[ "$s0" = "${want0[i]}" ] && [ "$s1" = "${want1[i]}" ] ||
+				fail "rule '${rules[i]}' not obeyed: $s0, $s1"
+		fi
+	done
+	"$LNETCTL" udsp show | grep -q '^udsp: \[\]$' ||
+		fail "rules left over"
 }
 
 multirail_run() {
@@ -141,6 +175,7 @@ YAML
 			[ "$(grep -c 'get_rtt_samples: [1-9]' "$T/nis")" = 2 ] ||
 			{ cat "$T/nis"; fail "local NIs: no latency samples"; }
 		log "latency: $(grep -m1 'get_rtt_avg_nsec' "$T/peers")"
+		mr_udsp "$b0" "$a0" "$a1"
 
 		phase one_rail_left
 		# The ping buffer changes: b gets it by a push.
@@ -177,7 +212,8 @@ YAML
 		[ "$(ni_sends "$(mr_nid b net1)")" -ge $((3 * n / 4)) ] ||
 			fail "b's ${LND}1 NI answered too little"
 		[ "$LND" = tcp ] && pinned=16
-		target_expect $((2 * n + 8 + ${pinned:-0}))
+		# and the 48 PUTs of mr_udsp
+		target_expect $((2 * n + 8 + 48 + ${pinned:-0}))
 		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
 	fi
 	# Each node's pushes are answered before the other unloads.

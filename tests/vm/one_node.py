@@ -9,6 +9,9 @@ reported on its own and each starting with none of our modules loaded:
   show, ping 0@lo, stats, global parameters, export/import round trip,
   and bad input (tool arguments and raw netlink requests) refused with a
   message and without changing anything;
+- udsp: lnetctl udsp add/del/show and their index rules, what the rules
+  give NIs and peer NIs (net/peer show -v 4), bad rules refused with
+  nothing changed, export/import round trips (empty and full) identical;
 - o2ib_tunables: ko2iblnd's LND tunables per NI: defaults from the module
   parameters, values from an imported "lnd tunables:" block, net show
   -v, export --backup / import --del / import round trip, out-of-range
@@ -22,7 +25,7 @@ reported on its own and each starting with none of our modules loaded:
 import vm
 from cases import VmTest
 
-SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh",
+SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh", "udsp.sh",
              "o2ib_tunables.sh", "ni_teardown.sh"]
 
 TESTS = [

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lnetctl export / import: the configuration as YAML, in the shape of
- * "net show", "peer show" (the configured peers) and "global show".
+ * "net show", "peer show" (the configured peers), "global show" and
+ * "udsp show".
  * Import checks the whole file before it changes anything, and undoes
  * what it did if the kernel refuses a part.
  */
@@ -24,6 +25,7 @@ int cmd_export(int argc, char **argv)
 	struct lnl_error err;
 	struct param *p = NULL;
 	struct ni_list l = { NULL, 0 };
+	struct udsp_list u = { NULL, 0 };
 	bool backup = false;
 	unsigned int n = 0;
 	struct yout y;
@@ -59,6 +61,10 @@ int cmd_export(int argc, char **argv)
 				&err);
 		goto out;
 	}
+	if (get_udsp(-1, &u, &err) < 0) {
+		report_nl_error("show", "udsp", "cannot get rules", &err);
+		goto out;
+	}
 	if (file) {
 		f = fopen(file, "w");
 		if (!f) {
@@ -80,6 +86,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	emit_globals(&y, p, n);
+	emit_udsp(&y, &u, true);
 	yout_end_map(&y);
 	rc = yout_end(&y) ? 1 : 0;
 	if (file && fclose(f)) {
@@ -89,6 +96,7 @@ int cmd_export(int argc, char **argv)
 	}
 out:
 	free(l.ni);
+	free(u.r);
 	free(p);
 	return rc;
 }
@@ -110,6 +118,9 @@ struct plan {
 	unsigned int n_par;
 	struct peer_add_req *peer;
 	unsigned int n_peer;
+	struct udsp_rule *udsp;
+	unsigned int n_udsp;
+	long long *udsp_at;	/* import --add: where each rule went */
 };
 
 /* Keys of "net show" output that import accepts and does not apply. */
@@ -365,6 +376,35 @@ static int plan_globals(yaml_document_t *doc, yaml_node_t *map,
 	return 0;
 }
 
+static int plan_udsp(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
+{
+	yaml_node_item_t *it;
+	const char *why;
+	size_t n;
+
+	if (!seq || seq->type != YAML_SEQUENCE_NODE) {
+		report_error("import", "udsp", EINVAL,
+			     "'udsp' is not a sequence");
+		return -EINVAL;
+	}
+	n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+	pl->udsp = calloc(n + 1, sizeof(*pl->udsp));
+	pl->udsp_at = calloc(n + 1, sizeof(*pl->udsp_at));
+	if (!pl->udsp || !pl->udsp_at)
+		return -ENOMEM;
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		if (parse_udsp_rule(doc, yaml_document_get_node(doc, *it),
+				    &pl->udsp[pl->n_udsp], &why)) {
+			report_error("import", "udsp", EINVAL, "rule %u: %s",
+				     pl->n_udsp, why);
+			return -EINVAL;
+		}
+		pl->n_udsp++;
+	}
+	return 0;
+}
+
 static int plan_doc(yaml_document_t *doc, struct plan *pl)
 {
 	yaml_node_t *root = yaml_document_get_root_node(doc);
@@ -389,6 +429,8 @@ static int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_globals(doc, v, pl);
 		} else if (key && !strcmp(key, "peer")) {
 			rc = plan_peers(doc, v, &pl->peer, &pl->n_peer);
+		} else if (key && !strcmp(key, "udsp")) {
+			rc = plan_udsp(doc, v, pl);
 		} else {
 			report_error("import", key ? key : "import",
 				     EOPNOTSUPP,
@@ -403,16 +445,66 @@ static int plan_doc(yaml_document_t *doc, struct plan *pl)
 }
 
 static void undo_import(struct plan *pl, unsigned int n_ni,
-			unsigned int n_par, unsigned int n_peer)
+			unsigned int n_par, unsigned int n_peer,
+			unsigned int n_udsp)
 {
 	struct lnl_error err;
 
+	while (n_udsp--)
+		do_udsp_del(pl->udsp_at[n_udsp], &err);
 	while (n_peer--)
 		do_peer_del(pl->peer[n_peer].prim, NULL, true, &err);
 	while (n_par--)
 		do_global_set(pl->par[n_par].name, pl->par[n_par].old, &err);
 	while (n_ni--)
 		do_net_del(pl->ni[n_ni].net, pl->ni[n_ni].ifname, &err);
+}
+
+/* The index of the rule with @r's terms in @l, or -1. */
+static long long udsp_find(const struct udsp_list *l,
+			   const struct udsp_rule *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!memcmp(l->r[i].term, r->term, sizeof(r->term)))
+			return l->r[i].idx;
+	return -1;
+}
+
+/*
+ * Rules last: each at its idx (or last), so that undo can delete it
+ * there.  A rule with the terms of one present replaces it, and undo
+ * then deletes it.
+ */
+static int import_add_udsp(struct plan *pl)
+{
+	struct udsp_list l;
+	struct lnl_error err;
+	unsigned int i;
+
+	if (pl->n_udsp && get_udsp(-1, &l, &err) < 0) {
+		undo_import(pl, pl->n_ni, pl->n_par, pl->n_peer, 0);
+		report_nl_error("show", "udsp", "cannot get rules", &err);
+		return 1;
+	}
+	for (i = 0; i < pl->n_udsp; i++) {
+		struct udsp_rule *r = &pl->udsp[i];
+		long long at = udsp_find(&l, r);
+
+		if (at < 0)
+			at = r->idx >= 0 && r->idx < l.n + i ? r->idx : l.n + i;
+		pl->udsp_at[i] = at;
+		if (do_udsp_add(r, r->idx, &err) < 0) {
+			undo_import(pl, pl->n_ni, pl->n_par, pl->n_peer, i);
+			report_nl_error("add", "udsp", "cannot add rule", &err);
+			free(l.r);
+			return 1;
+		}
+	}
+	if (pl->n_udsp)
+		free(l.r);
+	return 0;
 }
 
 static int import_add(struct plan *pl)
@@ -430,7 +522,7 @@ static int import_add(struct plan *pl)
 	}
 	for (i = 0; i < pl->n_ni; i++) {
 		if (do_net_add(&pl->ni[i], &err) < 0) {
-			undo_import(pl, i, 0, 0);
+			undo_import(pl, i, 0, 0, 0);
 			report_nl_error("add", "net", "cannot add network",
 					&err);
 			return 1;
@@ -441,7 +533,7 @@ static int import_add(struct plan *pl)
 				  &err) < 0) {
 			char prefix[96];
 
-			undo_import(pl, pl->n_ni, i, 0);
+			undo_import(pl, pl->n_ni, i, 0, 0);
 			snprintf(prefix, sizeof(prefix),
 				 "cannot set %s to %lld", pl->par[i].name,
 				 pl->par[i].value);
@@ -452,12 +544,12 @@ static int import_add(struct plan *pl)
 	/* Peers last: their NIDs' nets are there then. */
 	for (i = 0; i < pl->n_peer; i++) {
 		if (do_peer_add(&pl->peer[i], &err) < 0) {
-			undo_import(pl, pl->n_ni, pl->n_par, i);
+			undo_import(pl, pl->n_ni, pl->n_par, i, 0);
 			report_nl_error("add", "peer", "cannot add peer", &err);
 			return 1;
 		}
 	}
-	return 0;
+	return import_add_udsp(pl);
 }
 
 /* Is @want the kernel's @have?  The kernel names net 0 without "0". */
@@ -479,6 +571,43 @@ static bool ni_listed(const struct ni_list *l, const char *net,
 		    net_match(net, l->ni[i].net))
 			return true;
 	return false;
+}
+
+/* Delete the rules with the terms of @pl's, all present, last first. */
+static int import_del_udsp(struct plan *pl)
+{
+	struct lnl_error err;
+	struct udsp_list l;
+	unsigned int i, j;
+	long long at;
+
+	if (get_udsp(-1, &l, &err) < 0) {
+		report_nl_error("show", "udsp", "cannot get rules", &err);
+		return 1;
+	}
+	for (i = 0; i < pl->n_udsp; i++) {
+		if (udsp_find(&l, &pl->udsp[i]) < 0) {
+			report_error("del", "udsp", ENOENT,
+				     "no rule like rule %u of the file", i);
+			free(l.r);
+			return 1;
+		}
+	}
+	for (j = l.n; j-- > 0;) {
+		for (i = 0; i < pl->n_udsp; i++)
+			if (!memcmp(l.r[j].term, pl->udsp[i].term,
+				    sizeof(l.r[j].term)))
+				break;
+		at = l.r[j].idx;
+		if (i < pl->n_udsp && do_udsp_del(at, &err) < 0) {
+			report_nl_error("del", "udsp", "cannot delete rule",
+					&err);
+			free(l.r);
+			return 1;
+		}
+	}
+	free(l.r);
+	return 0;
 }
 
 static int import_del(struct plan *pl)
@@ -512,6 +641,8 @@ static int import_del(struct plan *pl)
 			     "no peer has primary NID %s", missing);
 		return 1;
 	}
+	if (pl->n_udsp && import_del_udsp(pl))
+		return 1;
 	for (i = 0; i < pl->n_peer; i++) {
 		if (do_peer_del(pl->peer[i].prim, NULL, true, &err) < 0) {
 			report_nl_error("del", "peer", "cannot delete peer",
@@ -527,6 +658,30 @@ static int import_del(struct plan *pl)
 		}
 	}
 	return 0;
+}
+
+/* The rules present with the terms of @pl's. */
+static void emit_udsp_like(struct yout *y, struct plan *pl)
+{
+	struct udsp_list l, sel = { NULL, 0 };
+	struct lnl_error err;
+	unsigned int i, j;
+
+	if (get_udsp(-1, &l, &err) < 0) {
+		report_nl_error("show", "udsp", "cannot get rules", &err);
+		return;
+	}
+	sel.r = calloc(l.n + 1, sizeof(*sel.r));
+	for (i = 0; sel.r && i < l.n; i++)
+		for (j = 0; j < pl->n_udsp; j++)
+			if (!memcmp(l.r[i].term, pl->udsp[j].term,
+				    sizeof(l.r[i].term))) {
+				sel.r[sel.n++] = l.r[i];
+				break;
+			}
+	emit_udsp(y, &sel, false);
+	free(sel.r);
+	free(l.r);
 }
 
 static int import_show(struct plan *pl)
@@ -578,6 +733,8 @@ static int import_show(struct plan *pl)
 	}
 	if (n)
 		emit_globals(&y, p, n);
+	if (pl->n_udsp)
+		emit_udsp_like(&y, pl);
 	yout_end_map(&y);
 	rc = yout_end(&y) ? 1 : 0;
 out:
@@ -663,6 +820,8 @@ out:
 	free(pl.ni);
 	free(pl.par);
 	free_peer_plan(pl.peer, pl.n_peer);
+	free(pl.udsp);
+	free(pl.udsp_at);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (file)

@@ -391,6 +391,9 @@ static int ni_cb(struct nlattr **tb, struct nlattr *head, int len, void *arg)
 			return -EPROTO;
 		ni->has_msgs = true;
 	}
+	if (tb[LNET_A_UDSP_INFO] &&
+	    parse_udsp_info(tb[LNET_A_UDSP_INFO], &ni->udsp))
+		return -EPROTO;
 	return 0;
 }
 
@@ -480,6 +483,8 @@ static void emit_ni(struct yout *y, const struct ni_rec *ni, int detail,
 		emit_counts(y, "received_stats", ni->msgs[1]);
 		emit_counts(y, "dropped_stats", ni->msgs[2]);
 	}
+	if (!backup && detail >= 4)
+		emit_udsp_info(y, &ni->udsp);
 	if ((backup || detail >= 1) && ni->tun[LNET_TUN_A_CREDITS] >= 0) {
 		yout_str(y, "tunables");
 		yout_map(y);
@@ -1217,6 +1222,7 @@ int main(int argc, char **argv)
 		{ "lnet", cmd_lnet },
 		{ "net", cmd_net },
 		{ "peer", cmd_peer },
+		{ "udsp", cmd_udsp },
 		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },
 		{ "stats", cmd_stats },

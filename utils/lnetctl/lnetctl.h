@@ -157,6 +157,42 @@ int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
 int do_global_set(const char *name, long long value, struct lnl_error *err);
 int do_global_get(const char *name, long long *value, struct lnl_error *err);
 
+/* --- UDSP (udsp.c) --- */
+
+#define UDSP_TERMS	3		/* src, dst, rte */
+#define UDSP_PREF_MAX	16
+
+/* A rule: terms "" when absent, prio -1 for a NID pair. */
+struct udsp_rule {
+	long long idx;
+	char term[UDSP_TERMS][LNET_GENL_UDSP_LEN];
+	long long prio;
+};
+
+struct udsp_list {
+	struct udsp_rule *r;
+	unsigned int n;
+};
+
+/* What the rules give an NI or peer NI (LNET_A_UDSP_INFO). */
+struct udsp_info {
+	bool has, has_pref;
+	long long net_prio, nid_prio;	/* -1: none */
+	unsigned int npref;
+	char pref[UDSP_PREF_MAX][LNET_GENL_NID_LEN];
+};
+
+int do_udsp_add(const struct udsp_rule *r, long long idx,
+		struct lnl_error *err);
+int do_udsp_del(long long idx, struct lnl_error *err);
+int get_udsp(long long idx, struct udsp_list *l, struct lnl_error *err);
+void emit_udsp(struct yout *y, const struct udsp_list *l, bool skip_empty);
+int parse_udsp_rule(yaml_document_t *doc, yaml_node_t *map,
+		    struct udsp_rule *r, const char **why);
+int parse_udsp_info(struct nlattr *nest, struct udsp_info *u);
+void emit_udsp_info(struct yout *y, const struct udsp_info *u);
+int cmd_udsp(int argc, char **argv);
+
 /* A "net show" dump: every NI, in configuration order. */
 struct ni_rec {
 	char net[LNET_GENL_NET_LEN];
@@ -170,6 +206,7 @@ struct ni_rec {
 	unsigned int msgs[3][LNET_MSG_A_MAX + 1];
 	bool has_lat;
 	unsigned long long lat[LNET_LAT_A_MAX + 1];
+	struct udsp_info udsp;
 };
 
 struct ni_list {

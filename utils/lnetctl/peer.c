@@ -38,6 +38,7 @@ struct peer_ni_rec {
 	int cr[LNET_PEER_CR_A_MAX + 1];
 	unsigned int stats[LNET_NI_STATS_A_MAX + 1];
 	unsigned int msgs[3][LNET_MSG_A_MAX + 1];
+	struct udsp_info udsp;
 };
 
 struct peer_ni_list {
@@ -97,6 +98,9 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 			return -EPROTO;
 		p->has_msgs = true;
 	}
+	if (tb[LNET_A_UDSP_INFO] &&
+	    parse_udsp_info(tb[LNET_A_UDSP_INFO], &p->udsp))
+		return -EPROTO;
 	return 0;
 }
 
@@ -154,6 +158,8 @@ static void emit_peer_ni(struct yout *y, const struct peer_ni_rec *p,
 		emit_counts(y, "received_stats", p->msgs[1]);
 		emit_counts(y, "dropped_stats", p->msgs[2]);
 	}
+	if (detail >= 4)
+		emit_udsp_info(y, &p->udsp);
 	yout_end_map(y);
 }
 

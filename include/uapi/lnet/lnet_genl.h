@@ -14,6 +14,8 @@
 #define LNET_GENL_NET_LEN	32
 #define LNET_GENL_NID_LEN	64
 #define LNET_GENL_PARAM_LEN	32
+/* Longest UDSP term ("192.0.2.[1-10]@tcp *@o2ib1"), with its NUL. */
+#define LNET_GENL_UDSP_LEN	256
 
 /* Ping: timeout bounds in milliseconds, and most NIDs of one reply. */
 #define LNET_GENL_PING_TIMEOUT_MIN	1
@@ -60,6 +62,11 @@ enum lnet_genl_cmd {
 	LNET_CMD_PEER_ADD,	/* PRIMARY_NID, [PEER_NIDS], [MULTI_RAIL], */
 				/* [LOCK_PRIMARY] */
 	LNET_CMD_DISCOVER,	/* NID, [TIMEOUT_MS], [FORCE]; reply as PING */
+	LNET_CMD_UDSP_ADD,	/* [UDSP_SRC], [UDSP_DST], [UDSP_RTE], */
+				/* [PRIORITY], [IDX] */
+	LNET_CMD_UDSP_DEL,	/* IDX or ALL */
+	LNET_CMD_UDSP_GET,	/* dump: [IDX]; one message per rule: IDX, */
+				/* UDSP_SRC/DST/RTE ("" absent), [PRIORITY] */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -97,6 +104,12 @@ enum lnet_genl_attr {
 	LNET_A_FORCE,		/* flag: peer del: also a locked primary */
 	LNET_A_PEER_STATE,	/* u32: peer state bits, Lustre's numbers */
 	LNET_A_LATENCY,		/* nest: LNET_LAT_A_* (NI, peer NI) */
+	LNET_A_UDSP_SRC,	/* string: a net or NID ranges */
+	LNET_A_UDSP_DST,	/* string: a net or NID ranges */
+	LNET_A_UDSP_RTE,	/* string: NID ranges (not supported yet) */
+	LNET_A_PRIORITY,	/* u32: UDSP priority, 0 best */
+	LNET_A_IDX,		/* u32: UDSP rule index */
+	LNET_A_UDSP_INFO,	/* nest: LNET_UDSP_A_* (NI, peer NI; detail 4) */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -200,6 +213,20 @@ enum lnet_genl_peer_credits_attr {
 
 	__LNET_PEER_CR_A_MAX,
 	LNET_PEER_CR_A_MAX = __LNET_PEER_CR_A_MAX - 1
+};
+
+/*
+ * LNET_A_UDSP_INFO: what the UDSP rules give a local NI or a peer NI;
+ * priorities u32, absent when no rule gives one.
+ */
+enum lnet_genl_udsp_info_attr {
+	LNET_UDSP_A_UNSPEC,
+	LNET_UDSP_A_NET_PRIO,	/* its net's */
+	LNET_UDSP_A_NID_PRIO,	/* its own */
+	LNET_UDSP_A_PREF_SRC,	/* nest of LNET_A_NID: preferred local NIDs */
+
+	__LNET_UDSP_A_MAX,
+	LNET_UDSP_A_MAX = __LNET_UDSP_A_MAX - 1
 };
 
 /* LNET_A_NI_SENT/RECEIVED/DROPPED: u32 per message type. */
