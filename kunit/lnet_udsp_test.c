@@ -103,8 +103,10 @@ static void udsp_rules_free(struct list_head *rules)
 {
 	struct lnet_udsp *u, *tmp;
 
-	list_for_each_entry_safe(u, tmp, rules, udsp_list)
+	list_for_each_entry_safe(u, tmp, rules, udsp_list) {
+		list_del(&u->udsp_list);
 		lnet_udsp_free(u);
+	}
 }
 
 static struct lnet_nid udsp_nid(struct kunit *test, const char *s)

@@ -157,6 +157,43 @@ static void bad_peer_requests(void)
 	expect_reject("discover: with a SOURCE", msg, EINVAL, true);
 }
 
+static void bad_udsp_requests(void)
+{
+	char longstr[LNET_GENL_UDSP_LEN + 8];
+	struct nl_msg *msg;
+
+	memset(longstr, 'a', sizeof(longstr) - 1);
+	longstr[sizeof(longstr) - 1] = '\0';
+	msg = lnl_msg(LNET_CMD_UDSP_ADD, false);
+	nla_put_string(msg, LNET_A_UDSP_SRC, "tcp");
+	nla_put_u8(msg, LNET_A_PRIORITY, 1);
+	expect_reject("udsp add: priority as u8", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_UDSP_ADD, false);
+	nla_put_string(msg, LNET_A_UDSP_SRC, "tcp");
+	nla_put_u32(msg, LNET_A_PRIORITY, 0xffffffffU);
+	expect_reject("udsp add: priority 2^32-1", msg, ERANGE, true);
+	msg = lnl_msg(LNET_CMD_UDSP_ADD, false);
+	nla_put_string(msg, LNET_A_UDSP_DST, longstr);
+	nla_put_u32(msg, LNET_A_PRIORITY, 1);
+	expect_reject("udsp add: long --dst", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_UDSP_ADD, false);
+	nla_put_string(msg, LNET_A_UDSP_SRC, "tcp");
+	nla_put_u32(msg, LNET_A_PRIORITY, 1);
+	nla_put_u32(msg, LNET_A_IDX, 0x80000000U);
+	expect_reject("udsp add: idx 2^31", msg, ERANGE, true);
+	msg = lnl_msg(LNET_CMD_UDSP_ADD, false);
+	nla_put_string(msg, LNET_A_UDSP_SRC, "tcp");
+	nla_put_u32(msg, LNET_A_PRIORITY, 1);
+	nla_put_string(msg, LNET_A_NID, "0@lo");
+	expect_reject("udsp add: with a NID", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_UDSP_DEL, false);
+	expect_reject("udsp del: neither idx nor all", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_UDSP_DEL, false);
+	nla_put_u32(msg, LNET_A_IDX, 0);
+	nla_put_flag(msg, LNET_A_ALL);
+	expect_reject("udsp del: idx and all", msg, EINVAL, true);
+}
+
 static void bad_requests(void)
 {
 	char longstr[200];
@@ -317,6 +354,7 @@ static void bad_requests(void)
 	expect_reject("set: read-only lnd_timeout",
 		      global_set("lnd_timeout", 10), EPERM, true);
 	bad_peer_requests();
+	bad_udsp_requests();
 }
 
 /* Without CAP_NET_ADMIN every request that changes state is refused. */
@@ -343,6 +381,13 @@ static void eperm_requests(void)
 	msg = lnl_msg(LNET_CMD_DISCOVER, false);
 	nla_put_string(msg, LNET_A_NID, "0@lo");
 	expect_reject("noadmin: discover", msg, EPERM, true);
+	msg = lnl_msg(LNET_CMD_UDSP_ADD, false);
+	nla_put_string(msg, LNET_A_UDSP_SRC, "tcp");
+	nla_put_u32(msg, LNET_A_PRIORITY, 0);
+	expect_reject("noadmin: udsp add", msg, EPERM, true);
+	msg = lnl_msg(LNET_CMD_UDSP_DEL, false);
+	nla_put_flag(msg, LNET_A_ALL);
+	expect_reject("noadmin: udsp del", msg, EPERM, true);
 }
 
 int main(int argc, char **argv)
