@@ -9,7 +9,7 @@
  *	ping <nid> <count>
  *	put <nid> <size> <count> <concurrency>
  *	get <nid> <size> <count> <concurrency>
- *	push <nid> [bad|nomr]
+ *	push <nid> [bad|nomr|burst]
  *	serve | unserve
  *
  * The target side ("serve", automatic for a run when not serving) posts
@@ -851,31 +851,17 @@ static void lnet_test_push_event(struct lnet_event *ev)
 		complete(&p->unlinked);
 }
 
-/*
- * lnet_test_push() - push our NIDs to @nid as a Lustre node does; @kind
- * "bad" spoils the magic, "nomr" leaves MULTI_RAIL out: the receiver
- * must ACK both (LNet does) and merge neither.
- */
-static int lnet_test_push(const struct lnet_nid *nid, const char *kind)
-{
-	struct lnet_processid target = { .nid = *nid, .pid = 12345 };
-	char nidstr[LNET_NIDSTR_SIZE];
-	struct lnet_handle_md mdh;
-	struct lnet_test_push *p;
-	struct lnet_ni_info *info;
-	unsigned int n = 1;
-	struct lnet_md md;
-	u64 nid4;
-	int rc;
+/* Pushes of "push NID burst": as many landing at once as 64 nodes'. */
+#define LNET_TEST_PUSH_BURST	64
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
-	if (!p || !info) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	init_completion(&p->done);
-	init_completion(&p->unlinked);
+/* Fill @p's buffer: a ping buffer of our NIDs (@kind as below). */
+static unsigned int lnet_test_push_buf(struct lnet_test_push *p,
+				       const char *kind,
+				       struct lnet_ni_info *info)
+{
+	unsigned int n = 1;
+	u64 nid4;
+
 	/* Header, then 0@lo with sequence number 1, then our NIDs. */
 	p->buf[0] = strcmp(kind, "bad") ? LNET_TEST_PING_MAGIC : 0xdeadbeef;
 	p->buf[1] = LNET_TEST_PING_FEAT;
@@ -892,30 +878,77 @@ static int lnet_test_push(const struct lnet_nid *nid, const char *kind)
 		n++;
 	}
 	p->buf[3] = n;
-	md = (struct lnet_md) {
-		.start = p->buf,
-		.length = 16 + 16 * n,
-		.threshold = 2,			/* SEND and ACK */
-		.user_ptr = p,
-		.handler = lnet_test_push_event,
-	};
-	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
-	if (rc)
+	return n;
+}
+
+/*
+ * lnet_test_push() - push our NIDs to @nid as a Lustre node does; @kind
+ * "bad" spoils the magic, "nomr" leaves MULTI_RAIL out: the receiver
+ * must ACK both (LNet does) and merge neither; "burst" sends
+ * LNET_TEST_PUSH_BURST good ones at once (as when many nodes push to a
+ * server together): the receiver must ACK every one.
+ */
+static int lnet_test_push(const struct lnet_nid *nid, const char *kind)
+{
+	unsigned int i, n = 0, acked = 0, count = 1, sent = 0;
+	struct lnet_processid target = { .nid = *nid, .pid = 12345 };
+	char nidstr[LNET_NIDSTR_SIZE];
+	struct lnet_handle_md *mdh;
+	struct lnet_test_push *p;
+	struct lnet_ni_info *info;
+	unsigned long deadline;
+	struct lnet_md md;
+	int rc = 0;
+
+	if (!strcmp(kind, "burst")) {
+		count = LNET_TEST_PUSH_BURST;
+		kind = "";
+	}
+	p = kcalloc(count, sizeof(*p), GFP_KERNEL);
+	mdh = kcalloc(count, sizeof(*mdh), GFP_KERNEL);
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!p || !mdh || !info) {
+		rc = -ENOMEM;
 		goto out;
-	rc = lnet_put(NULL, mdh, LNET_ACK_REQ, &target, 0,
-		      LNET_TEST_PING_BITS, 0, 0);
-	if (!rc && !wait_for_completion_timeout(&p->done, op_timeout * HZ))
-		rc = -ETIMEDOUT;
-	lnet_md_unlink(mdh);
-	wait_for_completion(&p->unlinked);
-	if (!rc && !p->acked)
-		rc = p->status ? p->status : -EIO;
+	}
+	/* All sent before any is waited for, so that they arrive together. */
+	for (i = 0; i < count && !rc; i++) {
+		init_completion(&p[i].done);
+		init_completion(&p[i].unlinked);
+		n = lnet_test_push_buf(&p[i], kind, info);
+		md = (struct lnet_md) {
+			.start = p[i].buf,
+			.length = 16 + 16 * n,
+			.threshold = 2,			/* SEND and ACK */
+			.user_ptr = &p[i],
+			.handler = lnet_test_push_event,
+		};
+		rc = lnet_md_bind(&md, LNET_UNLINK, &mdh[i]);
+		if (rc)
+			break;
+		sent++;
+		rc = lnet_put(NULL, mdh[i], LNET_ACK_REQ, &target, 0,
+			      LNET_TEST_PING_BITS, 0, 0);
+	}
+	deadline = jiffies + op_timeout * HZ;
+	for (i = 0; i < sent; i++) {
+		if (!rc && !wait_for_completion_timeout(&p[i].done,
+					max_t(long, deadline - jiffies, 1)))
+			rc = -ETIMEDOUT;
+		lnet_md_unlink(mdh[i]);
+		wait_for_completion(&p[i].unlinked);
+		if (p[i].acked)
+			acked++;
+		else if (!rc)
+			rc = p[i].status ? p[i].status : -EIO;
+	}
 	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
 	snprintf(lnet_test_result, sizeof(lnet_test_result),
-		 "op=push nid=%s nnis=%u acked=%d rc=%d\n", nidstr, n,
-		 p->acked, rc);
+		 "op=push nid=%s nnis=%u acked=%u rc=%d\n", nidstr, n, acked,
+		 rc);
 out:
 	kfree(info);
+	kfree(mdh);
 	kfree(p);
 	return rc;
 }
@@ -943,7 +976,8 @@ static int lnet_test_command(char *line)
 	if (!strcmp(argv[0], "push") && argc == 2)
 		return lnet_test_push(&nid, "");
 	if (!strcmp(argv[0], "push") && argc == 3 &&
-	    (!strcmp(argv[2], "bad") || !strcmp(argv[2], "nomr")))
+	    (!strcmp(argv[2], "bad") || !strcmp(argv[2], "nomr") ||
+	     !strcmp(argv[2], "burst")))
 		return lnet_test_push(&nid, argv[2]);
 	for (i = 2; i < argc; i++) {
 		rc = kstrtou32(argv[i], 0, &v[i - 2]);

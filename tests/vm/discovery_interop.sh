@@ -12,6 +12,8 @@
 #  - before that, a push with a bad magic and one without MULTI_RAIL are
 #    ACKed (LNet does) but dropped and counted: b's peer of a stays as
 #    traffic made it (state 0), no discovery starts;
+#  - 64 pushes landing at once (as from 64 nodes at a mount storm) are
+#    all ACKed: none finds the push target without a buffer;
 #  - b pushes its own buffer back (a is multi-rail and has none of b's):
 #    ours sent to ours is ACKed too, and a learns b as multi-rail;
 #  - b keeps serving: traffic both ways with the data checked at the
@@ -77,6 +79,20 @@ barrier pushed
 peer_wait "$nid" "Multi-Rail: true.*peer state: $DISCOVERED_MR"
 log "$(grep -E 'primary nid|Multi-Rail|peer state' "$T/peer" | tr -s ' ' | tr '\n' ' ')"
 barrier merged
+
+phase push_burst
+if [ "$LNET_NODE" = a ]; then
+	lt push "$nid" burst
+	[ "$LT_RC" = 0 ] && [ "$(field acked)" = 64 ] ||
+		{ diag; fail "a burst of 64 pushes to $nid: not all ACKed: $RESULT"; }
+fi
+barrier burst-pushed
+if [ "$LNET_NODE" = b ]; then
+	[ "$(dc pushes)" -ge 67 ] ||
+		{ cat /sys/kernel/debug/lnet/discovery; fail "pushes not counted"; }
+	peer_wait "$nid" "Multi-Rail: true.*peer state: $DISCOVERED_MR"
+fi
+barrier burst-merged
 
 phase traffic_after_push
 lt_ok put "$nid" 4096 8 4
