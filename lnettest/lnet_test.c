@@ -932,8 +932,9 @@ static int lnet_test_push(const struct lnet_nid *nid, const char *kind)
 	}
 	deadline = jiffies + op_timeout * HZ;
 	for (i = 0; i < sent; i++) {
-		if (!rc && !wait_for_completion_timeout(&p[i].done,
-					max_t(long, deadline - jiffies, 1)))
+		long left = max_t(long, deadline - jiffies, 1);
+
+		if (!rc && !wait_for_completion_timeout(&p[i].done, left))
 			rc = -ETIMEDOUT;
 		lnet_md_unlink(mdh[i]);
 		wait_for_completion(&p[i].unlinked);
