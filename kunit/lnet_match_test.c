@@ -270,6 +270,57 @@ static void match_offsets_and_truncation(struct kunit *test)
 				       NULL), LNET_MATCHMD_NONE);
 }
 
+/*
+ * LNET_MD_MAX_SIZE: PUTs land one after another (local offsets); the MD
+ * is used up, and with LNET_UNLINK gone, once less than max_size is left.
+ */
+static void match_max_size(struct kunit *test)
+{
+	struct lnet_processid a = lm_src(test, "0@lo", 12345);
+	struct lnet_md md = {
+		.start = lm_buf[1], .length = 100,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_PUT | LNET_MD_TRUNCATE | LNET_MD_MAX_SIZE,
+		.user_ptr = (void *)1, .handler = lm_handler, .max_size = 40,
+	};
+	struct lnet_msg *m1, *m2;
+	struct lnet_handle_md h;
+	struct lnet_me *me;
+
+	me = lnet_me_attach(MT_PORTAL, &lm_any, 7, 0, LNET_INS_AFTER);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(me));
+	KUNIT_ASSERT_EQ(test, lnet_md_attach(me, &md, LNET_UNLINK, &h), 0);
+	/* Two at once, each in its own bytes. */
+	KUNIT_ASSERT_EQ(test, lm_match(test, &a, 7, 30, 0, LNET_MD_OP_PUT, &m1),
+			LNET_MATCHMD_OK);
+	KUNIT_ASSERT_EQ(test, lm_match(test, &a, 7, 20, 0, LNET_MD_OP_PUT, &m2),
+			LNET_MATCHMD_OK);
+	KUNIT_EXPECT_EQ(test, m1->msg_offset, 0);
+	KUNIT_EXPECT_EQ(test, m2->msg_offset, 30);
+	/* 50 left, at least 40: it takes another, truncated to what fits. */
+	lm_finish(m1, 0);
+	KUNIT_ASSERT_EQ(test, lm_match(test, &a, 7, 60, 0, LNET_MD_OP_PUT, &m1),
+			LNET_MATCHMD_OK);
+	KUNIT_EXPECT_EQ(test, m1->msg_offset, 50);
+	KUNIT_EXPECT_EQ(test, m1->msg_len, 50);
+	/* Full: it left the portal, and goes when both are done. */
+	KUNIT_EXPECT_EQ(test, lm_match(test, &a, 7, 1, 0, LNET_MD_OP_PUT, NULL),
+			LNET_MATCHMD_NONE);
+	KUNIT_EXPECT_TRUE(test,
+			  list_empty(&the_lnet.ln_portals[MT_PORTAL].ptl_mes));
+	lm_finish(m2, 0);
+	lm_finish(m1, 0);
+	KUNIT_EXPECT_EQ(test, lm_events.n, 3);
+	KUNIT_EXPECT_TRUE(test, lm_events.ev[2].unlinked);
+	KUNIT_EXPECT_EQ(test, lnet_md_unlink(h), -ENOENT);
+	/* A limit needs local offsets and a size. */
+	md.options |= LNET_MD_MANAGE_REMOTE;
+	KUNIT_EXPECT_EQ(test, lnet_md_bind(&md, LNET_RETAIN, &h), -EINVAL);
+	md.options &= ~LNET_MD_MANAGE_REMOTE;
+	md.max_size = 0;
+	KUNIT_EXPECT_EQ(test, lnet_md_bind(&md, LNET_RETAIN, &h), -EINVAL);
+}
+
 /* Threshold 2 with LNET_UNLINK: two operations, then gone. */
 static void match_threshold_unlink(struct kunit *test)
 {
@@ -372,6 +423,7 @@ static struct kunit_case lnet_match_cases[] = {
 	KUNIT_CASE(match_order_and_op),
 	KUNIT_CASE(match_offsets_and_truncation),
 	KUNIT_CASE(match_threshold_unlink),
+	KUNIT_CASE(match_max_size),
 	KUNIT_CASE(match_unlink),
 	KUNIT_CASE(match_md_validation),
 	{}

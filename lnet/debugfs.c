@@ -132,9 +132,9 @@ static int lnet_discovery_stats_show(struct seq_file *m, void *v)
 	lnet_lock();
 	st = the_lnet.ln_dc_stats;
 	lnet_unlock();
-	seq_printf(m, "discovered %u\nfailed %u\npushes %u\npushes_unknown %u\npushes_bad %u\npushes_replaced %u\n",
+	seq_printf(m, "discovered %u\nfailed %u\npushes %u\npushes_unknown %u\npushes_bad %u\npushes_replaced %u\npushes_nomem %u\n",
 		   st.discovered, st.failed, st.pushes, st.pushes_unknown,
-		   st.pushes_bad, st.pushes_replaced);
+		   st.pushes_bad, st.pushes_replaced, st.pushes_nomem);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_discovery_stats);

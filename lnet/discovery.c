@@ -625,15 +625,16 @@ void lnet_peer_dc_init(struct lnet_peer *lp)
 }
 
 /**
- * lnet_dc_push_arrived_locked() - a push landed in a push buffer
- * @ev: its PUT event; the buffer (ev->md_start) is ours to keep or free
+ * lnet_dc_push_arrived_locked() - a push landed in the push target
+ * @ev: its PUT event
+ * @data: a copy of the push, @ev->mlength bytes, ours to keep or free
  *
  * The sender's peer keeps it (replacing one not yet merged, so one per
  * peer at most) and runs a discovery to merge it.  A push from a NID
  * that is no peer's, or that is not a valid ping buffer with MULTI_RAIL,
  * is dropped and counted (its ACK went already, spec 7).
  */
-void lnet_dc_push_arrived_locked(const struct lnet_event *ev)
+void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data)
 {
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(&ev->source);
 	struct lnet_ping_data pd;
@@ -642,22 +643,21 @@ void lnet_dc_push_arrived_locked(const struct lnet_event *ev)
 	the_lnet.ln_dc_stats.pushes++;
 	if (!lpni || the_lnet.ln_state != LNET_STATE_RUNNING) {
 		the_lnet.ln_dc_stats.pushes_unknown++;
-		kfree(ev->md_start);
+		kfree(data);
 		return;
 	}
 	/* Its header only (cheap): a bad push starts no discovery. */
-	if (lnet_ping_buf_parse(ev->md_start, ev->mlength, &pd, NULL, NULL,
-				0) ||
+	if (lnet_ping_buf_parse(data, ev->mlength, &pd, NULL, NULL, 0) ||
 	    !(pd.features & LNET_PING_FEAT_MULTI_RAIL)) {
 		the_lnet.ln_dc_stats.pushes_bad++;
-		kfree(ev->md_start);
+		kfree(data);
 		return;
 	}
 	lp = lnet_peer_of(lpni);
 	if (lp->lp_dc_data && lp->lp_dc_data_pushed)
 		the_lnet.ln_dc_stats.pushes_replaced++;
 	kfree(lp->lp_dc_data);
-	lp->lp_dc_data = ev->md_start;
+	lp->lp_dc_data = data;
 	lp->lp_dc_data_len = ev->mlength;
 	lp->lp_dc_data_from = ev->source;
 	lp->lp_dc_data_pushed = true;

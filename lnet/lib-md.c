@@ -32,6 +32,10 @@ static struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 	if (umd->threshold < LNET_MD_THRESH_INF ||
 	    (!umd->threshold && unlink == LNET_UNLINK))
 		return ERR_PTR(-EINVAL);
+	/* A size limit needs local offsets to have a meaning. */
+	if ((umd->options & LNET_MD_MAX_SIZE) &&
+	    (!umd->max_size || (umd->options & LNET_MD_MANAGE_REMOTE)))
+		return ERR_PTR(-EINVAL);
 	if (umd->options & LNET_MD_KIOV) {
 		const struct bio_vec *bv = umd->start;
 
@@ -61,6 +65,8 @@ static struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 	md->md_options = umd->options;
 	md->md_threshold = umd->threshold;
 	md->md_length = total;
+	if (umd->options & LNET_MD_MAX_SIZE)
+		md->md_max_size = umd->max_size;
 	md->md_unlink = unlink == LNET_UNLINK;
 	INIT_LIST_HEAD(&md->md_rsp_list);
 	md->md_niov = niov;
@@ -286,10 +292,13 @@ struct lnet_libmd *lnet_md_lookup_locked(const struct lnet_handle_wire *wh)
 	return md;
 }
 
-/* Operations are used up. */
+/* Its operations, or (LNET_MD_MAX_SIZE) its room, are used up. */
 bool lnet_md_exhausted(const struct lnet_libmd *md)
 {
-	return !md->md_threshold;
+	if (!md->md_threshold)
+		return true;
+	return (md->md_options & LNET_MD_MAX_SIZE) &&
+	       (u64)md->md_offset + md->md_max_size > md->md_length;
 }
 
 /**

@@ -4,36 +4,58 @@
  * it changes, on portal 0 with the ping's match bits, behind the ping
  * responder's GET-only MD.  LNet ACKs each push, as the sender requires.
  *
- * LNET_PUSH_BUFS buffers are posted, each its own ME and MD taking one
- * PUT, so that two pushes arriving at once never share a buffer.  The
- * event hands the buffer to the sender's peer (lnet/discovery.c merges
- * it; at most one waits per peer) and a work item posts a fresh one.
- * Lustre's push portal is lazy (a push finding no buffer waits); ours is
- * not: a burst of more than LNET_PUSH_BUFS pushes before the reposts is
- * dropped, unACKed, and the sender retries with its next discovery.
+ * LNET_PUSH_BUFS MDs of LNET_PUSH_MD_SIZE bytes are posted, each its own
+ * ME.  Each takes any number of pushes, every one in its own part of the
+ * buffer (local offsets, LNET_MD_MAX_SIZE): pushes arriving together
+ * never share bytes, and an MD with less than a page left is unlinked
+ * and a work item posts a fresh one.  The event copies the push out for
+ * the sender's peer (lnet/discovery.c merges it; at most one waits per
+ * peer).  A push is a ping buffer, 16 bytes per NID: the MDs take
+ * hundreds at once (a mount storm's worth), where one-push buffers took
+ * eight and dropped the rest.
+ *
+ * Lustre's push portal is lazy: a push that finds no buffer waits in the
+ * portal (its LND stalls) until one is posted.  Ours is not: the MDs'
+ * room stands in for that wait, and a push beyond it (thousands at once)
+ * is dropped unACKed, counted in the drop counters, and the sender's
+ * discovery fails and is tried again; no connection stalls.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include <lnet/lib-lnet.h>
 
-/* Room for a ping buffer of 255 NIDs; a larger push is truncated. */
-#define LNET_PUSH_BUF_SIZE	PAGE_SIZE
+/*
+ * Each push gets at least a page (room for 255 NIDs; a larger one is
+ * truncated and its sender re-pinged); an MD takes pushes until less
+ * than that is left.
+ */
+#define LNET_PUSH_MAX_SIZE	PAGE_SIZE
+#define LNET_PUSH_MD_SIZE	(8 * PAGE_SIZE)
 
 static void lnet_push_repost_fn(struct work_struct *work);
 static DECLARE_WORK(lnet_push_repost_work, lnet_push_repost_fn);
 
-/* Under the LNet lock: one push arrived, or a buffer was withdrawn. */
+/* Under the LNet lock: one push arrived, or an MD was used up. */
 static void lnet_push_target_event(struct lnet_event *ev)
 {
 	unsigned long slot = (unsigned long)ev->md_user_ptr;
+	void *data;
 
-	if (ev->type == LNET_EVENT_PUT && !ev->status)
-		lnet_dc_push_arrived_locked(ev);	/* takes the buffer */
-	else if (ev->unlinked)
-		kfree(ev->md_start);
+	if (ev->type == LNET_EVENT_PUT && !ev->status) {
+		/* The MD's bytes go with it: the push is copied out. */
+		data = kmemdup(ev->md_start + ev->offset, ev->mlength,
+			       GFP_ATOMIC);
+		if (data) {
+			lnet_dc_push_arrived_locked(ev, data);	/* takes it */
+		} else {
+			the_lnet.ln_dc_stats.pushes++;
+			the_lnet.ln_dc_stats.pushes_nomem++;
+		}
+	}
 	if (!ev->unlinked)
 		return;
+	kfree(ev->md_start);
 	the_lnet.ln_push_mdh[slot] = LNET_MD_HANDLE_NONE;
 	if (the_lnet.ln_state == LNET_STATE_RUNNING)
 		schedule_work(&lnet_push_repost_work);
@@ -49,7 +71,7 @@ static int lnet_push_buf_post(unsigned long slot)
 	void *buf;
 	int rc;
 
-	buf = kzalloc(LNET_PUSH_BUF_SIZE, GFP_KERNEL);
+	buf = kzalloc(LNET_PUSH_MD_SIZE, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	me = lnet_me_attach(LNET_RESERVED_PORTAL, &any,
@@ -60,11 +82,13 @@ static int lnet_push_buf_post(unsigned long slot)
 	}
 	md = (struct lnet_md) {
 		.start = buf,
-		.length = LNET_PUSH_BUF_SIZE,
-		.threshold = 1,
-		.options = LNET_MD_OP_PUT | LNET_MD_TRUNCATE,
+		.length = LNET_PUSH_MD_SIZE,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_PUT | LNET_MD_TRUNCATE |
+			   LNET_MD_MAX_SIZE,
 		.user_ptr = (void *)slot,
 		.handler = lnet_push_target_event,
+		.max_size = LNET_PUSH_MAX_SIZE,
 	};
 	rc = lnet_md_attach(me, &md, LNET_UNLINK, &mdh);
 	if (rc) {

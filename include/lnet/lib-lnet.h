@@ -207,7 +207,7 @@ void lnet_peer_dc_init(struct lnet_peer *lp);
 struct lnet_peer *lnet_dc_hold_locked(const struct lnet_msg *msg,
 				      unsigned int portal);
 void lnet_dc_hold_msg_locked(struct lnet_peer *lp, struct lnet_msg *msg);
-void lnet_dc_push_arrived_locked(const struct lnet_event *ev);
+void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data);
 void lnet_dc_push_update_locked(bool force);
 void lnet_discovery_stop(void);
 void lnet_discovery_flush(void);

@@ -42,8 +42,8 @@ struct socket;
 struct lnet_ni;
 struct lnet_msg;
 
-/* Push buffers posted at a time (lnet/push.c). */
-#define LNET_PUSH_BUFS		8
+/* Push target MDs posted at a time (lnet/push.c). */
+#define LNET_PUSH_BUFS		4
 
 /**
  * struct lnet_credits - a pool of send credits with a FIFO of waiters
@@ -307,6 +307,7 @@ struct lnet_peer_dc_op {
  * @pushes_unknown: of those, from a NID that is no peer's: dropped
  * @pushes_bad: of those, not a valid multi-rail ping buffer: dropped
  * @pushes_replaced: of those, replaced by a newer one before merged
+ * @pushes_nomem: of those, dropped: no memory to copy it out
  */
 struct lnet_dc_stats {
 	u32	discovered;
@@ -315,6 +316,7 @@ struct lnet_dc_stats {
 	u32	pushes_unknown;
 	u32	pushes_bad;
 	u32	pushes_replaced;
+	u32	pushes_nomem;
 };
 
 /**
@@ -383,6 +385,7 @@ struct lnet_peer {
  * @md_refcount: messages using the MD
  * @md_length: total bytes
  * @md_offset: local offset for the next operation (!MANAGE_REMOTE)
+ * @md_max_size: with LNET_MD_MAX_SIZE, exhausted when less is left
  * @md_unlink: unlink when exhausted
  * @md_aborted: unlinked because its response did not come in time; events
  *	of operations still running on it report -ETIMEDOUT
@@ -405,6 +408,7 @@ struct lnet_libmd {
 	int			md_refcount;
 	unsigned int		md_length;
 	unsigned int		md_offset;
+	unsigned int		md_max_size;
 	bool			md_unlink;
 	bool			md_zombie;
 	bool			md_aborted;
@@ -572,7 +576,7 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_ping_info: its buffer
  * @ln_ping_size: its size in bytes
  * @ln_ping_seq: its sequence number (entry 0's status)
- * @ln_push_mdh: the push target's MDs (portal 0, one PUT each)
+ * @ln_push_mdh: the push target's MDs (portal 0, many PUTs each)
  * @ln_push_posted: how many of them are posted
  * @ln_push_force: the next ping buffer update pushes to every multi-rail
  *	peer, up to date or not (discovery turned on or off)
