@@ -138,9 +138,9 @@ static void ctl_lifecycle(struct kunit *test)
 					   NULL, NULL), -EPROTONOSUPPORT);
 	KUNIT_EXPECT_EQ(test, lnet_net_add(lnet_nid_net(&lo), "", NULL, NULL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, lnet_net_del(lnet_nid_net(&lo), NULL, NULL),
+	KUNIT_EXPECT_EQ(test, lnet_net_del(lnet_nid_net(&lo), NULL, NULL, NULL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, lnet_net_del(tcp, NULL, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lnet_net_del(tcp, NULL, NULL, NULL), -ENOENT);
 
 	KUNIT_EXPECT_EQ(test, lnet_ping(&lo, NULL, 5000, nids,
 					ARRAY_SIZE(nids), &features), 0);

@@ -799,12 +799,13 @@ EXPORT_SYMBOL(lnet_net_add);
  * lnet_net_del() - remove local NIs
  * @net_id: the network
  * @ifname: the NI's interface, or NULL for every NI of @net_id
+ * @nid: the NI's NID, or NULL for any
  * @extack: where to report an error
  *
  * Context: Process context.
  * Return: 0, -ENOENT if nothing matches, -EINVAL for lo.
  */
-int lnet_net_del(u32 net_id, const char *ifname,
+int lnet_net_del(u32 net_id, const char *ifname, const struct lnet_nid *nid,
 		 struct netlink_ext_ack *extack)
 {
 	struct lnet_ni *ni, *tmp;
@@ -822,7 +823,8 @@ int lnet_net_del(u32 net_id, const char *ifname,
 		list_for_each_entry_safe(ni, tmp, &net->net_nis, ni_list) {
 			bool last = list_is_last(&ni->ni_list, &net->net_nis);
 
-			if (ifname && strcmp(ifname, ni->ni_ifname))
+			if ((ifname && strcmp(ifname, ni->ni_ifname)) ||
+			    (nid && !lnet_nid_equal(nid, &ni->ni_nid)))
 				continue;
 			rc = 0;
 			lnet_ni_stop(ni);	/* may free net when last */

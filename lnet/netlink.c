@@ -173,11 +173,13 @@ static const struct nla_policy lnet_net_add_policy[LNET_A_LND_TUNABLES + 1] = {
 	[LNET_A_LND_TUNABLES]	= NLA_POLICY_NESTED(lnet_lnd_tunables_policy),
 };
 
-static const struct nla_policy lnet_net_del_policy[LNET_A_IFNAME + 1] = {
+static const struct nla_policy lnet_net_del_policy[LNET_A_NID + 1] = {
 	[LNET_A_NET]		= { .type = NLA_NUL_STRING,
 				    .len = LNET_GENL_NET_LEN - 1 },
 	[LNET_A_IFNAME]		= { .type = NLA_NUL_STRING,
 				    .len = IFNAMSIZ - 1 },
+	[LNET_A_NID]		= { .type = NLA_NUL_STRING,
+				    .len = LNET_GENL_NID_LEN - 1 },
 };
 
 static const struct nla_policy lnet_net_get_policy[LNET_A_DETAIL + 1] = {
@@ -261,15 +263,36 @@ static int lnet_genl_net_add(struct sk_buff *skb, struct genl_info *info)
 static int lnet_genl_net_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[LNET_A_NET];
+	struct nlattr *nid_attr = info->attrs[LNET_A_NID];
 	const char *ifname = NULL;
-	u32 net_id;
+	u32 net_id = LNET_NET_ANY;
+	struct lnet_nid nid;
 	int rc;
 
-	if (lnet_genl_missing(info, LNET_A_NET, "missing network"))
+	/* By net (and interface), or by the NI's NID. */
+	if (!nid_attr &&
+	    lnet_genl_missing(info, LNET_A_NET, "missing network"))
 		return -EINVAL;
-	rc = lnet_genl_parse_net(attr, &net_id, info->extack);
-	if (rc < 0)
-		return rc;
+	if (nid_attr) {
+		rc = lnet_genl_parse_nid(nid_attr, &nid, info->extack);
+		if (rc < 0)
+			return rc;
+		net_id = lnet_nid_net(&nid);
+	}
+	if (attr) {
+		u32 nid_net = net_id;
+
+		rc = lnet_genl_parse_net(attr, &net_id, info->extack);
+		if (rc < 0)
+			return rc;
+		if (nid_attr && net_id != nid_net) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nid_attr,
+					    "the NID is not on that network");
+			return -EINVAL;
+		}
+	} else {
+		attr = nid_attr;
+	}
 	if (lnet_net_type(net_id) == LNET_LND_LO) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "the lo network cannot be deleted");
@@ -279,7 +302,8 @@ static int lnet_genl_net_del(struct sk_buff *skb, struct genl_info *info)
 		ifname = nla_data(info->attrs[LNET_A_IFNAME]);
 
 	mutex_lock(&lnet_genl_mutex);
-	rc = lnet_net_del(net_id, ifname, info->extack);
+	rc = lnet_net_del(net_id, ifname, nid_attr ? &nid : NULL,
+			  info->extack);
 	mutex_unlock(&lnet_genl_mutex);
 	if (rc == -ENOENT)
 		lnet_genl_default_msg(info->extack, attr,

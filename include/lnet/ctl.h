@@ -146,11 +146,12 @@ int lnet_net_add(u32 net_id, const char *ifname,
  * lnet_net_del() - remove local NIs.
  * @net_id: the network.
  * @ifname: the NI's interface, or NULL for every NI of @net_id.
+ * @nid: the NI's NID, or NULL for any.
  * @extack: where to report an error.
  *
  * Return: 0, -ENOENT if nothing matches, -EINVAL for lo.
  */
-int lnet_net_del(u32 net_id, const char *ifname,
+int lnet_net_del(u32 net_id, const char *ifname, const struct lnet_nid *nid,
 		 struct netlink_ext_ack *extack);
 
 /**

@@ -259,7 +259,14 @@ must_fail "over-long interface" "--if value" \
 	"$LNETCTL" net add --net tcp1 --if abcdefghijklmnopq
 must_fail "add lo" "lo" "$LNETCTL" net add --net lo --if eth0
 must_fail "del lo" "lo" "$LNETCTL" net del --net lo
-must_fail "del missing --net" "--net" "$LNETCTL" net del
+must_fail "del missing --net" "--net or --nid" "$LNETCTL" net del
+must_fail "del --nid garbage" "--nid value 'garbage'" \
+	"$LNETCTL" net del --nid garbage
+must_fail "del --nid of no NI (kernel)" "no such NI" \
+	"$LNETCTL" net del --nid 192.0.2.99@tcp
+must_fail "del --nid of another net than --net (kernel)" "not on that network" \
+	"$LNETCTL" net del --net tcp1 --nid 192.0.2.99@tcp
+must_fail "del --nid of 0@lo (kernel)" "lo" "$LNETCTL" net del --nid 0@lo
 must_fail "del of an absent net (kernel)" "cannot delete" \
 	"$LNETCTL" net del --net tcp5
 must_fail "gni, no such LND (kernel)" "errno: -93" \
@@ -285,7 +292,9 @@ grep -q "lnd tunables" <<<"$out" && fail "net show (detail 0) has lnd tunables"
 cpp=$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)
 [ -n "$cpp" ] && [ "$cpp" -ge 1 ] ||
 	fail "net show -v: tcp9 conns_per_peer '$cpp', want the automatic one"
-"$LNETCTL" net del --net tcp9 || fail "net del tcp9"
+# net del by the NI's NID
+"$LNETCTL" net del --nid "${!my_ip}@tcp9" || fail "net del --nid (tcp9)"
+"$LNETCTL" net show | grep -q "@tcp9\$" && fail "net del --nid left the NI"
 
 # --- lnd tunables: conns_per_peer ---
 "$LNETCTL" net add --net tcp9 --if eth0 --conns-per-peer 3 ||

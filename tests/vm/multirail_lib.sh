@@ -178,8 +178,9 @@ YAML
 		mr_udsp "$b0" "$a0" "$a1"
 
 		phase one_rail_left
-		# The ping buffer changes: b gets it by a push.
-		"$LNETCTL" net del --net "${LND}1" || fail "net del ${LND}1"
+		# The ping buffer changes: b gets it by a push.  (By the NID:
+		# net del --nid removes that one NI.)
+		"$LNETCTL" net del --nid "$a1" || fail "net del --nid $a1"
 		lt_ok put "$b0" 1048576 8 4
 		[ "$(ni_sends "$a1")" = "" ] || fail "$a1 is still there"
 		log "8 PUTs after net del ${LND}1: $a0 sent $(ni_sends "$a0")"

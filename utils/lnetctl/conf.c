@@ -457,7 +457,7 @@ static void undo_import(struct plan *pl, unsigned int n_ni,
 	while (n_par--)
 		do_global_set(pl->par[n_par].name, pl->par[n_par].old, &err);
 	while (n_ni--)
-		do_net_del(pl->ni[n_ni].net, pl->ni[n_ni].ifname, &err);
+		do_net_del(pl->ni[n_ni].net, pl->ni[n_ni].ifname, NULL, &err);
 }
 
 /* The index of the rule with @r's terms in @l, or -1. */
@@ -651,7 +651,8 @@ static int import_del(struct plan *pl)
 		}
 	}
 	for (i = 0; i < pl->n_ni; i++) {
-		if (do_net_del(pl->ni[i].net, pl->ni[i].ifname, &err) < 0) {
+		if (do_net_del(pl->ni[i].net, pl->ni[i].ifname, NULL,
+			       &err) < 0) {
 			report_nl_error("del", "net", "cannot delete network",
 					&err);
 			return 1;

@@ -221,12 +221,14 @@ too_big:
 	return lnl_run(NULL, NULL, NULL, err);
 }
 
-int do_net_del(const char *net, const char *ifname, struct lnl_error *err)
+int do_net_del(const char *net, const char *ifname, const char *nid,
+	       struct lnl_error *err)
 {
 	struct nl_msg *msg = lnl_msg(LNET_CMD_NET_DEL, false);
 
-	if (msg && (nla_put_string(msg, LNET_A_NET, net) ||
-		    (ifname && nla_put_string(msg, LNET_A_IFNAME, ifname)))) {
+	if (msg && ((net && nla_put_string(msg, LNET_A_NET, net)) ||
+		    (ifname && nla_put_string(msg, LNET_A_IFNAME, ifname)) ||
+		    (nid && nla_put_string(msg, LNET_A_NID, nid)))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
@@ -607,7 +609,7 @@ static void undo_adds(const char *net, char **ifs, unsigned int n)
 	struct lnl_error err;
 
 	while (n--)
-		do_net_del(net, ifs[n], &err);
+		do_net_del(net, ifs[n], NULL, &err);
 }
 
 static int net_add(int argc, char **argv)
@@ -723,9 +725,10 @@ static int net_del(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "net", required_argument, NULL, 'n' },
 		{ "if", required_argument, NULL, 'i' },
+		{ "nid", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *net = NULL, *ifname = NULL;
+	const char *net = NULL, *ifname = NULL, *nid = NULL;
 	struct lnl_error err;
 	int c;
 
@@ -734,20 +737,26 @@ static int net_del(int argc, char **argv)
 			net = optarg;
 		else if (c == 'i')
 			ifname = optarg;
+		else if (c == 'd')
+			nid = optarg;
 		else
 			return bad_option("del", "net", argv);
 	}
 	if (optind < argc)
 		return usage_error("del", "net", "unexpected argument '%s'",
 				   argv[optind]);
-	if (!net)
+	if (!net && !nid)
 		return usage_error("del", "net",
-				   "missing mandatory parameter --net%s", "");
-	if (!valid_net(net))
+				   "missing mandatory parameter --net or --nid%s",
+				   "");
+	if (net && !valid_net(net))
 		return usage_error("del", "net",
 				   "invalid --net value '%s': not a network",
 				   net);
-	if (!strcmp(net, "lo"))
+	if (nid && !valid_nid(nid))
+		return usage_error("del", "net",
+				   "invalid --nid value '%s': not a NID", nid);
+	if (net && !strcmp(net, "lo"))
 		return usage_error("del", "net",
 				   "invalid --net value '%s': lo cannot be deleted",
 				   net);
@@ -757,7 +766,7 @@ static int net_del(int argc, char **argv)
 				   ifname);
 	if (open_or_report("del", "net"))
 		return 1;
-	if (do_net_del(net, ifname, &err) < 0) {
+	if (do_net_del(net, ifname, nid, &err) < 0) {
 		report_nl_error("del", "net", "cannot delete network", &err);
 		return 1;
 	}

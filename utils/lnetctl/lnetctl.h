@@ -109,7 +109,8 @@ struct net_add_req {
 void net_add_req_init(struct net_add_req *r, const char *net);
 
 int do_net_add(const struct net_add_req *r, struct lnl_error *err);
-int do_net_del(const char *net, const char *ifname, struct lnl_error *err);
+int do_net_del(const char *net, const char *ifname, const char *nid,
+	       struct lnl_error *err);
 
 /* --- YAML input (import) --- */
 
