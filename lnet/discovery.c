@@ -640,7 +640,6 @@ void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data)
 	struct lnet_ping_data pd;
 	struct lnet_peer *lp;
 
-	the_lnet.ln_dc_stats.pushes++;
 	if (!lpni || the_lnet.ln_state != LNET_STATE_RUNNING) {
 		the_lnet.ln_dc_stats.pushes_unknown++;
 		kfree(data);

@@ -43,15 +43,14 @@ static void lnet_push_target_event(struct lnet_event *ev)
 	void *data;
 
 	if (ev->type == LNET_EVENT_PUT && !ev->status) {
+		the_lnet.ln_dc_stats.pushes++;
 		/* The MD's bytes go with it: the push is copied out. */
 		data = kmemdup(ev->md_start + ev->offset, ev->mlength,
 			       GFP_ATOMIC);
-		if (data) {
+		if (data)
 			lnet_dc_push_arrived_locked(ev, data);	/* takes it */
-		} else {
-			the_lnet.ln_dc_stats.pushes++;
+		else
 			the_lnet.ln_dc_stats.pushes_nomem++;
-		}
 	}
 	if (!ev->unlinked)
 		return;

@@ -460,6 +460,17 @@ static void undo_import(struct plan *pl, unsigned int n_ni,
 		do_net_del(pl->ni[n_ni].net, pl->ni[n_ni].ifname, NULL, &err);
 }
 
+static bool udsp_same_terms(const struct udsp_rule *a,
+			    const struct udsp_rule *b)
+{
+	unsigned int t;
+
+	for (t = 0; t < UDSP_TERMS; t++)
+		if (strcmp(a->term[t], b->term[t]))
+			return false;
+	return true;
+}
+
 /* The index of the rule with @r's terms in @l, or -1. */
 static long long udsp_find(const struct udsp_list *l,
 			   const struct udsp_rule *r)
@@ -467,9 +478,20 @@ static long long udsp_find(const struct udsp_list *l,
 	unsigned int i;
 
 	for (i = 0; i < l->n; i++)
-		if (!memcmp(l->r[i].term, r->term, sizeof(r->term)))
+		if (udsp_same_terms(&l->r[i], r))
 			return l->r[i].idx;
 	return -1;
+}
+
+/* Does the file name a rule with @r's terms? */
+static bool udsp_planned(const struct plan *pl, const struct udsp_rule *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < pl->n_udsp; i++)
+		if (udsp_same_terms(&pl->udsp[i], r))
+			return true;
+	return false;
 }
 
 /*
@@ -579,7 +601,6 @@ static int import_del_udsp(struct plan *pl)
 	struct lnl_error err;
 	struct udsp_list l;
 	unsigned int i, j;
-	long long at;
 
 	if (get_udsp(-1, &l, &err) < 0) {
 		report_nl_error("show", "udsp", "cannot get rules", &err);
@@ -593,13 +614,10 @@ static int import_del_udsp(struct plan *pl)
 			return 1;
 		}
 	}
+	/* Last first: the indexes of those before do not move. */
 	for (j = l.n; j-- > 0;) {
-		for (i = 0; i < pl->n_udsp; i++)
-			if (!memcmp(l.r[j].term, pl->udsp[i].term,
-				    sizeof(l.r[j].term)))
-				break;
-		at = l.r[j].idx;
-		if (i < pl->n_udsp && do_udsp_del(at, &err) < 0) {
+		if (udsp_planned(pl, &l.r[j]) &&
+		    do_udsp_del(l.r[j].idx, &err) < 0) {
 			report_nl_error("del", "udsp", "cannot delete rule",
 					&err);
 			free(l.r);
@@ -666,7 +684,7 @@ static void emit_udsp_like(struct yout *y, struct plan *pl)
 {
 	struct udsp_list l, sel = { NULL, 0 };
 	struct lnl_error err;
-	unsigned int i, j;
+	unsigned int i;
 
 	if (get_udsp(-1, &l, &err) < 0) {
 		report_nl_error("show", "udsp", "cannot get rules", &err);
@@ -674,12 +692,8 @@ static void emit_udsp_like(struct yout *y, struct plan *pl)
 	}
 	sel.r = calloc(l.n + 1, sizeof(*sel.r));
 	for (i = 0; sel.r && i < l.n; i++)
-		for (j = 0; j < pl->n_udsp; j++)
-			if (!memcmp(l.r[i].term, pl->udsp[j].term,
-				    sizeof(l.r[i].term))) {
-				sel.r[sel.n++] = l.r[i];
-				break;
-			}
+		if (udsp_planned(pl, &l.r[i]))
+			sel.r[sel.n++] = l.r[i];
 	emit_udsp(y, &sel, false);
 	free(sel.r);
 	free(l.r);
