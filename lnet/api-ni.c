@@ -32,6 +32,11 @@ struct lnet the_lnet = {
 	.ln_rsp_list	= LIST_HEAD_INIT(the_lnet.ln_rsp_list),
 	.ln_rsp_work	= __DELAYED_WORK_INITIALIZER(the_lnet.ln_rsp_work,
 						     lnet_rsp_expire_work, 0),
+	.ln_resendq	= LIST_HEAD_INIT(the_lnet.ln_resendq),
+	.ln_resend_work	= __WORK_INITIALIZER(the_lnet.ln_resend_work,
+					     lnet_resend_work),
+	.ln_ni_recoveryq = LIST_HEAD_INIT(the_lnet.ln_ni_recoveryq),
+	.ln_peer_ni_recoveryq = LIST_HEAD_INIT(the_lnet.ln_peer_ni_recoveryq),
 };
 
 /* For LNDs' and KUnit suites' use of the internal (lib-lnet.h) API. */
@@ -249,6 +254,7 @@ bool lnet_nid_is_local_locked(const struct lnet_nid *nid)
 				return true;
 	return false;
 }
+EXPORT_SYMBOL_GPL(lnet_nid_is_local_locked);
 
 /**
  * lnet_ni_set_fatal() - an LND reports an NI's link or device down or up
@@ -416,6 +422,8 @@ static int lnet_ni_start(u32 net_id, const char *ifname,
 	ni->ni_net = net;
 	ni->ni_refcount = 1;
 	INIT_LIST_HEAD(&ni->ni_list);
+	ni->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	INIT_LIST_HEAD(&ni->ni_recovery);
 	lnet_credits_init(&ni->ni_txc, ni->ni_tunables.credits);
 	init_completion(&ni->ni_senders_gone);
 	rc = percpu_ref_init(&ni->ni_senders, lnet_ni_senders_gone, 0,
@@ -486,6 +494,7 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 
 	lnet_lock();
 	ni->ni_up = false;
+	list_del_init(&ni->ni_recovery);
 	lnet_unlock();
 
 	percpu_ref_kill(&ni->ni_senders);
@@ -502,6 +511,8 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	lnet_unlock();
 	list_for_each_entry_safe(msg, tmp, &failed, msg_list) {
 		list_del_init(&msg->msg_list);
+		/* They never left: another NI may take them (lnet/resend.c). */
+		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_DROPPED;
 		lnet_finalize(msg, -ESHUTDOWN);
 	}
 
@@ -637,6 +648,7 @@ static void lnet_shutdown_locked(void)
 	lnet_ping_target_fini();
 	lnet_push_target_fini();
 	lnet_discovery_stop();
+	lnet_resend_flush();
 	lnet_stop_all_nis();
 	lnet_rsp_expire_all();
 	lnet_discovery_flush();
@@ -849,7 +861,7 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	memset(info, 0, sizeof(*info));
 	info->nid = ni->ni_nid;
 	info->net_id = ni->ni_net->net_id;
-	info->up = lnet_ni_usable(ni);
+	info->up = lnet_ni_status_up(ni);
 	strscpy(info->ifname, ni->ni_ifname, sizeof(info->ifname));
 	info->tunables = ni->ni_tunables;
 	info->send_count = s->send_count;
@@ -872,6 +884,12 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	info->udsp_nid_prio = lnet_udsp_prio_find(&the_lnet.ln_udsp,
 						  LNET_UDSP_SRC, false,
 						  &ni->ni_nid, LNET_NET_ANY);
+	info->fatal = READ_ONCE(ni->ni_fatal);
+	info->healthv = ni->ni_healthv;
+	info->hstats = ni->ni_hstats;
+	info->ping_count = ni->ni_ping_count;
+	info->next_ping = list_empty(&ni->ni_recovery) ? 0 :
+			  lnet_jiffies_to_mono_secs(ni->ni_next_ping);
 }
 
 /**
@@ -943,6 +961,7 @@ void lnet_counters_reset(void)
 	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
 		list_for_each_entry(ni, &net->net_nis, ni_list) {
 			memset(&ni->ni_stats, 0, sizeof(ni->ni_stats));
+			memset(&ni->ni_hstats, 0, sizeof(ni->ni_hstats));
 			lnet_credits_reset_min(&ni->ni_txc);
 		}
 	lnet_peers_reset_stats_locked();

@@ -76,6 +76,12 @@ static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep)
 
 	if (!percpu_ref_tryget_live(&ni->ni_senders))
 		return -ESHUTDOWN;
+	/* Not sent late (spec 3d): it waited for credits past its deadline. */
+	if (unlikely(lnet_msg_late(msg))) {
+		percpu_ref_put(&ni->ni_senders);
+		msg->msg_health_status = LNET_MSG_STATUS_NETWORK_TIMEOUT;
+		return -ETIMEDOUT;
+	}
 	if (may_sleep && unlikely(READ_ONCE(lnet_test_hold_send_ms))) {
 		hold = xchg(&lnet_test_hold_send_ms, 0);
 		msleep(hold);
@@ -183,6 +189,7 @@ static bool lnet_msg_launch_locked(struct lnet_msg *msg)
 
 	if (is_put)	/* for its egress latency sample */
 		msg->msg_start_ns = ktime_get_ns();
+	msg->msg_deadline = lnet_msg_deadline(msg->msg_txni);
 	/*
 	 * An MD this operation used up is unlinked already: it can take no
 	 * response, and tracking it would leave it on the list once freed.
@@ -190,7 +197,7 @@ static bool lnet_msg_launch_locked(struct lnet_msg *msg)
 	if (!md->md_zombie &&
 	    (!is_put ||
 	     !lnet_wire_handle_is_none(&msg->msg_hdr.msg.put.ack_wmd)))
-		lnet_rsp_track_locked(md, is_put,
+		lnet_rsp_track_locked(md, msg, is_put,
 				      msg->msg_ev.pt_index ==
 				      LNET_RESERVED_PORTAL);
 	msg->msg_ev.initiator.nid = msg->msg_hdr.src_nid;
@@ -215,6 +222,35 @@ void lnet_msg_resume(struct lnet_msg *msg)
 	rc = lnet_select_path_locked(msg);
 	if (!rc)
 		go = lnet_msg_launch_locked(msg);
+	lnet_unlock();
+	if (!rc && go)
+		rc = lnet_ni_send_gated(msg, true);
+	if (rc)
+		lnet_finalize(msg, rc);
+}
+
+/**
+ * lnet_msg_resend() - send a PUT or GET again, by the path chosen now
+ * @msg: the message, decommitted (lnet/resend.c)
+ *
+ * As lnet_msg_resume(), but its deadline and response clock run on from
+ * its first try.  A failure finalizes @msg with the error.
+ *
+ * Context: Process context.
+ */
+void lnet_msg_resend(struct lnet_msg *msg)
+{
+	bool go = false;
+	int rc;
+
+	lnet_lock();
+	rc = lnet_msg_late(msg) ? -ETIMEDOUT : lnet_select_path_locked(msg);
+	if (!rc) {
+		msg->msg_ev.initiator.nid = msg->msg_hdr.src_nid;
+		if (msg->msg_md && !list_empty(&msg->msg_md->md_rsp_list))
+			msg->msg_md->md_rsp_nid = msg->msg_txpeer->lpni_nid;
+		go = lnet_msg_credits_acquire(msg);
+	}
 	lnet_unlock();
 	if (!rc && go)
 		rc = lnet_ni_send_gated(msg, true);
@@ -354,6 +390,33 @@ int lnet_put(const struct lnet_nid *self, struct lnet_handle_md mdh,
 }
 EXPORT_SYMBOL(lnet_put);
 
+static int lnet_get_common(const struct lnet_nid *self,
+			   struct lnet_handle_md mdh,
+			   const struct lnet_processid *target,
+			   unsigned int portal, u64 match_bits,
+			   unsigned int offset, bool recovery)
+{
+	struct lnet_msg *msg;
+	int rc;
+
+	if (!lnet_is_configured())
+		return -ENETDOWN;
+	if (portal >= LNET_MAX_PORTALS || !target)
+		return -EINVAL;
+	msg = lnet_msg_alloc(GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	msg->msg_type = LNET_MSG_GET;
+	msg->msg_hdr.type = LNET_MSG_GET;
+	msg->msg_recovery = recovery;
+	msg->msg_no_resend = recovery;
+	rc = lnet_start_op(msg, mdh, self, target, portal, match_bits, offset,
+			   false);
+	if (rc)
+		lnet_msg_free(msg);
+	return rc;
+}
+
 /**
  * lnet_get() - fetch data from a portal of a peer into a bound MD
  * @self: local NID to send from, or NULL to let LNet choose
@@ -373,25 +436,31 @@ int lnet_get(const struct lnet_nid *self, struct lnet_handle_md mdh,
 	     const struct lnet_processid *target, unsigned int portal,
 	     u64 match_bits, unsigned int offset)
 {
-	struct lnet_msg *msg;
-	int rc;
-
-	if (!lnet_is_configured())
-		return -ENETDOWN;
-	if (portal >= LNET_MAX_PORTALS || !target)
-		return -EINVAL;
-	msg = lnet_msg_alloc(GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	msg->msg_type = LNET_MSG_GET;
-	msg->msg_hdr.type = LNET_MSG_GET;
-	rc = lnet_start_op(msg, mdh, self, target, portal, match_bits, offset,
-			   false);
-	if (rc)
-		lnet_msg_free(msg);
-	return rc;
+	return lnet_get_common(self, mdh, target, portal, match_bits, offset,
+			       false);
 }
 EXPORT_SYMBOL(lnet_get);
+
+/**
+ * lnet_get_recovery() - a recovery ping of the health module
+ * @self: the local NID to send from
+ * @mdh: a bound MD, the reply's sink
+ * @target: the exact NID to ping (no multi-rail choice: @self is given)
+ *
+ * A GET of the target's ping buffer (portal 0, the ping match bits)
+ * marked as a recovery ping: never resent, and its failure moves no
+ * health value (spec features 3b, 3c).
+ *
+ * Context: Process context.
+ * Return: as lnet_get().
+ */
+int lnet_get_recovery(const struct lnet_nid *self, struct lnet_handle_md mdh,
+		      const struct lnet_processid *target)
+{
+	return lnet_get_common(self, mdh, target, LNET_RESERVED_PORTAL,
+			       LNET_PROTO_PING_MATCHBITS, 0, true);
+}
+EXPORT_SYMBOL_GPL(lnet_get_recovery);
 
 /* Hand the LND a message to receive, or to discard if @msg is NULL. */
 static void lnet_ni_recv(struct lnet_ni *ni, void *private,

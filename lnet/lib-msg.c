@@ -156,17 +156,17 @@ static void lnet_msg_latency_locked(struct lnet_msg *msg,
 		lnet_latency_add(&lpni->lat[kind], ns);
 }
 
-/* Count a finished message on its NI, its peer NI and globally. */
-static void lnet_msg_count_locked(struct lnet_msg *msg, int status)
+/*
+ * Count a finished message on its NI, its peer NI and globally; @lpni is
+ * the peer NI a receive came from (none for 0@lo's).
+ */
+static void lnet_msg_count_locked(struct lnet_msg *msg,
+				  struct lnet_peer_ni *lpni, int status)
 {
 	struct lnet_counters_common *c = &the_lnet.ln_counters;
 	unsigned int type = msg->msg_type;
-	struct lnet_peer_ni *lpni;
 	struct lnet_ni_stats *s;
 
-	/* A receive counts on its sender's peer NI (none for 0@lo's). */
-	lpni = msg->msg_send || msg->msg_rxni == the_lnet.ln_loni ? NULL :
-	       lnet_peer_ni_find_locked(&msg->msg_from);
 	if (status) {
 		c->errors++;
 		if (msg->msg_send)
@@ -264,30 +264,47 @@ static void lnet_msg_send_ack(struct lnet_msg *msg)
 	lnet_send_msg(msg);
 }
 
+/* What becomes of a message once its bookkeeping is done. */
+enum lnet_msg_next {
+	LNET_MSG_NEXT_FREE,	/* freed */
+	LNET_MSG_NEXT_ACK,	/* a delivered PUT: becomes its ACK */
+	LNET_MSG_NEXT_RESEND,	/* queued to be sent again: not finalized */
+};
+
 /*
- * The bookkeeping of one finished message: its credits go back (messages
- * that now hold all theirs join @ready), it is counted and its MD gets
- * its event.  Return: true if it is a delivered PUT to acknowledge.
+ * The bookkeeping of one finished message: its health check (which may
+ * take it to be sent again), its credits go back (messages that now hold
+ * all theirs join @ready), it is counted and its MD gets its event.
  */
-static bool lnet_msg_complete_locked(struct lnet_msg *msg, int status,
-				     struct list_head *ready)
+static enum lnet_msg_next lnet_msg_complete_locked(struct lnet_msg *msg,
+						   int status,
+						   struct list_head *ready)
 {
+	struct lnet_peer_ni *lpni = msg->msg_txpeer;
+
+	/* A receive counts on its sender's peer NI (none for 0@lo's). */
+	if (!msg->msg_send && msg->msg_rxni &&
+	    msg->msg_rxni != the_lnet.ln_loni)
+		lpni = lnet_peer_ni_find_locked(&msg->msg_from);
+	if (lnet_msg_health_locked(msg, lpni, status, ready))
+		return LNET_MSG_NEXT_RESEND;
 	msg->msg_finalized = true;
 	if (msg->msg_send && msg->msg_txni)
 		lnet_msg_credits_release(msg, ready);
 	if (msg->msg_txni || msg->msg_rxni)
-		lnet_msg_count_locked(msg, status);
+		lnet_msg_count_locked(msg, lpni, status);
 	if (msg->msg_md)
 		lnet_msg_detach_md(msg, status);
-	return !status && msg->msg_ack && !msg->msg_send;
+	return !status && msg->msg_ack && !msg->msg_send ? LNET_MSG_NEXT_ACK :
+							   LNET_MSG_NEXT_FREE;
 }
 
 /* After its bookkeeping: a message becomes its ACK, or is freed. */
-static void lnet_msg_retire(struct lnet_msg *msg, bool ack)
+static void lnet_msg_retire(struct lnet_msg *msg, enum lnet_msg_next next)
 {
-	if (ack)
+	if (next == LNET_MSG_NEXT_ACK)
 		lnet_msg_send_ack(msg);
-	else
+	else if (next == LNET_MSG_NEXT_FREE)
 		lnet_msg_free(msg);
 }
 
@@ -297,7 +314,9 @@ static void lnet_msg_retire(struct lnet_msg *msg, bool ack)
  * @status: 0, or -errno if it failed
  *
  * Called by an LND when a send completed or a receive was delivered, and
- * by the core for messages that fail before reaching an LND.  Returns the
+ * by the core for messages that fail before reaching an LND.  A failed
+ * send that its LND classified (msg_health_status) may be taken to be
+ * sent again by another path (lnet/resend.c); otherwise this returns the
  * message's credits, counts it, delivers its event, frees it or turns it
  * into an ACK, and starts the messages that were waiting for its credits.
  * Each message is finalized exactly once; a second call is a bug and is
@@ -313,8 +332,8 @@ static void lnet_msg_retire(struct lnet_msg *msg, bool ack)
 void lnet_finalize(struct lnet_msg *msg, int status)
 {
 	LIST_HEAD(ready);	/* hold their credits: to their LND */
+	enum lnet_msg_next next;
 	struct lnet_msg *m;
-	bool ack;
 	int rc;
 
 	lnet_lock();
@@ -322,9 +341,9 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 		lnet_unlock();
 		return;
 	}
-	ack = lnet_msg_complete_locked(msg, status, &ready);
+	next = lnet_msg_complete_locked(msg, status, &ready);
 	lnet_unlock();
-	lnet_msg_retire(msg, ack);
+	lnet_msg_retire(msg, next);
 
 	while ((m = list_first_entry_or_null(&ready, struct lnet_msg,
 					     msg_list))) {
@@ -334,9 +353,9 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 			continue;
 		/* A refused send: its credits may release more waiters. */
 		lnet_lock();
-		ack = lnet_msg_complete_locked(m, rc, &ready);
+		next = lnet_msg_complete_locked(m, rc, &ready);
 		lnet_unlock();
-		lnet_msg_retire(m, ack);
+		lnet_msg_retire(m, next);
 	}
 }
 EXPORT_SYMBOL(lnet_finalize);

@@ -92,3 +92,5 @@ module_exit(lnet_exit);
 
 MODULE_DESCRIPTION("LNet: Lustre networking core");
 MODULE_LICENSE("GPL");
+/* Health (demerits, recovery, resend) comes with LNet under modprobe. */
+MODULE_SOFTDEP("post: lnet_health");

@@ -76,7 +76,8 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 		return 0;
 	if (lnet_genl_put_msg_types(skb, LNET_A_NI_SENT, p->sent) ||
 	    lnet_genl_put_msg_types(skb, LNET_A_NI_RECEIVED, p->received) ||
-	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, p->dropped))
+	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, p->dropped) ||
+	    lnet_genl_put_peer_ni_health(skb, p))
 		return -EMSGSIZE;
 	if (detail < 4)
 		return 0;

@@ -485,7 +485,8 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 
 	if (lnet_genl_put_msg_types(skb, LNET_A_NI_SENT, ni->sent) ||
 	    lnet_genl_put_msg_types(skb, LNET_A_NI_RECEIVED, ni->received) ||
-	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, ni->dropped))
+	    lnet_genl_put_msg_types(skb, LNET_A_NI_DROPPED, ni->dropped) ||
+	    lnet_genl_put_ni_health(skb, ni))
 		return -EMSGSIZE;
 	if (detail < 4)
 		return 0;
@@ -724,7 +725,8 @@ static int lnet_genl_put_stats(struct sk_buff *msg,
 	    nla_put_u64_64bit(msg, LNET_STATS_A_DROP_LENGTH, c->drop_length,
 			      LNET_STATS_A_PAD) ||
 	    nla_put_u32(msg, LNET_STATS_A_RESPONSE_TIMEOUTS,
-			c->response_timeouts))
+			c->response_timeouts) ||
+	    lnet_genl_put_health_counters(msg, c))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -981,6 +983,20 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.dumpit		= lnet_genl_udsp_get_dump,
 		.policy		= lnet_udsp_get_policy,
 		.maxattr	= LNET_UDSP_POLICY_MAX,
+	},
+	{
+		.cmd		= LNET_CMD_HEALTH_SET,
+		.doit		= lnet_genl_health_set,
+		.policy		= lnet_health_policy,
+		.maxattr	= LNET_HEALTH_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_RECOVERY_GET,
+		.doit		= lnet_genl_recovery_get,
+		.policy		= lnet_health_policy,
+		.maxattr	= LNET_HEALTH_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
 	},
 };
 

@@ -44,4 +44,16 @@ int lnet_genl_udsp_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int lnet_genl_put_udsp_info(struct sk_buff *skb, u32 net_prio, u32 nid_prio,
 			    const struct lnet_nid *pref, unsigned int npref);
 
+/* netlink-health.c */
+#define LNET_HEALTH_POLICY_MAX	LNET_A_PEER
+extern const struct nla_policy lnet_health_policy[LNET_HEALTH_POLICY_MAX + 1];
+int lnet_genl_health_set(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_recovery_get(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_put_ni_health(struct sk_buff *skb,
+			    const struct lnet_ni_info *ni);
+int lnet_genl_put_peer_ni_health(struct sk_buff *skb,
+				 const struct lnet_peer_ni_info *p);
+int lnet_genl_put_health_counters(struct sk_buff *skb,
+				  const struct lnet_counters_common *c);
+
 #endif /* _LNET_NETLINK_H */

@@ -7,6 +7,7 @@
  * modprobe.d files written for Lustre keep working.  lnd_timeout is
  * derived and read-only, as on Lustre.
  */
+#include <linux/export.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 
@@ -84,6 +85,31 @@ unsigned int lnet_response_tracking(void)
 {
 	return READ_ONCE(lnet_values[LNET_G_RESPONSE_TRACKING]);
 }
+
+unsigned int lnet_retry_count(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_RETRY_COUNT]);
+}
+EXPORT_SYMBOL_GPL(lnet_retry_count);
+
+unsigned int lnet_health_sensitivity(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_HEALTH_SENSITIVITY]);
+}
+EXPORT_SYMBOL_GPL(lnet_health_sensitivity);
+
+/* Seconds after its last sign of life a peer NI is still recovered. */
+unsigned int lnet_recovery_limit(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_RECOVERY_LIMIT]);
+}
+EXPORT_SYMBOL_GPL(lnet_recovery_limit);
+
+unsigned int lnet_max_recovery_ping_interval(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_MAX_RECOVERY_PING_INTERVAL]);
+}
+EXPORT_SYMBOL_GPL(lnet_max_recovery_ping_interval);
 
 /* lnd_timeout = max((transaction_timeout - 1) / (retry_count + 1), 1) */
 static void lnet_update_lnd_timeout(void)

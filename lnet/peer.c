@@ -22,6 +22,7 @@
  * Everything here runs under the LNet lock; the table is an rhashtable
  * keyed by the NID bytes lnet_nid_equal() compares.
  */
+#include <linux/export.h>
 #include <linux/moduleparam.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
@@ -59,6 +60,7 @@ struct lnet_peer_ni *lnet_peer_ni_find_locked(const struct lnet_nid *nid)
 	return rhashtable_lookup_fast(&the_lnet.ln_peer_nis, nid,
 				      lnet_peer_ni_params);
 }
+EXPORT_SYMBOL_GPL(lnet_peer_ni_find_locked);
 
 static void lnet_peer_init(struct lnet_peer *lp, const struct lnet_nid *prim)
 {
@@ -104,6 +106,8 @@ static void lnet_peer_ni_init(struct lnet_peer_ni *lpni,
 	lpni->lpni_nid = *nid;
 	lpni->lpni_last_used = jiffies;
 	lpni->lpni_pref_nid = LNET_ANY_NID;
+	lpni->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	INIT_LIST_HEAD(&lpni->lpni_recovery);
 	lnet_credits_init(&lpni->lpni_txc, credits);
 }
 
@@ -179,6 +183,7 @@ void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 					       &lpni->lpni_node,
 					       lnet_peer_ni_params);
 			list_del(&lpni->lpni_list);
+			list_del(&lpni->lpni_recovery);
 			kfree(lpni);
 		}
 		if (list_empty(&lpn->lpn_peer_nis)) {
@@ -337,6 +342,7 @@ void lnet_peers_start(void)
 static bool lnet_peer_ni_reset_stats(struct lnet_peer_ni *lpni, void *arg)
 {
 	memset(&lpni->lpni_stats, 0, sizeof(lpni->lpni_stats));
+	memset(&lpni->lpni_hstats, 0, sizeof(lpni->lpni_hstats));
 	lnet_credits_reset_min(&lpni->lpni_txc);
 	return false;
 }
@@ -445,6 +451,11 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	memcpy(info->dropped, s->dropped, sizeof(info->dropped));
 	memcpy(info->lat, s->lat, sizeof(info->lat));
 	lnet_peer_ni_fill_udsp(lpni, info);
+	info->healthv = lpni->lpni_healthv;
+	info->hstats = lpni->lpni_hstats;
+	info->ping_count = lpni->lpni_ping_count;
+	info->next_ping = list_empty(&lpni->lpni_recovery) ? 0 :
+			  lnet_jiffies_to_mono_secs(lpni->lpni_next_ping);
 }
 
 /* True for the *@arg-th peer NI visited. */

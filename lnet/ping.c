@@ -92,7 +92,7 @@ int lnet_ping_target_update(void)
 			    !lnet_nid_is_nid4(&ni->ni_nid))
 				continue;
 			nis[n].nid = ni->ni_nid;
-			nis[n++].up = lnet_ni_usable(ni);
+			nis[n++].up = lnet_ni_status_up(ni);
 		}
 	/* The number counts only buffers that were published. */
 	lnet_ping_buf_build(pi, lnet_ping_features(), the_lnet.ln_ping_seq + 1,

@@ -31,7 +31,7 @@ size_t lnet_ping_buf_size(unsigned int n)
 {
 	return LNET_PING_HDR_SIZE + (n + 1) * LNET_PING_ENTRY_SIZE;
 }
-EXPORT_SYMBOL_IF_KUNIT(lnet_ping_buf_size);
+EXPORT_SYMBOL_GPL(lnet_ping_buf_size);
 
 /**
  * lnet_ping_buf_build() - fill in our ping buffer

@@ -30,12 +30,14 @@
 /**
  * lnet_rsp_track_locked() - start the clock on an operation's response
  * @md: the MD the operation uses, which the ACK or REPLY will name
+ * @msg: the operation, its path chosen
  * @is_put: a PUT that asked for an ACK; else a GET
  * @always: LNet's own ping or push (portal 0): tracked whatever
  *	response_tracking says ("0: only LNet pings and pushes"), so that a
  *	discovery always ends
  */
-void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put, bool always)
+void lnet_rsp_track_locked(struct lnet_libmd *md, const struct lnet_msg *msg,
+			   bool is_put, bool always)
 {
 	unsigned int what = is_put ? LNET_RSP_TRACK_PUT : LNET_RSP_TRACK_GET;
 	bool first;
@@ -45,6 +47,9 @@ void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put, bool always)
 	md->md_rsp_deadline = jiffies +
 		lnet_secs_to_jiffies(lnet_transaction_timeout());
 	md->md_rsp_start_ns = ktime_get_ns();
+	/* A recovery ping's loss moves no health value (spec 3b). */
+	md->md_rsp_nid = msg->msg_txpeer && !msg->msg_recovery ?
+			 msg->msg_txpeer->lpni_nid : LNET_ANY_NID;
 	first = list_empty(&the_lnet.ln_rsp_list);
 	/* An MD reused by its next operation: the clock restarts. */
 	list_move_tail(&md->md_rsp_list, &the_lnet.ln_rsp_list);
@@ -75,6 +80,9 @@ static bool lnet_rsp_expire(bool all)
 		if (!all && time_before(jiffies, md->md_rsp_deadline))
 			break;
 		md->md_aborted = true;
+		/* A remote failure of the peer NI it went to (spec 3b). */
+		if (!lnet_nid_is_any(&md->md_rsp_nid))
+			lnet_rsp_timeout_locked(&md->md_rsp_nid);
 		/* Takes it off the list. */
 		lnet_md_unlink_event_locked(md, -ETIMEDOUT);
 		n++;

@@ -16,11 +16,12 @@
  * - to a multi-rail peer: any of its NIDs on a net we have an NI on.
  *
  * The criteria, first difference wins (spec features 4b; lower UDSP
- * priorities are better, see lnet/udsp.c; health values come with the
- * health issue):
+ * priorities are better, see lnet/udsp.c; health values, higher better,
+ * are moved by the health module, see include/lnet/health.h):
  *
- * - peer net: its UDSP priority, then one with a working local NI, then
- *   the local net's UDSP priority, then the least recently used
+ * - peer net: its health (its best peer NI's), its UDSP priority, then
+ *   one with a working local NI, then the local net's health (its best
+ *   NI's), then its UDSP priority, then the least recently used
  *   (lpn_seq): lnet_peer_net_better();
  * - local NI on that net: lnet_ni_better();
  * - peer NI on that net: lnet_peer_ni_better().
@@ -44,13 +45,15 @@ static int lnet_ni_avail(const struct lnet_ni *ni)
 /*
  * Is @ni a better NI to send from than @best?  One whose LND reports no
  * failure first (a failed one is taken only when the net has no other,
- * and its LND then fails the message), then the best UDSP priority, then
- * the most credits, then the least used.
+ * and its LND then fails the message), then the healthiest, then the
+ * best UDSP priority, then the most credits, then the least used.
  */
 VISIBLE_IF_KUNIT bool lnet_ni_better(struct lnet_ni *ni, struct lnet_ni *best)
 {
 	if (lnet_ni_usable(ni) != lnet_ni_usable(best))
 		return lnet_ni_usable(ni);
+	if (ni->ni_healthv != best->ni_healthv)
+		return ni->ni_healthv > best->ni_healthv;
 	if (lnet_udsp_ni_prio(ni) != lnet_udsp_ni_prio(best))
 		return lnet_udsp_ni_prio(ni) < lnet_udsp_ni_prio(best);
 	if (lnet_ni_avail(ni) != lnet_ni_avail(best))
@@ -60,14 +63,16 @@ VISIBLE_IF_KUNIT bool lnet_ni_better(struct lnet_ni *ni, struct lnet_ni *best)
 EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
 
 /*
- * Is @lpni a better peer NI to send to from @ni than @best?  The best
- * UDSP priority, then one that prefers @ni (a UDSP NID pair), then the
- * most credits, then the one chosen longest ago.
+ * Is @lpni a better peer NI to send to from @ni than @best?  The
+ * healthiest, then the best UDSP priority, then one that prefers @ni (a
+ * UDSP NID pair), then the most credits, then the one chosen longest ago.
  */
 VISIBLE_IF_KUNIT bool lnet_peer_ni_better(struct lnet_peer_ni *lpni,
 					  struct lnet_peer_ni *best,
 					  const struct lnet_ni *ni)
 {
+	if (lpni->lpni_healthv != best->lpni_healthv)
+		return lpni->lpni_healthv > best->lpni_healthv;
 	if (lnet_udsp_lpni_prio(lpni) != lnet_udsp_lpni_prio(best))
 		return lnet_udsp_lpni_prio(lpni) < lnet_udsp_lpni_prio(best);
 	if (lnet_udsp_preferred(lpni, ni) != lnet_udsp_preferred(best, ni))
@@ -104,20 +109,39 @@ static struct lnet_ni *lnet_ni_for_send(const struct lnet_nid *dst,
 	return net ? lnet_net_best_ni(net, self) : NULL;
 }
 
+/* A peer net's health: its healthiest peer NI's (spec features 3a). */
+static int lnet_peer_net_healthv(const struct lnet_peer_net *lpn)
+{
+	const struct lnet_peer_ni *lpni;
+	int best = 0;
+
+	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+		best = max(best, lpni->lpni_healthv);
+	return best;
+}
+
 /*
  * Is @lpn, reached from @ni, a better peer net than @best, reached from
- * @best_ni?  The best peer net priority, then a working local NI, then
- * the best local net priority, then the one chosen longest ago.
+ * @best_ni?  The healthier peer net, then the best peer net priority,
+ * then a working local NI, then the healthier local NI (the best of its
+ * net), then the best local net priority, then the one chosen longest
+ * ago.
  */
 static bool lnet_peer_net_better(struct lnet_peer_net *lpn,
 				 struct lnet_ni *ni,
 				 struct lnet_peer_net *best,
 				 struct lnet_ni *best_ni)
 {
+	int h = lnet_peer_net_healthv(lpn), best_h = lnet_peer_net_healthv(best);
+
+	if (h != best_h)
+		return h > best_h;
 	if (lnet_udsp_lpn_prio(lpn) != lnet_udsp_lpn_prio(best))
 		return lnet_udsp_lpn_prio(lpn) < lnet_udsp_lpn_prio(best);
 	if (lnet_ni_usable(ni) != lnet_ni_usable(best_ni))
 		return lnet_ni_usable(ni);
+	if (ni->ni_healthv != best_ni->ni_healthv)
+		return ni->ni_healthv > best_ni->ni_healthv;
 	if (lnet_udsp_net_prio(ni->ni_net) != lnet_udsp_net_prio(best_ni->ni_net))
 		return lnet_udsp_net_prio(ni->ni_net) <
 		       lnet_udsp_net_prio(best_ni->ni_net);

@@ -65,6 +65,27 @@ struct lnet_latency {
 	u64	total_ns;
 };
 
+/*
+ * Health counters of a local NI (lnetctl "health stats", spec features
+ * 3f): its failures by class.
+ */
+struct lnet_ni_hstats {
+	u32	interrupts;
+	u32	dropped;
+	u32	aborted;
+	u32	no_route;
+	u32	timeouts;
+	u32	error;
+};
+
+/* Health counters of a peer NI: its failures by class. */
+struct lnet_peer_ni_hstats {
+	u32	dropped;
+	u32	timeout;
+	u32	error;
+	u32	network_timeout;
+};
+
 struct lnet_ni_info {
 	struct lnet_nid		nid;
 	u32			net_id;
@@ -86,6 +107,11 @@ struct lnet_ni_info {
 	struct lnet_latency	lat[LNET_LAT_KINDS];
 	u32			udsp_net_prio;	/* U32_MAX: none */
 	u32			udsp_nid_prio;
+	bool			fatal;		/* its LND reports it down */
+	s32			healthv;	/* 0..1000 */
+	struct lnet_ni_hstats	hstats;
+	u32			ping_count;	/* recovery pings sent */
+	s64			next_ping;	/* s, monotonic; 0: none */
 };
 
 /* Global counters ("stats show"), summed over the whole node. */
@@ -102,6 +128,21 @@ struct lnet_counters_common {
 	u64	route_length;
 	u64	drop_length;
 	u32	response_timeouts;	/* ACK or REPLY given up on */
+	/* health (spec features 9a) */
+	u32	resend_count;		/* messages sent again */
+	u32	local_interrupt_count;	/* failures by class ... */
+	u32	local_dropped_count;
+	u32	local_aborted_count;
+	u32	local_no_route_count;
+	u32	local_timeout_count;
+	u32	local_error_count;
+	u32	remote_dropped_count;
+	u32	remote_error_count;
+	u32	remote_timeout_count;
+	u32	network_timeout_count;	/* ... */
+	u32	failed_resends;		/* resendable, but out of tries */
+	u32	successful_resends;	/* a resend that succeeded */
+	u32	late_msgs;		/* failed past their deadline */
 };
 
 /**
@@ -189,6 +230,10 @@ struct lnet_peer_ni_info {
 	/* local NIDs a UDSP NID pair prefers for it (the first ones) */
 	unsigned int		udsp_npref;
 	struct lnet_nid		udsp_pref[LNET_CTL_PREF_MAX];
+	s32			healthv;	/* 0..1000 */
+	struct lnet_peer_ni_hstats hstats;
+	u32			ping_count;	/* recovery pings sent */
+	s64			next_ping;	/* s, monotonic; 0: none */
 };
 
 int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);
@@ -203,6 +248,20 @@ int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
 		  bool force, struct netlink_ext_ack *extack);
 
 void lnet_counters_get(struct lnet_counters_common *c);
+
+/*
+ * "net set --health" (@peer false) / "peer set --health": set the health
+ * value (0..1000) of the NI or peer NI @nid, or of every one if @nid is
+ * NULL.  Return: 0, -ENOENT, -EINVAL, -ENETDOWN.
+ */
+int lnet_health_set(bool peer, const struct lnet_nid *nid, int value,
+		    struct netlink_ext_ack *extack);
+
+/*
+ * "debug recovery --local|--peer": the NIDs on a recovery queue, at most
+ * @max into @nids.  Return: how many are on it.
+ */
+int lnet_recovery_nids(bool peer, struct lnet_nid *nids, unsigned int max);
 
 /* Reset the global counters and every NI's counters and minima. */
 void lnet_counters_reset(void);

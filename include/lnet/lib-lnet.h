@@ -7,6 +7,7 @@
 #define _LNET_LIB_LNET_H
 
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 
 #include <lnet/lib-types.h>
 
@@ -29,6 +30,19 @@ static inline unsigned long lnet_secs_to_jiffies(long secs)
 	if (secs >= MAX_JIFFY_OFFSET / HZ)
 		return MAX_JIFFY_OFFSET;
 	return (unsigned long)secs * HZ;
+}
+
+/**
+ * lnet_jiffies_to_mono_secs() - a jiffies instant as monotonic seconds
+ * @j: the instant, within a few hours of now
+ *
+ * What lnetctl shows for "next_ping" (Lustre's ktime_get_seconds()).
+ *
+ * Return: seconds since boot.
+ */
+static inline s64 lnet_jiffies_to_mono_secs(unsigned long j)
+{
+	return ktime_get_seconds() + (long)(j - jiffies) / HZ;
 }
 
 static inline void lnet_lock(void)
@@ -72,10 +86,24 @@ void lnet_md_cleanup(void);
 void lnet_md_unlink_event_locked(struct lnet_libmd *md, int status);
 
 /* rsp-tracker.c: ACK/REPLY deadlines (lnet_transaction_timeout). */
-void lnet_rsp_track_locked(struct lnet_libmd *md, bool is_put, bool always);
+void lnet_rsp_track_locked(struct lnet_libmd *md, const struct lnet_msg *msg,
+			   bool is_put, bool always);
 void lnet_rsp_untrack_locked(struct lnet_libmd *md);
 void lnet_rsp_expire_work(struct work_struct *work);
 void lnet_rsp_expire_all(void);
+
+/* resend.c: health checks of finished messages, resends. */
+bool lnet_msg_health_locked(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
+			    int status, struct list_head *ready);
+unsigned long lnet_msg_deadline(const struct lnet_ni *ni);
+bool lnet_msg_late(const struct lnet_msg *msg);
+void lnet_rsp_timeout_locked(const struct lnet_nid *nid);
+void lnet_resend_work(struct work_struct *work);
+void lnet_resend_flush(void);
+
+/* healthv.c: health values and the recovery queues. */
+void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value);
+void lnet_peer_ni_healthv_set_locked(struct lnet_peer_ni *lpni, int value);
 
 /* lib-ptl.c: portals and matching (wire spec section 8). */
 void lnet_portals_init(void);
@@ -91,6 +119,9 @@ void lnet_ptl_insert_locked(struct lnet_me *me);
 /* lib-move.c: the send and receive paths. */
 void lnet_send_msg(struct lnet_msg *msg);
 void lnet_msg_resume(struct lnet_msg *msg);
+void lnet_msg_resend(struct lnet_msg *msg);
+int lnet_get_recovery(const struct lnet_nid *self, struct lnet_handle_md mdh,
+		      const struct lnet_processid *target);
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_ni_send_rc(struct lnet_msg *msg);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
@@ -131,6 +162,15 @@ void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
 static inline bool lnet_ni_usable(const struct lnet_ni *ni)
 {
 	return ni->ni_up && !READ_ONCE(ni->ni_fatal);
+}
+
+/*
+ * Reported up (net show, ping replies): usable, and its health has not
+ * fallen to 0 since it was last fully healthy.
+ */
+static inline bool lnet_ni_status_up(const struct lnet_ni *ni)
+{
+	return lnet_ni_usable(ni) && !READ_ONCE(ni->ni_health_down);
 }
 
 /* select.c: multi-rail selection of the local NI and peer NI. */
@@ -234,6 +274,10 @@ int lnet_max_interfaces(void);
 bool lnet_discovery_enabled(void);
 unsigned int lnet_transaction_timeout(void);
 unsigned int lnet_response_tracking(void);
+unsigned int lnet_retry_count(void);
+unsigned int lnet_health_sensitivity(void);
+unsigned int lnet_recovery_limit(void);
+unsigned int lnet_max_recovery_ping_interval(void);
 
 /* acceptor.c: the TCP listener of LNDs that have lnd_accept (spec 3). */
 int lnet_acceptor_init(void);

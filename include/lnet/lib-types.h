@@ -37,6 +37,7 @@ struct socket;
 #include <lnet/api.h>
 #include <lnet/ctl.h>
 #include <lnet/hdr.h>
+#include <lnet/health.h>
 #include <lnet/udsp.h>
 
 struct lnet_ni;
@@ -80,6 +81,9 @@ struct lnet_credits {
  * @lnd_eager_recv: called before matching for a message that cannot be
  *	matched yet, so the LND can release its receive buffer; may be NULL
  * @lnd_query: report when @nid was last heard from; may be NULL
+ * @lnd_get_timeout: the LND's own timeout in seconds (sock_timeout,
+ *	ko2iblnd's timeout), from which a message's deadline is derived;
+ *	may be NULL (then transaction_timeout is the deadline)
  * @lnd_accept: take over @sock, a TCP connection the acceptor accepted
  *	for @ni (the connection request already read).  The LND owns @sock
  *	from then on, even when it fails.  NULL for LNDs that do not use
@@ -103,6 +107,7 @@ struct lnet_lnd {
 	void (*lnd_query)(struct lnet_ni *ni, const struct lnet_nid *nid,
 			  time64_t *when);
 	int (*lnd_accept)(struct lnet_ni *ni, struct socket *sock);
+	unsigned int (*lnd_get_timeout)(void);
 };
 
 /* Why the core dropped a received message (beyond header checks). */
@@ -170,6 +175,15 @@ struct lnet_net {
  * @ni_senders_gone: completed when the last sender left a killed
  *	@ni_senders
  * @ni_prio: its UDSP priority (lnet_udsp_ni_prio())
+ * @ni_healthv: its health value, 0..LNET_MAX_HEALTH_VALUE (health.h)
+ * @ni_hstats: its failures by class
+ * @ni_recovery: in the_lnet.ln_ni_recoveryq while its health is below
+ *	the maximum (health/recovery.c)
+ * @ni_ping_count: recovery pings sent since it was last heard to work
+ * @ni_next_ping: when the next is due (jiffies)
+ * @ni_recovery_pending: a recovery ping of it is in flight
+ * @ni_health_down: its health reached 0: reported down (in ping replies
+ *	too) until it is back to the maximum
  */
 struct lnet_ni {
 	struct list_head	ni_list;
@@ -187,6 +201,13 @@ struct lnet_ni {
 	struct percpu_ref	ni_senders;
 	struct completion	ni_senders_gone;
 	struct lnet_sel_prio	ni_prio;
+	int			ni_healthv;
+	struct lnet_ni_hstats	ni_hstats;
+	struct list_head	ni_recovery;
+	unsigned int		ni_ping_count;
+	unsigned long		ni_next_ping;
+	bool			ni_recovery_pending;
+	bool			ni_health_down;
 };
 
 /**
@@ -206,6 +227,15 @@ struct lnet_ni {
  * @lpni_configured: added by an administrator ("peer add"): neither the
  *	reaper nor a merge removes it
  * @lpni_prio: its UDSP priority (lnet_udsp_lpni_prio())
+ * @lpni_healthv: its health value, 0..LNET_MAX_HEALTH_VALUE (health.h)
+ * @lpni_hstats: its failures by class
+ * @lpni_last_alive: when a message from it last arrived (jiffies; 0:
+ *	never): only a peer NI heard from is recovered
+ * @lpni_recovery: in the_lnet.ln_peer_ni_recoveryq while its health is
+ *	below the maximum (health/recovery.c)
+ * @lpni_ping_count: recovery pings sent since it was last heard from
+ * @lpni_next_ping: when the next is due (jiffies)
+ * @lpni_recovery_pending: a recovery ping of it is in flight
  */
 struct lnet_peer_ni {
 	struct rhash_head	lpni_node;
@@ -220,6 +250,13 @@ struct lnet_peer_ni {
 	struct lnet_nid		lpni_pref_nid;
 	bool			lpni_configured;
 	struct lnet_sel_prio	lpni_prio;
+	int			lpni_healthv;
+	struct lnet_peer_ni_hstats lpni_hstats;
+	unsigned long		lpni_last_alive;
+	struct list_head	lpni_recovery;
+	unsigned int		lpni_ping_count;
+	unsigned long		lpni_next_ping;
+	bool			lpni_recovery_pending;
 };
 
 /**
@@ -392,6 +429,8 @@ struct lnet_peer {
  * @md_rsp_list: in the_lnet.ln_rsp_list while a response is awaited
  * @md_rsp_deadline: when that response is late (jiffies)
  * @md_rsp_start_ns: when the operation awaiting it started (ktime ns)
+ * @md_rsp_nid: the peer NI the operation went to (ANY: loopback): late,
+ *	the response is a failure of that peer NI
  * @md_zombie: unlinked, freed when @md_refcount drops to 0
  * @md_niov: entries in @md_kiov; 0 for the kvec form
  * @md_iov: kvec form: the one buffer
@@ -415,6 +454,7 @@ struct lnet_libmd {
 	struct list_head	md_rsp_list;
 	unsigned long		md_rsp_deadline;
 	u64			md_rsp_start_ns;
+	struct lnet_nid		md_rsp_nid;
 	unsigned int		md_niov;
 	struct kvec		md_iov;
 	struct bio_vec		md_kiov[];
@@ -485,6 +525,15 @@ enum lnet_match_result {
  *	authenticated it (the connection's peer NID): a response goes back
  *	through it, whatever source the header claims (a router forwards
  *	messages of other nets' sources); ANY for a message we started
+ * @msg_health_status: why it failed (enum lnet_msg_hstatus), set by the
+ *	LND before lnet_finalize(); OK if it did not, or if nobody said
+ * @msg_retry_count: times it was sent again (lnet/resend.c)
+ * @msg_deadline: a PUT or GET we started: when it must be done, sent
+ *	again or not (jiffies); 0 for other messages
+ * @msg_no_resend: never sent again (a recovery ping; a GET whose REPLY
+ *	the LND made, which would otherwise complete twice)
+ * @msg_recovery: a recovery ping (health/recovery.c): its failure moves
+ *	no health value
  */
 struct lnet_msg {
 	struct list_head	msg_list;
@@ -510,6 +559,11 @@ struct lnet_msg {
 	bool			msg_finalized;
 	struct lnet_nid		msg_self;
 	struct lnet_nid		msg_from;
+	enum lnet_msg_hstatus	msg_health_status;
+	unsigned int		msg_retry_count;
+	unsigned long		msg_deadline;
+	bool			msg_no_resend;
+	bool			msg_recovery;
 };
 
 struct lnet_portal {
@@ -587,6 +641,11 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_udsp_count: how many
  * @ln_udsp_gen: bumped by every change of them: cached priorities
  *	(struct lnet_sel_prio) of another generation are stale; never 0
+ * @ln_health_ops: the health module's, or NULL (include/lnet/health.h)
+ * @ln_resendq: messages waiting to be sent again, oldest first
+ * @ln_resend_work: sends them (lnet/resend.c)
+ * @ln_ni_recoveryq: local NIs in recovery (health/recovery.c)
+ * @ln_peer_ni_recoveryq: peer NIs in recovery
  */
 struct lnet {
 	spinlock_t		ln_lock;	/* see top of file */
@@ -621,6 +680,11 @@ struct lnet {
 	u32			ln_udsp_gen;
 	struct list_head	ln_rsp_list;	/* MDs awaiting ACK/REPLY */
 	struct delayed_work	ln_rsp_work;	/* expires them */
+	const struct lnet_health_ops __rcu *ln_health_ops;
+	struct list_head	ln_resendq;
+	struct work_struct	ln_resend_work;
+	struct list_head	ln_ni_recoveryq;
+	struct list_head	ln_peer_ni_recoveryq;
 };
 
 extern struct lnet the_lnet;

@@ -363,10 +363,20 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 	/* An extra connection failed: the others carry the traffic. */
 	if (!list_empty(&peer->ibp_conns))
 		return;
-	if (error == -EAGAIN)
+	if (error == -EAGAIN) {
 		kib_peer_connect_locked(peer, delay);
-	else if (!peer->ibp_accepting)
+	} else if (!peer->ibp_accepting) {
+		struct kib_tx *tx;
+
+		/* Lustre's classes for a failed connect (spec 3b). */
+		list_for_each_entry(tx, &peer->ibp_txq, tx_list)
+			tx->tx_hstatus = error == -ECONNREFUSED ?
+				LNET_MSG_STATUS_REMOTE_DROPPED :
+				error == -ETIMEDOUT || error == -EHOSTUNREACH ?
+				LNET_MSG_STATUS_NETWORK_TIMEOUT :
+				LNET_MSG_STATUS_LOCAL_DROPPED;
 		list_splice_tail_init(&peer->ibp_txq, zombies);
+	}
 }
 
 /**

@@ -478,6 +478,12 @@ static struct ib_client kib_ib_client = {
 	.remove	= kib_remove_one,
 };
 
+/* LNet derives a message's deadline from it (lnet/resend.c). */
+static unsigned int kib_get_timeout(void)
+{
+	return kib_timeout();
+}
+
 static struct lnet_lnd kib_lnd = {
 	.lnd_type	= LNET_LND_O2IB,
 	.lnd_owner	= THIS_MODULE,
@@ -485,6 +491,7 @@ static struct lnet_lnd kib_lnd = {
 	.lnd_shutdown	= kib_shutdown,
 	.lnd_send	= kib_send,
 	.lnd_recv	= kib_recv,
+	.lnd_get_timeout = kib_get_timeout,
 };
 
 static int __init kib_init(void)

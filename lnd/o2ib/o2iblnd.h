@@ -402,6 +402,8 @@ struct kib_conn {
  * @tx_queued: on a send queue
  * @tx_waiting: waiting for the peer's response
  * @tx_status: 0 or the error its LNet messages get
+ * @tx_hstatus: why, for LNet's health, when the failure point knows it
+ *	(else kib_tx_hstatus() infers it from @tx_status and the state)
  * @tx_cookie: our cookie of the transaction
  * @tx_deadline: fails the connection if still queued or waiting (jiffies)
  * @tx_sgl: mapped local buffer of an RDMA transfer, or NULL
@@ -435,6 +437,7 @@ struct kib_tx {
 	bool			tx_queued;
 	bool			tx_waiting;
 	int			tx_status;
+	enum lnet_msg_hstatus	tx_hstatus;
 	u64			tx_cookie;
 	unsigned long		tx_deadline;
 	struct scatterlist	*tx_sgl;

@@ -111,11 +111,19 @@ static void kib_handle_completion(struct kib_rx *rx, u8 txtype)
 		return;
 	}
 	if (!tx->tx_status) {
-		if (cm->ibcm_status < 0)
+		if (cm->ibcm_status < 0) {
 			tx->tx_status = cm->ibcm_status;
-		else if (txtype == IBLND_MSG_GET_REQ)
-			lnet_set_reply_msg_len(tx->tx_lntmsg[1],
-					       cm->ibcm_status);
+			tx->tx_hstatus = LNET_MSG_STATUS_REMOTE_ERROR;
+		} else if (txtype == IBLND_MSG_GET_REQ) {
+			/* The data is in place: its REPLY completes the GET. */
+			tx->tx_lntmsg[1] = lnet_create_reply_msg(net->kn_ni,
+								 tx->tx_lntmsg[0]);
+			if (tx->tx_lntmsg[1])
+				lnet_set_reply_msg_len(tx->tx_lntmsg[1],
+						       cm->ibcm_status);
+			else
+				tx->tx_status = -ENOMEM;
+		}
 	}
 	tx->tx_waiting = false;
 	idle = !tx->tx_sending && !tx->tx_queued;

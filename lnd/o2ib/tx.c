@@ -107,6 +107,41 @@ static void kib_tx_unmap(struct kib_tx *tx)
 	tx->tx_nwrs = 0;
 }
 
+/*
+ * Why @tx failed, for LNet's health (spec features 3b), unless its
+ * failure point said.  A request the peer received (its send completed,
+ * or the peer answered it: a PUT in its RDMA phase) may have been acted
+ * on: a remote failure, never resent.  One that never left depends on
+ * the error: a refused connection is the peer's, a timeout or a
+ * connection that went away is local, and another path may work.
+ */
+static enum lnet_msg_hstatus kib_tx_hstatus(const struct kib_tx *tx)
+{
+	int status = tx->tx_status;
+
+	if (tx->tx_hstatus != LNET_MSG_STATUS_OK)
+		return tx->tx_hstatus;
+	if (tx->tx_type == IBLND_MSG_PUT_DONE ||
+	    (tx->tx_posted && !tx->tx_wc_err))
+		return status == -ETIMEDOUT ? LNET_MSG_STATUS_REMOTE_TIMEOUT :
+					      LNET_MSG_STATUS_REMOTE_ERROR;
+	switch (status) {
+	case -ETIMEDOUT:
+		return LNET_MSG_STATUS_LOCAL_TIMEOUT;
+	case -ECONNREFUSED:
+	case -ECONNRESET:
+	case -EHOSTUNREACH:
+		return LNET_MSG_STATUS_REMOTE_DROPPED;
+	case -ENETDOWN:
+	case -ENETUNREACH:
+	case -ESHUTDOWN:
+	case -ECONNABORTED:
+		return LNET_MSG_STATUS_LOCAL_DROPPED;
+	default:
+		return LNET_MSG_STATUS_LOCAL_ERROR;
+	}
+}
+
 /**
  * kib_tx_done() - finalize a tx's LNet messages with its status, free it
  * @tx: the tx, on no list, neither posted nor waiting
@@ -120,8 +155,12 @@ void kib_tx_done(struct kib_tx *tx)
 		kib_stat_inc(KIB_STAT_TX_ERRORS);
 	kib_tx_unmap(tx);
 	for (i = 0; i < ARRAY_SIZE(tx->tx_lntmsg); i++)
-		if (tx->tx_lntmsg[i])
+		if (tx->tx_lntmsg[i]) {
+			if (tx->tx_status)
+				tx->tx_lntmsg[i]->msg_health_status =
+					kib_tx_hstatus(tx);
 			lnet_finalize(tx->tx_lntmsg[i], tx->tx_status);
+		}
 	ib_dma_unmap_single(net->kn_dev, tx->tx_msgdma, IBLND_MSG_SIZE,
 			    DMA_TO_DEVICE);
 	kfree(tx->tx_msg);
@@ -823,6 +862,17 @@ static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (tx->tx_type == IBLND_MSG_NOOP)
 		conn->ibc_noops_posted--;
 	if (failed) {
+		/*
+		 * A flushed send never ran; another failed without the
+		 * peer's acknowledgement: it dropped it (spec 3b).  A PUT
+		 * whose data phase failed was matched by the peer already.
+		 */
+		if (tx->tx_type == IBLND_MSG_PUT_DONE)
+			tx->tx_hstatus = LNET_MSG_STATUS_REMOTE_ERROR;
+		else if (!tx->tx_hstatus)
+			tx->tx_hstatus = wc->status == IB_WC_WR_FLUSH_ERR ?
+					 LNET_MSG_STATUS_LOCAL_DROPPED :
+					 LNET_MSG_STATUS_REMOTE_DROPPED;
 		tx->tx_wc_err = true;
 		tx->tx_waiting = false;
 		tx->tx_status = -EIO;
@@ -945,11 +995,11 @@ static int kib_send_msg(struct lnet_ni *ni, struct lnet_msg *msg)
 		rc = kib_tx_map_rd(tx, &ibmsg->ibm_u.get.ibgm_rd);
 		if (rc < 0)
 			goto fail;
-		tx->tx_lntmsg[1] = lnet_create_reply_msg(ni, msg);
-		if (!tx->tx_lntmsg[1]) {
-			rc = -EIO;
-			goto fail;
-		}
+		/*
+		 * Its REPLY is made when GET_DONE arrives (rx.c), so that
+		 * a GET that fails before may be sent again by another
+		 * path with no REPLY already delivered.
+		 */
 		tx->tx_cookie = kib_next_cookie(net);
 		ibmsg->ibm_u.get.ibgm_cookie = tx->tx_cookie;
 		tx->tx_nob = offsetof(struct kib_msg, ibm_u.get.ibgm_rd) +

@@ -296,6 +296,12 @@ static void ksock_shutdown(struct lnet_ni *ni)
 	kfree(net);
 }
 
+/* LNet derives a message's deadline from it (lnet/resend.c). */
+static unsigned int ksock_get_timeout(void)
+{
+	return ksock_timeout();
+}
+
 static struct lnet_lnd ksock_lnd = {
 	.lnd_type	= LNET_LND_SOCK,
 	.lnd_owner	= THIS_MODULE,
@@ -304,6 +310,7 @@ static struct lnet_lnd ksock_lnd = {
 	.lnd_send	= ksock_send,
 	.lnd_recv	= ksock_recv,
 	.lnd_accept	= ksock_accept,
+	.lnd_get_timeout = ksock_get_timeout,
 };
 
 static int __init ksock_init(void)

@@ -92,8 +92,12 @@ void ksock_reaper(struct work_struct *work)
 				ksock_conn_close_locked(conn, rc);
 		}
 		list_for_each_entry_safe(tx, ttmp, &peer->ksp_txq, tx_list)
-			if (time_after(jiffies, tx->tx_deadline))
+			if (time_after(jiffies, tx->tx_deadline)) {
+				/* Queued past its deadline (spec 3b). */
+				tx->tx_hstatus =
+					LNET_MSG_STATUS_NETWORK_TIMEOUT;
 				list_move_tail(&tx->tx_list, &expired);
+			}
 		ksock_zc_reap_locked(peer);
 		ksock_peer_keepalive_locked(peer);
 	}

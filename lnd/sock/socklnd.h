@@ -299,6 +299,7 @@ struct ksock_tx {
 	bool			tx_begun;
 	bool			tx_sent;
 	bool			tx_ack_noop;
+	enum lnet_msg_hstatus	tx_hstatus;
 	u8			tx_hdr[KSOCK_MSG_HDR_SIZE +
 				       LNET_HDR_NID16_SIZE];
 };

@@ -33,12 +33,46 @@ static struct ksock_tx *ksock_tx_alloc(void)
 	return tx;
 }
 
+/*
+ * Why @tx failed with @status, for LNet's health (spec features 3b).  A
+ * send that was all in the socket (a zero-copy one awaiting its ACK) may
+ * have reached the peer, which may have acted on it: a remote failure,
+ * never resent.  One that was queued, or partly written (the peer drops
+ * a message its connection lost halfway), never reached LNet there: its
+ * class says whether another path may work, as Lustre's socklnd does
+ * (reset, refused, unreachable: the peer dropped it).
+ */
+static enum lnet_msg_hstatus ksock_tx_hstatus(const struct ksock_tx *tx,
+					      int status)
+{
+	if (tx->tx_hstatus != LNET_MSG_STATUS_OK)
+		return tx->tx_hstatus;
+	if (tx->tx_sent)
+		return status == -ETIMEDOUT ? LNET_MSG_STATUS_REMOTE_TIMEOUT :
+					      LNET_MSG_STATUS_REMOTE_ERROR;
+	switch (status) {
+	case -ETIMEDOUT:
+		return LNET_MSG_STATUS_LOCAL_TIMEOUT;
+	case -ECONNREFUSED:
+	case -ECONNRESET:
+	case -EHOSTUNREACH:
+		return LNET_MSG_STATUS_REMOTE_DROPPED;
+	case -ENETDOWN:
+	case -ENETUNREACH:
+	case -ESHUTDOWN:
+		return LNET_MSG_STATUS_LOCAL_DROPPED;
+	default:
+		return LNET_MSG_STATUS_LOCAL_ERROR;
+	}
+}
+
 /**
  * ksock_tx_done() - a send finished: finalize its message, free it
  * @tx: the send, on no list
  * @status: 0 or the error its message gets
  *
- * A connection's ACK NOOP is part of it and is not freed here.
+ * A connection's ACK NOOP is part of it and is not freed here.  A failed
+ * message gets its health class (ksock_tx_hstatus()).
  */
 void ksock_tx_done(struct ksock_tx *tx, int status)
 {
@@ -46,8 +80,12 @@ void ksock_tx_done(struct ksock_tx *tx, int status)
 		return;
 	if (status)
 		ksock_stat_inc(KSOCK_STAT_TX_ERRORS);
-	if (tx->tx_msg)
+	if (tx->tx_msg) {
+		if (status)
+			tx->tx_msg->msg_health_status =
+				ksock_tx_hstatus(tx, status);
 		lnet_finalize(tx->tx_msg, status);
+	}
 	kfree(tx);
 }
 

@@ -22,6 +22,9 @@
 #define LNET_GENL_PING_TIMEOUT_MAX	(180 * 1000)
 #define LNET_GENL_PING_NIDS_MAX		256
 
+/* Highest health value ("net set --health", "peer set --health"). */
+#define LNET_GENL_HEALTH_MAX	1000
+
 /* Highest "net show" detail level (lnetctl -v N). */
 #define LNET_GENL_DETAIL_MAX	4
 
@@ -67,6 +70,8 @@ enum lnet_genl_cmd {
 	LNET_CMD_UDSP_DEL,	/* IDX or ALL */
 	LNET_CMD_UDSP_GET,	/* dump: [IDX]; one message per rule: IDX, */
 				/* UDSP_SRC/DST/RTE ("" absent), [PRIORITY] */
+	LNET_CMD_HEALTH_SET,	/* HEALTH_VALUE, [NID] (none: all), [PEER] */
+	LNET_CMD_RECOVERY_GET,	/* [PEER]; reply: PEER_NIDS, PEER_NID_COUNT */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -110,6 +115,9 @@ enum lnet_genl_attr {
 	LNET_A_PRIORITY,	/* u32: UDSP priority, 0 best */
 	LNET_A_IDX,		/* u32: UDSP rule index */
 	LNET_A_UDSP_INFO,	/* nest: LNET_UDSP_A_* (NI, peer NI; detail 4) */
+	LNET_A_HEALTH_VALUE,	/* u32: 0..LNET_GENL_HEALTH_MAX */
+	LNET_A_PEER,		/* flag: peer NIs (else local NIs) */
+	LNET_A_HEALTH,		/* nest: LNET_HEALTH_A_* (NI, peer NI; detail 2) */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -163,6 +171,20 @@ enum lnet_genl_stats_attr {
 	LNET_STATS_A_ROUTE_LENGTH,	/* u64 */
 	LNET_STATS_A_DROP_LENGTH,	/* u64 */
 	LNET_STATS_A_RESPONSE_TIMEOUTS,	/* u32 */
+	LNET_STATS_A_RESEND_COUNT,	/* u32 each, health: */
+	LNET_STATS_A_LOCAL_INTERRUPT,
+	LNET_STATS_A_LOCAL_DROPPED,
+	LNET_STATS_A_LOCAL_ABORTED,
+	LNET_STATS_A_LOCAL_NO_ROUTE,
+	LNET_STATS_A_LOCAL_TIMEOUT,
+	LNET_STATS_A_LOCAL_ERROR,
+	LNET_STATS_A_REMOTE_DROPPED,
+	LNET_STATS_A_REMOTE_ERROR,
+	LNET_STATS_A_REMOTE_TIMEOUT,
+	LNET_STATS_A_NETWORK_TIMEOUT,
+	LNET_STATS_A_FAILED_RESENDS,
+	LNET_STATS_A_SUCCESSFUL_RESENDS,
+	LNET_STATS_A_LATE_MSGS,		/* failed past their deadline */
 
 	__LNET_STATS_A_MAX,
 	LNET_STATS_A_MAX = __LNET_STATS_A_MAX - 1
@@ -227,6 +249,30 @@ enum lnet_genl_udsp_info_attr {
 
 	__LNET_UDSP_A_MAX,
 	LNET_UDSP_A_MAX = __LNET_UDSP_A_MAX - 1
+};
+
+/*
+ * LNET_A_HEALTH: health of a local NI or peer NI (lnetctl "health
+ * stats"); u32 counters of failures by class, those of the other kind
+ * absent.
+ */
+enum lnet_genl_health_attr {
+	LNET_HEALTH_A_UNSPEC,
+	LNET_HEALTH_A_PAD,
+	LNET_HEALTH_A_FATAL,		/* u8: local NI: its LND reports it down */
+	LNET_HEALTH_A_VALUE,		/* u32: 0..1000 */
+	LNET_HEALTH_A_INTERRUPTS,	/* local NI */
+	LNET_HEALTH_A_DROPPED,		/* local NI and peer NI */
+	LNET_HEALTH_A_ABORTED,		/* local NI */
+	LNET_HEALTH_A_NO_ROUTE,		/* local NI */
+	LNET_HEALTH_A_TIMEOUTS,		/* local NI: timeouts; peer NI: timeout */
+	LNET_HEALTH_A_ERROR,		/* local NI and peer NI */
+	LNET_HEALTH_A_NETWORK_TIMEOUT,	/* peer NI */
+	LNET_HEALTH_A_PING_COUNT,	/* recovery pings since it last worked */
+	LNET_HEALTH_A_NEXT_PING,	/* s64: seconds (monotonic) of the next */
+
+	__LNET_HEALTH_A_MAX,
+	LNET_HEALTH_A_MAX = __LNET_HEALTH_A_MAX - 1
 };
 
 /* LNET_A_NI_SENT/RECEIVED/DROPPED: u32 per message type. */
