@@ -317,6 +317,84 @@ static void nisel_mr_priority(struct kunit *test)
 	}
 }
 
+/* Health first (spec 4b): before UDSP priority, credits and turns. */
+static void nisel_ni_health(struct kunit *test)
+{
+	struct lnet_ni *a = nisel_ni(test, 8, 8, 0, false);
+	struct lnet_ni *b = nisel_ni(test, 8, 1, 9, false);
+
+	a->ni_healthv = 900;
+	b->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	nisel_prio(&a->ni_prio, 0);
+	nisel_prio(&b->ni_prio, 5);
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(b, a));
+	KUNIT_EXPECT_FALSE(test, lnet_ni_better(a, b));
+	/* Healthy again: the priority decides. */
+	a->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(a, b));
+	/* A failed NI loses even to one whose health is 0. */
+	b->ni_healthv = 0;
+	a->ni_fatal = true;
+	KUNIT_EXPECT_TRUE(test, lnet_ni_better(b, a));
+}
+
+static void nisel_peer_ni_health(struct kunit *test)
+{
+	struct lnet_peer_ni *a = nisel_lpni(test, 8, 0);
+	struct lnet_peer_ni *b = nisel_lpni(test, 1, 9);
+	struct lnet_ni *ni = nisel_ni(test, 8, 8, 0, false);
+
+	a->lpni_healthv = 999;
+	b->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	nisel_prio(&a->lpni_prio, 0);
+	nisel_prio(&b->lpni_prio, 3);
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(b, a, ni));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(a, b, ni));
+	a->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(a, b, ni));
+}
+
+static void nisel_mr_health(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		w->lpni[i]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+		if (i < 2)
+			w->ni[i]->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	}
+	/* The peer NI of net 1 was demerited: net 0, by both its NIs. */
+	w->lpni[2]->lpni_healthv = 900;
+	nisel_prio(&w->lpn[1].lpn_prio, 0);	/* its priority does not help */
+	for (i = 0; i < 4; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_ASSERT_NOT_NULL(test, lpni);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[0]);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[i % 2]);
+		nisel_used(w, ni, lpni);
+	}
+	/* One of net 0's peer NIs demerited too: the other one. */
+	w->lpni[0]->lpni_healthv = 800;
+	for (i = 0; i < 3; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[1]);
+		nisel_used(w, ni, lpni);
+	}
+	/* Our NI of net 0 demerited, the peer nets equal: net 1. */
+	w->lpni[0]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	w->lpni[2]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	nisel_prio(&w->lpn[1].lpn_prio, LNET_UDSP_PRIO_NONE);
+	w->ni[0]->ni_healthv = 100;
+	for (i = 0; i < 3; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[1]);
+		nisel_used(w, ni, lpni);
+	}
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
@@ -328,6 +406,9 @@ static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_ni_priority),
 	KUNIT_CASE(nisel_peer_ni_priority),
 	KUNIT_CASE(nisel_mr_priority),
+	KUNIT_CASE(nisel_ni_health),
+	KUNIT_CASE(nisel_peer_ni_health),
+	KUNIT_CASE(nisel_mr_health),
 	{}
 };
 

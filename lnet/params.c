@@ -80,6 +80,7 @@ unsigned int lnet_transaction_timeout(void)
 {
 	return READ_ONCE(lnet_values[LNET_G_TRANSACTION_TIMEOUT]);
 }
+EXPORT_SYMBOL_GPL(lnet_transaction_timeout);
 
 unsigned int lnet_response_tracking(void)
 {

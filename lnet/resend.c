@@ -29,6 +29,8 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
+#include <kunit/visibility.h>
+
 #include <lnet/lib-lnet.h>
 
 static DEFINE_MUTEX(lnet_health_ops_mutex);
@@ -90,6 +92,7 @@ unsigned long lnet_msg_deadline(const struct lnet_ni *ni)
 		secs = lnet_transaction_timeout();
 	return jiffies + lnet_secs_to_jiffies(secs);
 }
+EXPORT_SYMBOL_IF_KUNIT(lnet_msg_deadline);
 
 /**
  * lnet_msg_late() - is a message past its deadline?
@@ -101,6 +104,7 @@ bool lnet_msg_late(const struct lnet_msg *msg)
 {
 	return msg->msg_deadline && time_after_eq(jiffies, msg->msg_deadline);
 }
+EXPORT_SYMBOL_IF_KUNIT(lnet_msg_late);
 
 /* May @msg, which failed in a resendable way, be sent again at all? */
 static bool lnet_msg_may_resend(const struct lnet_msg *msg)

@@ -25,6 +25,7 @@ field() {
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 insmod "$LNET_MODDIR/lnet/lnet.ko" config_on_load=1 || fail "insmod lnet"
+insmod "$LNET_MODDIR/health/lnet_health.ko" || fail "insmod lnet_health"
 insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
 grep -q '^0@lo up' /sys/kernel/debug/lnet/nis || fail "no 0@lo: $(cat /sys/kernel/debug/lnet/nis)"
 
@@ -121,5 +122,6 @@ echo 0 > $P/lnet_peer_discovery_disabled
 ping_features 0x1e on
 
 rmmod lnet_test
+rmmod lnet_health
 rmmod lnet
 log "lo traffic OK"

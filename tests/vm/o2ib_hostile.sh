@@ -111,6 +111,7 @@ settle() {
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 rdma link | grep -q rxe0 || fail "no rxe0"
 insmod "$LNET_MODDIR/lnet/lnet.ko" || fail "insmod lnet"
+insmod "$LNET_MODDIR/health/lnet_health.ko" || fail "insmod lnet_health"
 insmod "$LNET_MODDIR/lnd/o2ib/ko2iblnd.ko" peer_credits=$QD ||
 	fail "insmod ko2iblnd"
 insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
@@ -232,5 +233,6 @@ echo unserve > "$RUN" || fail "unserve"
 rmmod lnet_test || fail "rmmod lnet_test"
 "$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
 rmmod ko2iblnd || fail "rmmod ko2iblnd"
+rmmod lnet_health || fail "rmmod lnet_health"
 rmmod lnet || fail "rmmod lnet"
 log "o2ib hostile OK"

@@ -12,7 +12,7 @@
 . "$LNET_TOP/tests/vm/sock_lib.sh"
 
 O2IB_KO=lnd/o2ib/ko2iblnd.ko
-O2IB_MODULES="lnet/lnet.ko $O2IB_KO"
+O2IB_MODULES="lnet/lnet.ko health/lnet_health.ko $O2IB_KO"
 O2IB_STATS=/sys/kernel/debug/ko2iblnd/stats
 O2IB_CONNS=/sys/kernel/debug/ko2iblnd/conns
 RXE=rxe0
@@ -59,6 +59,7 @@ o2ib_load() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	o2ib_built || fail "$O2IB_KO is not built (no ko2iblnd in this tree?)"
 	insmod "$LNET_MODDIR/lnet/lnet.ko" || fail "insmod lnet.ko"
+	insmod "$LNET_MODDIR/health/lnet_health.ko" || fail "insmod lnet_health.ko"
 	insmod "$LNET_MODDIR/$O2IB_KO" "$@" || fail "insmod ko2iblnd.ko $*"
 	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
 	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"

@@ -38,6 +38,7 @@ YAML
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 rdma link | grep -q rxe0 || fail "no rxe0"
 insmod "$LNET_MODDIR/lnet/lnet.ko" || fail "insmod lnet"
+insmod "$LNET_MODDIR/health/lnet_health.ko" || fail "insmod lnet_health"
 insmod "$LNET_MODDIR/lnd/o2ib/ko2iblnd.ko" peer_credits=8 \
 	concurrent_sends=12 fmr_pool_size=64 || fail "insmod ko2iblnd"
 "$LNETCTL" lnet configure || fail "lnetctl lnet configure"
@@ -160,5 +161,6 @@ log "refused as expected: a device without fast registration"
 "$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
 grep -q "^ksocklnd " /proc/modules && { rmmod ksocklnd || fail "rmmod ksocklnd"; }
 rmmod ko2iblnd || fail "rmmod ko2iblnd"
+rmmod lnet_health || fail "rmmod lnet_health"
 rmmod lnet || fail "rmmod lnet"
 log "o2ib tunables OK"

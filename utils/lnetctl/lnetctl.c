@@ -396,6 +396,8 @@ static int ni_cb(struct nlattr **tb, struct nlattr *head, int len, void *arg)
 	if (tb[LNET_A_UDSP_INFO] &&
 	    parse_udsp_info(tb[LNET_A_UDSP_INFO], &ni->udsp))
 		return -EPROTO;
+	if (tb[LNET_A_HEALTH] && parse_health(tb[LNET_A_HEALTH], &ni->health))
+		return -EPROTO;
 	return 0;
 }
 
@@ -485,6 +487,8 @@ static void emit_ni(struct yout *y, const struct ni_rec *ni, int detail,
 		emit_counts(y, "received_stats", ni->msgs[1]);
 		emit_counts(y, "dropped_stats", ni->msgs[2]);
 	}
+	if (!backup && detail >= 2)
+		emit_health(y, &ni->health, false);
 	if (!backup && detail >= 4)
 		emit_udsp_info(y, &ni->udsp);
 	if ((backup || detail >= 1) && ni->tun[LNET_TUN_A_CREDITS] >= 0) {
@@ -851,8 +855,11 @@ static int cmd_net(int argc, char **argv)
 		return net_del(argc - 1, argv + 1);
 	if (!strcmp(sub, "show"))
 		return net_show(argc - 1, argv + 1);
+	if (!strcmp(sub, "set"))
+		return net_set(argc - 1, argv + 1);
 	return usage_error("net", "net",
-			   "unknown subcommand '%s': use add, del or show", sub);
+			   "unknown subcommand '%s': use add, del, show or set",
+			   sub);
 }
 
 struct ping_result {
@@ -1085,6 +1092,19 @@ static int stats_cb(struct nlattr **tb, struct nlattr *head, int len,
 		{ "drop_length", LNET_STATS_A_DROP_LENGTH, true },
 		{ "response_timeout_count", LNET_STATS_A_RESPONSE_TIMEOUTS,
 		  false },
+		{ "resend_count", LNET_STATS_A_RESEND_COUNT, false },
+		{ "local_interrupt_count", LNET_STATS_A_LOCAL_INTERRUPT, false },
+		{ "local_dropped_count", LNET_STATS_A_LOCAL_DROPPED, false },
+		{ "local_aborted_count", LNET_STATS_A_LOCAL_ABORTED, false },
+		{ "local_no_route_count", LNET_STATS_A_LOCAL_NO_ROUTE, false },
+		{ "local_timeout_count", LNET_STATS_A_LOCAL_TIMEOUT, false },
+		{ "local_error_count", LNET_STATS_A_LOCAL_ERROR, false },
+		{ "remote_dropped_count", LNET_STATS_A_REMOTE_DROPPED, false },
+		{ "remote_error_count", LNET_STATS_A_REMOTE_ERROR, false },
+		{ "remote_timeout_count", LNET_STATS_A_REMOTE_TIMEOUT, false },
+		{ "network_timeout_count", LNET_STATS_A_NETWORK_TIMEOUT, false },
+		{ "failed_resends", LNET_STATS_A_FAILED_RESENDS, false },
+		{ "successful_resends", LNET_STATS_A_SUCCESSFUL_RESENDS, false },
 	};
 	struct nlattr *st[LNET_STATS_A_MAX + 1];
 	struct yout *y = arg;
@@ -1211,7 +1231,10 @@ static const char usage[] =
 	"          [--conns-per-peer N]\n"
 	"  net del --net NET [--if IF]\n"
 	"  net show [--net NET] [-v [LEVEL]]\n"
+	"  net set --nid NID | --all --health VALUE\n"
 	"  peer show [--nid NID] [-v [LEVEL]] | peer list\n"
+	"  peer set --nid NID | --all --health VALUE\n"
+	"  debug recovery --local | --peer\n"
 	"  peer add --prim_nid NID [--nid NID[,NID...]] [--non_mr] [--lock_prim]\n"
 	"  peer del --prim_nid NID [--nid NID] [--force]\n"
 	"  ping NID[,NID...] [--source NID] [--timeout S]\n"
@@ -1235,6 +1258,7 @@ int main(int argc, char **argv)
 		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },
 		{ "stats", cmd_stats },
+		{ "debug", cmd_debug },
 		{ "global", cmd_global },
 		{ "set", cmd_set },
 		{ "export", cmd_export },

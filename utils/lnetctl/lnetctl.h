@@ -194,6 +194,22 @@ int parse_udsp_info(struct nlattr *nest, struct udsp_info *u);
 void emit_udsp_info(struct yout *y, const struct udsp_info *u);
 int cmd_udsp(int argc, char **argv);
 
+/* --- health (health.c) --- */
+
+/* A local NI's or peer NI's LNET_A_HEALTH, by LNET_HEALTH_A_*. */
+struct health_rec {
+	bool has;
+	bool present[LNET_HEALTH_A_MAX + 1];
+	long long v[LNET_HEALTH_A_MAX + 1];
+};
+
+int parse_health(struct nlattr *nest, struct health_rec *h);
+/* "health stats:" with a local NI's keys, or a peer NI's (@peer). */
+void emit_health(struct yout *y, const struct health_rec *h, bool peer);
+int net_set(int argc, char **argv);
+int peer_set(int argc, char **argv);
+int cmd_debug(int argc, char **argv);
+
 /* A "net show" dump: every NI, in configuration order. */
 struct ni_rec {
 	char net[LNET_GENL_NET_LEN];
@@ -208,6 +224,7 @@ struct ni_rec {
 	bool has_lat;
 	unsigned long long lat[LNET_LAT_A_MAX + 1];
 	struct udsp_info udsp;
+	struct health_rec health;
 };
 
 struct ni_list {

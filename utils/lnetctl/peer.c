@@ -39,6 +39,7 @@ struct peer_ni_rec {
 	unsigned int stats[LNET_NI_STATS_A_MAX + 1];
 	unsigned int msgs[3][LNET_MSG_A_MAX + 1];
 	struct udsp_info udsp;
+	struct health_rec health;
 };
 
 struct peer_ni_list {
@@ -101,6 +102,8 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 	if (tb[LNET_A_UDSP_INFO] &&
 	    parse_udsp_info(tb[LNET_A_UDSP_INFO], &p->udsp))
 		return -EPROTO;
+	if (tb[LNET_A_HEALTH] && parse_health(tb[LNET_A_HEALTH], &p->health))
+		return -EPROTO;
 	return 0;
 }
 
@@ -158,6 +161,8 @@ static void emit_peer_ni(struct yout *y, const struct peer_ni_rec *p,
 		emit_counts(y, "received_stats", p->msgs[1]);
 		emit_counts(y, "dropped_stats", p->msgs[2]);
 	}
+	if (detail >= 2)
+		emit_health(y, &p->health, true);
 	if (detail >= 4)
 		emit_udsp_info(y, &p->udsp);
 	yout_end_map(y);
@@ -672,7 +677,9 @@ int cmd_peer(int argc, char **argv)
 		return peer_add(argc - 1, argv + 1);
 	if (!strcmp(sub, "del"))
 		return peer_del(argc - 1, argv + 1);
+	if (!strcmp(sub, "set"))
+		return peer_set(argc - 1, argv + 1);
 	return usage_error("peer", "peer",
-			   "unknown subcommand '%s': use show, list, add or del",
+			   "unknown subcommand '%s': use show, list, add, del or set",
 			   sub);
 }

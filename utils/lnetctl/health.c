@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnetctl's health commands, in Lustre's shape (spec features 1a, 3f):
+ *
+ *	net set --nid NID | --all --health V
+ *	peer set --nid NID | --all --health V
+ *	debug recovery --local | --peer
+ *
+ * and the "health stats" blocks of "net show -v 2" / "peer show -v 2".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "lnetctl.h"
+
+int parse_health(struct nlattr *nest, struct health_rec *h)
+{
+	struct nlattr *tb[LNET_HEALTH_A_MAX + 1];
+	int i;
+
+	if (lnl_nest_parse(tb, LNET_HEALTH_A_MAX, nest) ||
+	    !tb[LNET_HEALTH_A_VALUE])
+		return -EPROTO;
+	memset(h, 0, sizeof(*h));
+	for (i = 1; i <= LNET_HEALTH_A_MAX; i++) {
+		if (!tb[i] || i == LNET_HEALTH_A_PAD)
+			continue;
+		h->present[i] = true;
+		if (i == LNET_HEALTH_A_FATAL)
+			h->v[i] = nla_get_u8(tb[i]);
+		else if (i == LNET_HEALTH_A_NEXT_PING)
+			h->v[i] = (long long)nla_get_u64(tb[i]);
+		else
+			h->v[i] = nla_get_u32(tb[i]);
+	}
+	h->has = true;
+	return 0;
+}
+
+/* Lustre's keys, in its order; a local NI's, then a peer NI's. */
+static const struct {
+	const char *key;
+	int attr;
+} ni_keys[] = {
+	{ "fatal_error", LNET_HEALTH_A_FATAL },
+	{ "health value", LNET_HEALTH_A_VALUE },
+	{ "interrupts", LNET_HEALTH_A_INTERRUPTS },
+	{ "dropped", LNET_HEALTH_A_DROPPED },
+	{ "aborted", LNET_HEALTH_A_ABORTED },
+	{ "no route", LNET_HEALTH_A_NO_ROUTE },
+	{ "timeouts", LNET_HEALTH_A_TIMEOUTS },
+	{ "error", LNET_HEALTH_A_ERROR },
+	{ "ping_count", LNET_HEALTH_A_PING_COUNT },
+	{ "next_ping", LNET_HEALTH_A_NEXT_PING },
+}, peer_keys[] = {
+	{ "health value", LNET_HEALTH_A_VALUE },
+	{ "dropped", LNET_HEALTH_A_DROPPED },
+	{ "timeout", LNET_HEALTH_A_TIMEOUTS },
+	{ "error", LNET_HEALTH_A_ERROR },
+	{ "network timeout", LNET_HEALTH_A_NETWORK_TIMEOUT },
+	{ "ping_count", LNET_HEALTH_A_PING_COUNT },
+	{ "next_ping", LNET_HEALTH_A_NEXT_PING },
+};
+
+void emit_health(struct yout *y, const struct health_rec *h, bool peer)
+{
+	unsigned int i, n = peer ? ARRAY_SIZE(peer_keys) : ARRAY_SIZE(ni_keys);
+
+	if (!h->has)
+		return;
+	yout_str(y, "health stats");
+	yout_map(y);
+	for (i = 0; i < n; i++) {
+		int attr = peer ? peer_keys[i].attr : ni_keys[i].attr;
+
+		yout_kv_int(y, peer ? peer_keys[i].key : ni_keys[i].key,
+			    h->v[attr]);
+	}
+	yout_end_map(y);
+}
+
+/* "net set" / "peer set": --nid NID | --all, --health V. */
+static int health_set(int argc, char **argv, bool peer)
+{
+	static const struct option opts[] = {
+		{ "nid", required_argument, NULL, 'n' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "health", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *what = peer ? "peer" : "net";
+	const char *nid = NULL, *hv = NULL;
+	struct lnl_error err;
+	struct nl_msg *msg;
+	long long value;
+	bool all = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":n:at:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			nid = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 't':
+			hv = optarg;
+			break;
+		default:
+			return bad_option("set", what, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error("set", what, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!nid == !all)
+		return usage_error("set", what, "give --nid NID or --all%s",
+				   "");
+	if (nid && !valid_nid(nid))
+		return usage_error("set", what, "invalid NID '%s'", nid);
+	if (!hv)
+		return usage_error("set", what,
+				   "nothing to set: give --health VALUE%s", "");
+	if (parse_long(hv, 0, LNET_GENL_HEALTH_MAX, &value))
+		return usage_error("set", what,
+				   "health value '%s' is not in 0..1000", hv);
+	if (open_or_report("set", what))
+		return 1;
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	if (msg && ((nid && nla_put_string(msg, LNET_A_NID, nid)) ||
+		    nla_put_u32(msg, LNET_A_HEALTH_VALUE, value) ||
+		    (peer && nla_put_flag(msg, LNET_A_PEER)))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (lnl_run(msg, NULL, NULL, &err) < 0) {
+		report_nl_error("set", what, "cannot set health", &err);
+		return 1;
+	}
+	return 0;
+}
+
+int net_set(int argc, char **argv)
+{
+	return health_set(argc, argv, false);
+}
+
+int peer_set(int argc, char **argv)
+{
+	return health_set(argc, argv, true);
+}
+
+struct recovery_list {
+	char (*nid)[LNET_GENL_NID_LEN];
+	unsigned int n;
+};
+
+static int recovery_cb(struct nlattr **tb, struct nlattr *head, int len,
+		       void *arg)
+{
+	struct recovery_list *l = arg;
+	struct nlattr *a;
+	int rem;
+
+	(void)head;
+	(void)len;
+	if (!tb[LNET_A_PEER_NIDS])
+		return -EPROTO;
+	nla_for_each_nested(a, tb[LNET_A_PEER_NIDS], rem) {
+		void *p;
+
+		if (nla_type(a) != LNET_A_NID)
+			return -EPROTO;
+		p = realloc(l->nid, (l->n + 1) * sizeof(*l->nid));
+		if (!p)
+			return -ENOMEM;
+		l->nid = p;
+		snprintf(l->nid[l->n++], LNET_GENL_NID_LEN, "%s",
+			 nla_get_string(a));
+	}
+	return 0;
+}
+
+/* "debug recovery --local|--peer": what is on a recovery queue. */
+static int debug_recovery(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "local", no_argument, NULL, 'l' },
+		{ "peer", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct recovery_list l = { NULL, 0 };
+	int c, local = 0, peer = 0, rc;
+	struct lnl_error err;
+	struct nl_msg *msg;
+	unsigned int i;
+	struct yout y;
+	char key[16];
+
+	while ((c = getopt_long(argc, argv, ":lp", opts, NULL)) != -1) {
+		if (c == 'l')
+			local = 1;
+		else if (c == 'p')
+			peer = 1;
+		else
+			return bad_option("debug", "recovery", argv);
+	}
+	if (optind < argc)
+		return usage_error("debug", "recovery",
+				   "unexpected argument '%s'", argv[optind]);
+	if (local + peer != 1)
+		return usage_error("debug", "recovery",
+				   "give --local or --peer%s", "");
+	if (open_or_report("debug", "recovery"))
+		return 1;
+	msg = lnl_msg(LNET_CMD_RECOVERY_GET, false);
+	if (msg && peer && nla_put_flag(msg, LNET_A_PEER)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	rc = lnl_run(msg, recovery_cb, &l, &err);
+	if (rc < 0) {
+		free(l.nid);
+		report_nl_error("debug", "recovery",
+				"cannot get the recovery queue", &err);
+		return 1;
+	}
+	yout_begin(&y, stdout);
+	yout_map(&y);
+	yout_str(&y, peer ? "Peer NI recovery" : "Local NI recovery");
+	yout_map(&y);
+	for (i = 0; i < l.n; i++) {
+		snprintf(key, sizeof(key), "nid-%u", i);
+		yout_kv_str(&y, key, l.nid[i]);
+	}
+	yout_end_map(&y);
+	yout_end_map(&y);
+	free(l.nid);
+	return yout_end(&y) ? 1 : 0;
+}
+
+int cmd_debug(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	optind = 1;
+	if (!strcmp(sub, "recovery"))
+		return debug_recovery(argc - 1, argv + 1);
+	return usage_error("debug", "debug",
+			   "unknown subcommand '%s': use recovery", sub);
+}
