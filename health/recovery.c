@@ -83,6 +83,7 @@ static void lnet_recovery_ping_outcome(struct lnet_recovery_ping *rp, bool ok)
 {
 	struct lnet_peer_ni *lpni;
 	struct lnet_net *net;
+	unsigned int step;
 	struct lnet_ni *ni;
 
 	rp->done = true;
@@ -93,15 +94,16 @@ static void lnet_recovery_ping_outcome(struct lnet_recovery_ping *rp, bool ok)
 			lpni->lpni_recovery_pending = false;
 		return;
 	}
+	step = lnet_health_sensitivity();
 	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
 		list_for_each_entry(ni, &net->net_nis, ni_list) {
 			if (!lnet_nid_equal(&ni->ni_nid, &rp->nid))
 				continue;
 			ni->ni_recovery_pending = false;
-			if (ok && lnet_ni_usable(ni) && lnet_health_sensitivity())
+			if (ok && lnet_ni_usable(ni) && step)
 				lnet_ni_healthv_set_locked(ni,
-					lnet_health_inc(ni->ni_healthv,
-							lnet_health_sensitivity()));
+							   lnet_health_inc(ni->ni_healthv,
+									   step));
 			return;
 		}
 }

@@ -156,7 +156,7 @@ bool lnet_msg_health_locked(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 	if (!lpni || !(msg->msg_send ? msg->msg_txni : msg->msg_rxni))
 		return false;
 	/* A failure nobody classified, or a class with no failure. */
-	if (!status != (msg->msg_health_status == LNET_MSG_STATUS_OK))
+	if (!status != !msg->msg_health_status)
 		return false;
 	if (status && lnet_msg_late(msg)) {
 		/* Too late to learn anything from it (spec 3b). */

@@ -864,7 +864,7 @@ static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (failed) {
 		/*
 		 * A flushed send never ran; another failed without the
-		 * peer's acknowledgement: it dropped it (spec 3b).  A PUT
+		 * peer's acknowledgment: it dropped it (spec 3b).  A PUT
 		 * whose data phase failed was matched by the peer already.
 		 */
 		if (tx->tx_type == IBLND_MSG_PUT_DONE)
