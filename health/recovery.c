@@ -100,7 +100,11 @@ static void lnet_recovery_ping_outcome(struct lnet_recovery_ping *rp, bool ok)
 			if (!lnet_nid_equal(&ni->ni_nid, &rp->nid))
 				continue;
 			ni->ni_recovery_pending = false;
-			if (ok && lnet_ni_usable(ni) && step)
+			if (!ok || !lnet_ni_usable(ni))
+				return;
+			/* It works: the next ping is soon (as for a peer NI). */
+			ni->ni_ping_count = 0;
+			if (step)
 				lnet_ni_healthv_set_locked(ni,
 							   lnet_health_inc(ni->ni_healthv,
 									   step));
