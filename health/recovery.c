@@ -6,8 +6,10 @@
  * backoff (1, 2, 4 ... seconds up to max_recovery_ping_interval) that
  * restarts whenever a message arrives from it.
  *
- * A peer NI is pinged from one of our NIs on its net, at exactly its
- * NID; the REPLY raises its value by the ordinary success path.  A local
+ * The work runs once a second (and at once when a failure queues
+ * something).  A peer NI is pinged from one of our NIs on its net, at
+ * exactly its NID; the REPLY raises its value by the ordinary success
+ * path.  A local
  * NI pings its own NID (as Lustre's do): the answer raises its value if
  * its LND reports it working.  A recovery ping's failure moves no value
  * (treat.c) and it is never resent; one ping at a time per NI.  A peer
@@ -318,7 +320,11 @@ static void lnet_recovery_work_fn(struct work_struct *work)
 	for (i = 0; i < n; i++)
 		lnet_recovery_ping_start(&t[i]);
 	kfree(t);
-	if (busy && !READ_ONCE(lnet_recovery_stopping))
+	/*
+	 * Every second, as Lustre's monitor thread: an administrator's
+	 * "net set --health" queues an NI without telling us.
+	 */
+	if (!READ_ONCE(lnet_recovery_stopping))
 		mod_delayed_work(system_wq, &lnet_recovery_work, HZ);
 }
 

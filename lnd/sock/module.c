@@ -223,6 +223,7 @@ static int ksock_startup(struct lnet_ni *ni)
 			 &ni->ni_nid);
 	ni->ni_data = net;
 	queue_delayed_work(ksock_connd_wq, &net->ksn_reaper, HZ);
+	ksock_link_watch(net);
 	return 0;
 }
 
@@ -264,6 +265,7 @@ static void ksock_shutdown(struct lnet_ni *ni)
 	struct ksock_net *net = ni->ni_data;
 	struct ksock_peer *peer, *tmp;
 
+	ksock_link_unwatch(net);
 	spin_lock_bh(&net->ksn_lock);
 	net->ksn_shutdown = true;
 	spin_unlock_bh(&net->ksn_lock);
@@ -344,10 +346,15 @@ static int __init ksock_init(void)
 	if (!ksock_connd_wq)
 		goto fail_sched;
 	ksock_debugfs_init();
-	rc = lnet_register_lnd(&ksock_lnd);
+	rc = ksock_link_init();
 	if (rc)
 		goto fail;
+	rc = lnet_register_lnd(&ksock_lnd);
+	if (rc)
+		goto fail_link;
 	return 0;
+fail_link:
+	ksock_link_fini();
 fail:
 	ksock_debugfs_fini();
 	destroy_workqueue(ksock_connd_wq);
@@ -360,6 +367,7 @@ static void __exit ksock_exit(void)
 {
 	/* No NI uses us: each holds a reference on this module. */
 	lnet_unregister_lnd(&ksock_lnd);
+	ksock_link_fini();
 	ksock_debugfs_fini();
 	destroy_workqueue(ksock_connd_wq);
 	destroy_workqueue(ksock_sched_wq);

@@ -203,6 +203,7 @@ struct ksock_net {
 	struct mutex		ksn_hs_mutex;	/* see above */
 	struct list_head	ksn_handshakes;
 	struct delayed_work	ksn_reaper;
+	struct list_head	ksn_link_list;	/* link.c */
 	atomic_t		ksn_connd_works;
 };
 
@@ -459,5 +460,11 @@ int ksock_zc_min_payload(void);
 
 /* reaper.c */
 void ksock_reaper(struct work_struct *work);
+
+/* link.c: NIs follow their interface's link. */
+void ksock_link_watch(struct ksock_net *net);
+void ksock_link_unwatch(struct ksock_net *net);
+int ksock_link_init(void);
+void ksock_link_fini(void);
 
 #endif /* _KSOCKLND_H */

@@ -106,6 +106,17 @@ net:
                   reply: 0
                   ack: 0
                   hello: 0
+            health stats:
+                  fatal_error: 0
+                  health value: 1000
+                  interrupts: 0
+                  dropped: 0
+                  aborted: 0
+                  no route: 0
+                  timeouts: 0
+                  error: 0
+                  ping_count: 0
+                  next_ping: 0
             tunables:
                   peer_timeout: 0
                   peer_credits: 0
@@ -387,6 +398,74 @@ must_fail "unknown command" "unknown command" "$LNETCTL" frob
 	"$T/show.before"
 "$LNETCTL" global show | expect_yaml "global after bad arguments" \
 	"$T/global.before"
+
+# --- health: net set / peer set --health, debug recovery, stats ---
+"$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (health)"
+hnid=${!my_ip}@tcp9
+health_value() {
+	"$LNETCTL" "$1" show -v 2 | awk -v nid="$2" '
+		$2 == "nid:" { cur = $3 }
+		$1 == "health" && $2 == "value:" && cur == nid { print $3; exit }'
+}
+[ "$(health_value net "$hnid")" = 1000 ] ||
+	{ "$LNETCTL" net show -v 2; fail "a new NI's health is not 1000"; }
+"$LNETCTL" net show --net tcp9 -v 2 | grep -q "^                  fatal_error: 0$" ||
+	fail "net show -v 2: no fatal_error: 0"
+"$LNETCTL" net set --nid "$hnid" --health 300 || fail "net set --health 300"
+v=$(health_value net "$hnid")
+[ "$v" -ge 300 ] && [ "$v" -lt 1000 ] || fail "net set --health 300: $v"
+"$LNETCTL" debug recovery --local | grep -q "nid-0: $hnid" ||
+	{ "$LNETCTL" debug recovery --local; fail "$hnid not in recovery"; }
+# Recovery pings (one a second once they answer) bring it back.
+for ((i = 0; i < 150; i++)); do
+	[ "$(health_value net "$hnid")" = 1000 ] && break
+	nap 0.2
+done
+[ "$(health_value net "$hnid")" = 1000 ] ||
+	{ "$LNETCTL" net show -v 2; fail "$hnid not recovered in 30 s"; }
+"$LNETCTL" debug recovery --local | grep -q "nid-" &&
+	fail "recovered NI still in recovery"
+# At 0 an NI is reported down until it is back at 1000.
+"$LNETCTL" net set --all --health 0 || fail "net set --all --health 0"
+"$LNETCTL" net show --net tcp9 | grep -q "status: down" ||
+	fail "an NI at health 0 is not reported down"
+for ((i = 0; i < 300; i++)); do
+	"$LNETCTL" net show --net tcp9 | grep -q "status: up" && break
+	nap 0.2
+done
+[ "$(health_value net "$hnid")" = 1000 ] ||
+	fail "health 0 not recovered in 60 s: $(health_value net "$hnid")"
+# A peer NI never heard from is not recovered: it stays where it is set.
+"$LNETCTL" peer add --prim_nid 192.0.2.50@tcp9 || fail "peer add (health)"
+"$LNETCTL" peer set --nid 192.0.2.50@tcp9 --health 100 ||
+	fail "peer set --health 100"
+[ "$(health_value peer 192.0.2.50@tcp9)" = 100 ] ||
+	{ "$LNETCTL" peer show -v 2; fail "peer set --health 100 not shown"; }
+"$LNETCTL" debug recovery --peer | grep -q "nid-" &&
+	fail "a peer NI never heard from is in recovery"
+"$LNETCTL" peer set --all --health 1000 || fail "peer set --all"
+[ "$(health_value peer 192.0.2.50@tcp9)" = 1000 ] || fail "peer set --all"
+"$LNETCTL" peer del --prim_nid 192.0.2.50@tcp9 || fail "peer del (health)"
+must_fail "net set without a value" "--health" \
+	"$LNETCTL" net set --nid "$hnid"
+must_fail "net set 1001" "not in 0..1000" \
+	"$LNETCTL" net set --nid "$hnid" --health 1001
+must_fail "net set --nid and --all" "--nid NID or --all" \
+	"$LNETCTL" net set --nid "$hnid" --all --health 5
+must_fail "net set bad NID" "invalid NID" \
+	"$LNETCTL" net set --nid nope --health 5
+must_fail "net set unknown NI (kernel)" "no such local NI" \
+	"$LNETCTL" net set --nid 192.0.2.77@tcp9 --health 5
+must_fail "peer set unknown peer NI (kernel)" "no such peer NI" \
+	"$LNETCTL" peer set --nid 192.0.2.77@tcp9 --health 5
+must_fail "debug recovery without a queue" "--local or --peer" \
+	"$LNETCTL" debug recovery
+must_fail "debug recovery without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" debug recovery --local
+"$LNETCTL" stats show | grep -qE "^      resend_count: [0-9]+$" ||
+	{ "$LNETCTL" stats show; fail "stats show: no resend_count"; }
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (health)"
 
 # --- bad raw netlink requests ---
 "$NL_BAD" >"$T/nl_bad" || { cat "$T/nl_bad"; fail "lnet_nl_bad"; }

@@ -23,14 +23,16 @@ our modules loaded:
   than and as long as the sink, bulk GETs into unaligned buffers;
 - o2ib_multirail: two rails (o2ib, o2ib1 on rxe1/eth1): discovery finds
   both NIDs of the peer, push tells it ours, bulk traffic uses both,
-  every byte checked; one rail deleted (pushed).
+  every byte checked; one rail deleted (pushed);
+- o2ib_health: as sock_health, over o2ib and o2ib1.
 """
 
 import vm
 from cases import VmTest
 
 SCENARIOS = ["o2ib_smoke.sh", "o2ib_traffic.sh", "o2ib_conns.sh",
-             "o2ib_hostile.sh", "o2ib_get_interop.sh", "o2ib_multirail.sh"]
+             "o2ib_hostile.sh", "o2ib_get_interop.sh", "o2ib_multirail.sh",
+             "o2ib_health.sh"]
 
 TESTS = [
     VmTest("o2ib_pair",

@@ -24,6 +24,11 @@ our modules loaded:
   NIDs of the peer, push tells it ours, bulk traffic uses both, every
   byte checked; one rail deleted (pushed); a peer with discovery off is
   pinned to one NI;
+- sock_health: two rails under continuous 1 MiB PUTs (every byte checked)
+  while the peer's second link, then our own, goes down and comes back:
+  no operation hangs, what never left is sent again by the other rail,
+  the failed NI is demerited and recovered by pings, traffic moves off
+  the sick rail and comes back;
 - demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
 """
 
@@ -32,7 +37,7 @@ from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
-             "demo.sh"]
+             "sock_health.sh", "demo.sh"]
 
 TESTS = [
     VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS,

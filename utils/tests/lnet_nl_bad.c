@@ -194,6 +194,45 @@ static void bad_udsp_requests(void)
 	expect_reject("udsp del: idx and all", msg, EINVAL, true);
 }
 
+static void bad_health_requests(void)
+{
+	struct nl_msg *msg;
+
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	expect_reject("health set: no value", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, LNET_GENL_HEALTH_MAX + 1);
+	expect_reject("health set: value 1001", msg, ERANGE, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u8(msg, LNET_A_HEALTH_VALUE, 5);
+	expect_reject("health set: value as u8", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 500);
+	nla_put_string(msg, LNET_A_NID, "garbage");
+	expect_reject("health set: bad NID", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 500);
+	nla_put_string(msg, LNET_A_NID, "192.0.2.77@tcp");
+	expect_reject("health set: no such NI", msg, ENOENT, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 500);
+	nla_put_string(msg, LNET_A_NID, "192.0.2.77@tcp");
+	nla_put_flag(msg, LNET_A_PEER);
+	expect_reject("health set: no such peer NI", msg, ENOENT, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 500);
+	nla_put_string(msg, LNET_A_NID, "0@lo");
+	expect_reject("health set: 0@lo", msg, ENOENT, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 500);
+	nla_put_string(msg, LNET_A_UDSP_SRC, "tcp");
+	expect_reject("health set: an attribute it does not take", msg,
+		      EINVAL, true);
+	msg = lnl_msg(LNET_CMD_RECOVERY_GET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 500);
+	expect_reject("recovery get: with a value", msg, EINVAL, true);
+}
+
 static void bad_requests(void)
 {
 	char longstr[200];
@@ -355,6 +394,7 @@ static void bad_requests(void)
 		      global_set("lnd_timeout", 10), EPERM, true);
 	bad_peer_requests();
 	bad_udsp_requests();
+	bad_health_requests();
 }
 
 /* Without CAP_NET_ADMIN every request that changes state is refused. */
@@ -388,6 +428,11 @@ static void eperm_requests(void)
 	msg = lnl_msg(LNET_CMD_UDSP_DEL, false);
 	nla_put_flag(msg, LNET_A_ALL);
 	expect_reject("noadmin: udsp del", msg, EPERM, true);
+	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
+	nla_put_u32(msg, LNET_A_HEALTH_VALUE, 0);
+	expect_reject("noadmin: health set", msg, EPERM, true);
+	expect_reject("noadmin: recovery get",
+		      lnl_msg(LNET_CMD_RECOVERY_GET, false), EPERM, true);
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,239 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Multi-rail health over two rails ($LND on eth0, ${LND}1 on eth1), for
+# sock_health.sh and o2ib_health.sh (sourced after the LND's *_lib.sh,
+# lnetctl_lib.sh and multirail_lib.sh, with LND set).  Node a moves 1 MiB
+# PUTs to b without a pause (lnet_test checks every byte at b) while a
+# link goes down and comes back:
+#
+# - remote_rail_down: b's eth1 goes down.  Every operation ends by itself
+#   (none hangs: the LND's timeout is 5 s, a message's deadline 16 s);
+#   those the peer may have had fail, those that never left are sent
+#   again by the other rail (resend_count, successful_resends); the peer
+#   NI that failed is demerited, is listed by "debug recovery --peer",
+#   and new traffic avoids its rail;
+# - recovery: eth1 comes back: recovery pings bring the peer NI (and our
+#   NI, if it was demerited) back to 1000 and traffic uses both rails;
+# - local_rail_down: a's own eth1 goes down: its NI is down at once
+#   ("net show" says so), traffic goes on by eth0 with no failure, and
+#   once eth1 is back the NI works and carries traffic again.
+#
+# At the end b's target counts no corrupted PUT and every message on
+# both nodes was finalized.
+
+HL_SIZE=1048576
+
+# health_of net|peer NID: the health value "lnetctl WHAT show -v 2" gives
+# NID.
+health_of() {
+	"$LNETCTL" "$1" show -v 2 | awk -v nid="$2" '
+		$2 == "nid:" { cur = $3 }
+		$1 == "health" && $2 == "value:" && cur == nid { print $3; exit }'
+}
+
+# health_wait net|peer NID OP VALUE [SECONDS]: until NID's health value
+# satisfies "-OP VALUE" (lt, eq, ...).
+health_wait() {
+	local i v
+	for ((i = 0; i < ${5:-60} * 5; i++)); do
+		v=$(health_of "$1" "$2")
+		[ -n "$v" ] && [ "$v" "-$3" "$4" ] && return 0
+		nap 0.2
+	done
+	"$LNETCTL" "$1" show -v 2
+	"$LNETCTL" debug recovery --local
+	"$LNETCTL" debug recovery --peer
+	diag
+	fail "$1 $2: health value $v, never -$3 $4"
+}
+
+# stat_of KEY: a counter of "lnetctl stats show".
+stat_of() {
+	"$LNETCTL" stats show | awk -v k="$1:" '$1 == k { print $2 }'
+}
+
+# hl_traffic_start NID: PUTs to NID, 16 at a time 8 in flight, until
+# hl_traffic_stop; each run's result line goes to $T/runs.
+hl_traffic_start() {
+	rm -f "$T/stop"
+	: > "$T/runs"
+	(
+		while [ ! -e "$T/stop" ]; do
+			echo "put $1 $HL_SIZE 16 8" > "$RUN" 2>/dev/null || true
+			cat "$RUN" >> "$T/runs"
+		done
+	) &
+	HL_PID=$!
+}
+
+# hl_traffic_stop WHAT: stop the PUTs; every run must have ended by
+# itself (timeouts=0: no operation given up on by lnet_test); HL_DONE and
+# HL_ERRORS are the operations that succeeded and failed.
+hl_traffic_stop() {
+	local i line
+	touch "$T/stop"
+	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
+		kill -0 "$HL_PID" 2>/dev/null || break
+		nap 0.2
+	done
+	if kill -0 "$HL_PID" 2>/dev/null; then
+		diag
+		echo w > /proc/sysrq-trigger
+		fail "$1: lnet_test still running after ${CMD_LIMIT}s"
+	fi
+	wait "$HL_PID" || true
+	HL_DONE=0
+	HL_ERRORS=0
+	while read -r line; do
+		[ "$(field timeouts "$line")" = 0 ] ||
+			{ diag; fail "$1: an operation hung: $line"; }
+		HL_DONE=$((HL_DONE + $(field done "$line") - $(field errors "$line")))
+		HL_ERRORS=$((HL_ERRORS + $(field errors "$line")))
+	done < "$T/runs"
+	log "$1: $(wc -l < "$T/runs") runs, $HL_DONE PUTs done, $HL_ERRORS failed"
+	[ "$HL_DONE" -gt 0 ] || fail "$1: no PUT went through"
+}
+
+# hl_rail_down: b's eth1 goes down during traffic and comes back.
+hl_remote_rail_down() {
+	local a1=$1 b0=$2 b1=$3 s1 resends
+	if [ "$LNET_NODE" = a ]; then
+		phase remote_rail_down
+		"$LNETCTL" stats reset || fail "stats reset"
+		hl_traffic_start "$b0"
+		nap 2
+	fi
+	barrier hl-traffic
+	if [ "$LNET_NODE" = b ]; then
+		ip link set eth1 down
+		log "eth1 down"
+	fi
+	barrier hl-cut
+	if [ "$LNET_NODE" = a ]; then
+		health_wait peer "$b1" lt 1000 60
+		log "$b1 demerited: health $(health_of peer "$b1"), $a1: $(health_of net "$a1")"
+		"$LNETCTL" debug recovery --peer > "$T/recov"
+		grep -q "nid-0: $b1" "$T/recov" ||
+			{ cat "$T/recov"; fail "$b1 is not in recovery"; }
+		# What was in flight on rail 1 ends by its deadline at most.
+		hl_traffic_stop remote_rail_down
+		s1=$(ni_sends "$a1")
+		"$LNETCTL" stats show > "$T/stats"
+		resends=$(stat_of resend_count)
+		log "resends $resends, successful $(stat_of successful_resends), failed $(stat_of failed_resends); local timeouts $(stat_of local_timeout_count), remote timeouts $(stat_of remote_timeout_count), network timeouts $(stat_of network_timeout_count), remote dropped $(stat_of remote_dropped_count), response timeouts $(stat_of response_timeout_count)"
+		[ "$resends" -ge 1 ] && [ "$(stat_of successful_resends)" -ge 1 ] ||
+			{ cat "$T/stats"; fail "nothing was sent again by the other rail"; }
+		# A new batch goes by rail 0 alone, every PUT good.
+		lt_ok put "$b0" $HL_SIZE 32 8
+		[ "$(ni_sends "$a1")" = "$s1" ] ||
+			{ diag; fail "new traffic used $a1"; }
+	fi
+	barrier hl-checked
+	if [ "$LNET_NODE" = b ]; then
+		ip link set eth1 up
+		log "eth1 up"
+	fi
+	barrier hl-restored
+	if [ "$LNET_NODE" = a ]; then
+		phase recovery
+		health_wait peer "$b1" eq 1000 90
+		health_wait net "$a1" eq 1000 60
+		"$LNETCTL" debug recovery --peer > "$T/recov"
+		grep -q "nid-" "$T/recov" &&
+			{ cat "$T/recov"; fail "peer NIs still in recovery"; }
+		s1=$(ni_sends "$a1")
+		lt_ok put "$b0" $HL_SIZE 16 4
+		[ "$(ni_sends "$a1")" -gt "$s1" ] ||
+			{ diag; fail "$a1 carries no traffic after recovery"; }
+		log "rail 1 back: $a1 sent $(($(ni_sends "$a1") - s1)) of 16"
+	fi
+	barrier hl-recovered
+}
+
+# hl_local_rail_down: a's own eth1 goes down during traffic.
+hl_local_rail_down() {
+	local a1=$1 b0=$2 s1 i
+	[ "$LNET_NODE" = a ] || return 0
+	phase local_rail_down
+	hl_traffic_start "$b0"
+	nap 2
+	ip link set eth1 down
+	# Marked down at once by the LND (netdev event), not by failures.
+	for ((i = 0; i < 10; i++)); do
+		"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" && break
+		nap 0.2
+	done
+	"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" ||
+		{ diag; fail "$a1 not reported down 2 s after its link went"; }
+	nap 2
+	hl_traffic_stop local_rail_down
+	s1=$(ni_sends "$a1")
+	lt_ok put "$b0" $HL_SIZE 32 8
+	[ "$(ni_sends "$a1")" = "$s1" ] || fail "$a1 sends, its link down"
+	ip link set eth1 up
+	[ "$LND" = o2ib ] && RXE=rxe1 rxe_setup eth1
+	for ((i = 0; i < 150; i++)); do
+		"$LNETCTL" net show --net "${LND}1" | grep -q "status: up" && break
+		nap 0.2
+	done
+	health_wait net "$a1" eq 1000 60
+	s1=$(ni_sends "$a1")
+	lt_ok put "$b0" $HL_SIZE 16 4
+	[ "$(ni_sends "$a1")" -gt "$s1" ] ||
+		{ diag; fail "$a1 carries no traffic once its link is back"; }
+}
+
+health_run() {
+	local a0 a1 b0 b1 t
+	ip link set eth1 up
+	if [ "$LND" = o2ib ]; then
+		rxe_setup eth0
+		RXE=rxe1 rxe_setup eth1
+		o2ib_load timeout=5
+	else
+		sock_load sock_timeout=5
+	fi
+	"$LNETCTL" net add --net "${LND}1" --if eth1 ||
+		fail "net add --net ${LND}1 --if eth1"
+	# Deadlines of 5 s x 3 + 1; ACKs given up on after 20 s; recovery
+	# pings at most 4 s apart.
+	"$LNETCTL" set transaction_timeout 20 || fail "set transaction_timeout"
+	"$LNETCTL" set max_recovery_ping_interval 4 ||
+		fail "set max_recovery_ping_interval"
+	echo 120 > /sys/module/lnet_test/parameters/op_timeout
+	echo serve > "$RUN" || fail "serve"
+	barrier hl-up
+	a0=$(mr_nid a net0)
+	a1=$(mr_nid a net1)
+	b0=$(mr_nid b net0)
+	b1=$(mr_nid b net1)
+	if [ "$LNET_NODE" = a ]; then
+		phase both_rails
+		"$LNETCTL" discover "$b0" > /dev/null || fail "discover $b0"
+		peer_wait "$b0" "Multi-Rail: true.*nid: $b1"
+		lt_ok put "$b0" $HL_SIZE 16 4
+		[ "$(ni_sends "$a1")" -gt 0 ] || fail "rail 1 unused"
+		[ "$(health_of peer "$b1")" = 1000 ] &&
+			[ "$(health_of net "$a1")" = 1000 ] ||
+			{ "$LNETCTL" peer show -v 2; fail "not healthy at the start"; }
+	fi
+	barrier hl-ready
+	hl_remote_rail_down "$a1" "$b0" "$b1"
+	hl_local_rail_down "$a1" "$b0"
+	barrier hl-done
+	if [ "$LNET_NODE" = b ]; then
+		t=$(cat "$TARGET")
+		[ "$(field bad "$t")" = 0 ] ||
+			{ diag; fail "a PUT landed corrupted: $t"; }
+		log "target: $t"
+	fi
+	lnet_idle
+	barrier hl-idle
+	if [ "$LND" = o2ib ]; then
+		o2ib_unload
+		RXE=rxe1 rxe_remove
+	else
+		sock_unload
+	fi
+	log "health over $LND OK"
+}
