@@ -9,9 +9,8 @@
  * The work runs once a second (and at once when a failure queues
  * something).  A peer NI is pinged from one of our NIs on its net, at
  * exactly its NID; the REPLY raises its value by the ordinary success
- * path.  A local
- * NI pings its own NID (as Lustre's do): the answer raises its value if
- * its LND reports it working.  A recovery ping's failure moves no value
+ * path.  A local NI pings its own NID (as Lustre's do): the answer
+ * raises its value if its LND reports it working.  A recovery ping's failure moves no value
  * (treat.c) and it is never resent; one ping at a time per NI.  A peer
  * NI not heard from within recovery_limit seconds (when set) leaves its
  * queue until a message from it arrives.
