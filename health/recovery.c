@@ -309,12 +309,14 @@ static void lnet_recovery_work_fn(struct work_struct *work)
 	lnet_lock();
 	busy = the_lnet.ln_state == LNET_STATE_RUNNING &&
 	       !lnet_recovery_stopping && lnet_recovery_due_locked(t, &n);
-	if (busy) {
+	/*
+	 * At most one line per gap, however often NIs come and go; the
+	 * gap starts again at its minimum once nothing is in recovery.
+	 */
+	if (busy)
 		lnet_recovery_summary_locked();
-	} else {
+	else
 		lnet_recovery_summary_gap = LNET_RECOVERY_SUMMARY_MIN;
-		lnet_recovery_next_summary = 0;
-	}
 	lnet_unlock();
 	for (i = 0; i < n; i++)
 		lnet_recovery_ping_start(&t[i]);

@@ -399,6 +399,24 @@ must_fail "unknown command" "unknown command" "$LNETCTL" frob
 "$LNETCTL" global show | expect_yaml "global after bad arguments" \
 	"$T/global.before"
 
+# --- bad raw netlink requests ---
+"$NL_BAD" >"$T/nl_bad" || { cat "$T/nl_bad"; fail "lnet_nl_bad"; }
+cat "$T/nl_bad"
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$NL_BAD" --eperm >"$T/nl_eperm" ||
+	{ cat "$T/nl_eperm"; fail "lnet_nl_bad --eperm"; }
+cat "$T/nl_eperm"
+must_fail "set without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" set discovery 0
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" net show -v | expect_yaml "net show without CAP_NET_ADMIN" \
+	"$T/show.before"
+"$LNETCTL" net show -v | expect_yaml "net show after bad requests" \
+	"$T/show.before"
+"$LNETCTL" global show | expect_yaml "global after bad requests" \
+	"$T/global.before"
+
 # --- health: net set / peer set --health, debug recovery, stats ---
 "$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (health)"
 hnid=${!my_ip}@tcp9
@@ -466,24 +484,6 @@ must_fail "debug recovery without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 "$LNETCTL" stats show | grep -qE "^      resend_count: [0-9]+$" ||
 	{ "$LNETCTL" stats show; fail "stats show: no resend_count"; }
 "$LNETCTL" net del --net tcp9 || fail "net del tcp9 (health)"
-
-# --- bad raw netlink requests ---
-"$NL_BAD" >"$T/nl_bad" || { cat "$T/nl_bad"; fail "lnet_nl_bad"; }
-cat "$T/nl_bad"
-setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
-	"$NL_BAD" --eperm >"$T/nl_eperm" ||
-	{ cat "$T/nl_eperm"; fail "lnet_nl_bad --eperm"; }
-cat "$T/nl_eperm"
-must_fail "set without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
-	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
-	"$LNETCTL" set discovery 0
-setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
-	"$LNETCTL" net show -v | expect_yaml "net show without CAP_NET_ADMIN" \
-	"$T/show.before"
-"$LNETCTL" net show -v | expect_yaml "net show after bad requests" \
-	"$T/show.before"
-"$LNETCTL" global show | expect_yaml "global after bad requests" \
-	"$T/global.before"
 
 # --- the tool itself under valgrind (user space: the distro kernel run is
 # enough, and valgrind under KASAN+kmemleak emulation is far too slow) ---

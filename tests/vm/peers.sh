@@ -133,8 +133,9 @@ YAML
 		"$T/mr"
 	# MULTI_RAIL | CONFIGURED | DISCOVERED | NIDS_UPTODATE: Lustre's
 	# bits 0, 3, 4 and 8.
-	"$LNETCTL" peer show -v 3 | grep -q "^      peer state: 281$" ||
-		fail "peer show -v 3: peer state"
+	"$LNETCTL" peer show -v 3 > "$T/v3"
+	grep -q "^      peer state: 281$" "$T/v3" ||
+		{ cat "$T/v3"; fail "peer show -v 3: peer state"; }
 	lt_ok put "$B" 65536 8 4
 
 	phase add_bad_input
