@@ -332,6 +332,7 @@ static void lnet_recovery_work_fn(struct work_struct *work)
 int lnet_recovery_init(void)
 {
 	WRITE_ONCE(lnet_recovery_stopping, false);
+	lnet_recovery_next_summary = jiffies;
 	lnet_recovery_kick();
 	return 0;
 }

@@ -244,10 +244,15 @@ void lnet_msg_resend(struct lnet_msg *msg)
 	int rc;
 
 	lnet_lock();
-	rc = lnet_msg_late(msg) ? -ETIMEDOUT : lnet_select_path_locked(msg);
+	/* Late, or its MD given up on by the response tracker meanwhile. */
+	if (lnet_msg_late(msg) || (msg->msg_md && msg->msg_md->md_aborted))
+		rc = -ETIMEDOUT;
+	else
+		rc = lnet_select_path_locked(msg);
 	if (!rc) {
 		msg->msg_ev.initiator.nid = msg->msg_hdr.src_nid;
-		if (msg->msg_md && !list_empty(&msg->msg_md->md_rsp_list))
+		if (msg->msg_txpeer && msg->msg_md &&
+		    !list_empty(&msg->msg_md->md_rsp_list))
 			msg->msg_md->md_rsp_nid = msg->msg_txpeer->lpni_nid;
 		go = lnet_msg_credits_acquire(msg);
 	}

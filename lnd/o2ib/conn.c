@@ -693,6 +693,8 @@ void kib_reaper(struct work_struct *work)
 			if (time_before(jiffies, tx->tx_deadline))
 				continue;
 			tx->tx_status = peer->ibp_error ?: -ETIMEDOUT;
+			/* Waited past its deadline for a connection (3b). */
+			tx->tx_hstatus = LNET_MSG_STATUS_NETWORK_TIMEOUT;
 			list_move_tail(&tx->tx_list, &late);
 		}
 		list_for_each_entry(conn, &peer->ibp_conns, ibc_list) {

@@ -119,10 +119,13 @@ static enum lnet_msg_hstatus kib_tx_hstatus(const struct kib_tx *tx)
 {
 	int status = tx->tx_status;
 
+	/* A GET whose data is in place (its REPLY made), a PUT matched. */
+	if (tx->tx_lntmsg[1] || tx->tx_type == IBLND_MSG_PUT_DONE)
+		return status == -ETIMEDOUT ? LNET_MSG_STATUS_REMOTE_TIMEOUT :
+					      LNET_MSG_STATUS_REMOTE_ERROR;
 	if (tx->tx_hstatus != LNET_MSG_STATUS_OK)
 		return tx->tx_hstatus;
-	if (tx->tx_type == IBLND_MSG_PUT_DONE ||
-	    (tx->tx_posted && !tx->tx_wc_err))
+	if (tx->tx_posted && !tx->tx_wc_err)
 		return status == -ETIMEDOUT ? LNET_MSG_STATUS_REMOTE_TIMEOUT :
 					      LNET_MSG_STATUS_REMOTE_ERROR;
 	switch (status) {
