@@ -16,7 +16,8 @@
 # - recovery: eth1 comes back: recovery pings bring the peer NI (and our
 #   NI, if it was demerited) back to 1000 and traffic uses both rails;
 # - local_rail_down: a's own eth1 goes down: its NI is down at once
-#   ("net show" says so), traffic goes on by eth0 with no failure, and
+#   ("net show" says so), traffic goes on by eth0 (only what the peer
+#   may have had when the link went fails; no operation hangs), and
 #   once eth1 is back the NI works and carries traffic again (over o2ib
 #   on a new rxe device and NI: see o2ib_linkdown.sh).
 #
