@@ -8,9 +8,9 @@
 #
 # - remote_rail_down: b's eth1 stops carrying traffic (hl_cut).  Every
 #   operation ends by itself (none hangs: the LND's timeout is 5 s, a
-#   message's deadline 16 s); those the peer may have had fail, those
-#   that never left are sent
-#   again by the other rail (resend_count, successful_resends); the peer
+#   message's deadline 16 s; 15 s and 46 s on the debug kernel); those
+#   the peer may have had fail, those that never left are sent again by
+#   the other rail (resend_count, successful_resends); the peer
 #   NI that failed is demerited, is listed by "debug recovery --peer",
 #   and new traffic avoids its rail;
 # - recovery: eth1 comes back: recovery pings bring the peer NI (and our
@@ -25,6 +25,12 @@
 # both nodes was finalized.
 
 HL_SIZE=1048576
+# The LNDs' timeout, and how long a health change may take: the debug
+# kernel under TCG is several times slower (a 5 s timeout closed busy
+# connections there).
+HL_TIMEOUT=5
+HL_SLOW=1
+[ "$LNET_DEBUG_KERNEL" = 1 ] && HL_TIMEOUT=15 && HL_SLOW=3
 
 # hl_cut / hl_restore: b's second link stops carrying traffic, and comes
 # back.  Over tcp its interface goes down.  Over o2ib every frame b sends
@@ -59,7 +65,7 @@ health_of() {
 # satisfies "-OP VALUE" (lt, eq, ...).
 health_wait() {
 	local i v
-	for ((i = 0; i < ${5:-60} * 5; i++)); do
+	for ((i = 0; i < ${5:-60} * 5 * HL_SLOW; i++)); do
 		v=$(health_of "$1" "$2")
 		[ -n "$v" ] && [ "$v" "-$3" "$4" ] && return 0
 		nap 0.2
@@ -223,18 +229,19 @@ health_run() {
 		RXE=rxe1 rxe_setup eth1
 		# Two sends posted per connection: a rail that dies leaves
 		# PUTs queued behind them (never sent: resent).
-		o2ib_load timeout=5 concurrent_sends=2
+		o2ib_load timeout=$HL_TIMEOUT concurrent_sends=2
 	else
 		# A send buffer smaller than a PUT: a link that dies leaves
 		# PUTs partly written or queued (never received: resent), not
 		# all in the socket (received as far as ksocklnd knows).
-		sock_load sock_timeout=5 tx_buffer_size=262144
+		sock_load sock_timeout=$HL_TIMEOUT tx_buffer_size=262144
 	fi
 	"$LNETCTL" net add --net "${LND}1" --if eth1 ||
 		fail "net add --net ${LND}1 --if eth1"
-	# Deadlines of 5 s x 3 + 1; ACKs given up on after 20 s; recovery
-	# pings at most 4 s apart.
-	"$LNETCTL" set transaction_timeout 20 || fail "set transaction_timeout"
+	# Deadlines of 5 s x 3 + 1 (debug: 15 x 3 + 1); ACKs given up on
+	# after 20 s (60 s); recovery pings at most 4 s apart.
+	"$LNETCTL" set transaction_timeout $((20 * HL_SLOW)) ||
+		fail "set transaction_timeout"
 	"$LNETCTL" set max_recovery_ping_interval 4 ||
 		fail "set max_recovery_ping_interval"
 	echo 120 > /sys/module/lnet_test/parameters/op_timeout
