@@ -61,13 +61,18 @@ health_of() {
 		$1 == "health" && $2 == "value:" && cur == nid { print $3; exit }'
 }
 
-# health_wait net|peer NID OP VALUE [SECONDS]: until NID's health value
-# satisfies "-OP VALUE" (lt, eq, ...).
+# health_wait net|peer NID lt|eq VALUE [SECONDS]: until NID's health value
+# is below VALUE (lt) or VALUE (eq).
 health_wait() {
 	local i v
 	for ((i = 0; i < ${5:-60} * 5 * HL_SLOW; i++)); do
 		v=$(health_of "$1" "$2")
-		[ -n "$v" ] && [ "$v" "-$3" "$4" ] && return 0
+		if [ -n "$v" ]; then
+			case $3 in
+			lt) [ "$v" -lt "$4" ] && return 0 ;;
+			*) [ "$v" -eq "$4" ] && return 0 ;;
+			esac
+		fi
 		nap 0.2
 	done
 	"$LNETCTL" "$1" show -v 2
@@ -222,7 +227,7 @@ hl_local_rail_down() {
 }
 
 health_run() {
-	local a0 a1 b0 b1 t
+	local a1 b0 b1 t
 	ip link set eth1 up
 	if [ "$LND" = o2ib ]; then
 		rxe_setup eth0
@@ -247,7 +252,6 @@ health_run() {
 	echo 120 > /sys/module/lnet_test/parameters/op_timeout
 	echo serve > "$RUN" || fail "serve"
 	barrier hl-up
-	a0=$(mr_nid a net0)
 	a1=$(mr_nid a net1)
 	b0=$(mr_nid b net0)
 	b1=$(mr_nid b net1)
