@@ -87,11 +87,15 @@ static void lnet_health_count(enum lnet_msg_hstatus hs, struct lnet_ni *ni,
 	}
 }
 
-/* Success: +step for the NI; a receive also vouches for its peer NI. */
+/*
+ * Success: +step for the NI; a receive also vouches for its peer NI.
+ * Every message comes here: at full health (the usual case) there is
+ * nothing to raise.
+ */
 static void lnet_health_success(struct lnet_msg *msg, struct lnet_ni *ni,
 				struct lnet_peer_ni *lpni, unsigned int step)
 {
-	if (step)
+	if (step && ni->ni_healthv < LNET_MAX_HEALTH_VALUE)
 		lnet_ni_healthv_set_locked(ni, lnet_health_inc(ni->ni_healthv,
 							       step));
 	if (msg->msg_send)
@@ -99,7 +103,7 @@ static void lnet_health_success(struct lnet_msg *msg, struct lnet_ni *ni,
 	lpni->lpni_last_alive = jiffies;
 	lpni->lpni_ping_count = 0;
 	ni->ni_ping_count = 0;
-	if (step)
+	if (step && lpni->lpni_healthv < LNET_MAX_HEALTH_VALUE)
 		lnet_peer_ni_healthv_set_locked(lpni,
 						lnet_health_inc(lpni->lpni_healthv,
 								step));

@@ -16,6 +16,8 @@
 
 #include <lnet/lib-lnet.h>
 
+#include "peer.h"
+
 /**
  * lnet_ni_healthv_set_locked() - set a local NI's health value
  * @ni: the NI
@@ -76,6 +78,14 @@ void lnet_peer_ni_healthv_set_locked(struct lnet_peer_ni *lpni, int value)
 }
 EXPORT_SYMBOL_GPL(lnet_peer_ni_healthv_set_locked);
 
+/* lnet_peer_ni_visit_locked() callback: set every peer NI's value. */
+static bool lnet_peer_ni_healthv_set_each(struct lnet_peer_ni *lpni,
+					  void *value)
+{
+	lnet_peer_ni_healthv_set_locked(lpni, *(int *)value);
+	return false;
+}
+
 /**
  * lnet_health_set() - "net set --health" / "peer set --health"
  * @peer: a peer NI's (else a local NI's)
@@ -112,18 +122,10 @@ int lnet_health_set(bool peer, const struct lnet_nid *nid, int value,
 			found = true;
 		}
 	} else if (peer) {
-		struct lnet_peer_net *lpn;
-		struct lnet_peer *lp;
-
-		list_for_each_entry(lp, &the_lnet.ln_peers, lp_list)
-			list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
-				list_for_each_entry(lpni, &lpn->lpn_peer_nis,
-						    lpni_list) {
-					lnet_peer_ni_healthv_set_locked(lpni,
-									value);
-					found = true;
-				}
-		found = true;	/* "--all" with no peers is no error */
+		/* "--all" with no peers is no error. */
+		lnet_peer_ni_visit_locked(lnet_peer_ni_healthv_set_each,
+					  &value);
+		found = true;
 	} else {
 		list_for_each_entry(net, &the_lnet.ln_nets, net_list)
 			list_for_each_entry(ni, &net->net_nis, ni_list) {

@@ -279,7 +279,7 @@ bool lnet_peer_ni_is(const struct lnet_peer_ni *lpni, const void *arg)
  * Call @fn on each peer NI, in peer order, until it returns true; @fn
  * frees none.  Return: the peer NI it returned true for, or NULL.
  */
-static struct lnet_peer_ni *
+struct lnet_peer_ni *
 lnet_peer_ni_visit_locked(bool (*fn)(struct lnet_peer_ni *, void *),
 			  void *arg)
 {

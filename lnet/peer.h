@@ -51,4 +51,8 @@ void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 					    const void *),
 			       const void *arg);
 
+struct lnet_peer_ni *
+lnet_peer_ni_visit_locked(bool (*fn)(struct lnet_peer_ni *, void *),
+			  void *arg);
+
 #endif /* _LNET_PEER_H */
