@@ -79,18 +79,21 @@ void lnet_recovery_kick(void)
 		mod_delayed_work(system_wq, &lnet_recovery_work, 0);
 }
 
-/* The ping's outcome: @ok if the REPLY came. */
-static void lnet_recovery_ping_outcome(struct lnet_recovery_ping *rp, bool ok)
+/*
+ * The outcome of the ping of @nid (a local NI's if @local): @ok if the
+ * REPLY came.  Looked up by NID: the NI or peer NI may be gone.
+ */
+static void lnet_recovery_outcome_locked(const struct lnet_nid *nid,
+					 bool local, bool ok)
 {
 	struct lnet_peer_ni *lpni;
 	struct lnet_net *net;
 	unsigned int step;
 	struct lnet_ni *ni;
 
-	rp->done = true;
-	if (!rp->local) {
+	if (!local) {
 		/* The REPLY raised its value already (values.c). */
-		lpni = lnet_peer_ni_find_locked(&rp->nid);
+		lpni = lnet_peer_ni_find_locked(nid);
 		if (lpni)
 			lpni->lpni_recovery_pending = false;
 		return;
@@ -98,7 +101,7 @@ static void lnet_recovery_ping_outcome(struct lnet_recovery_ping *rp, bool ok)
 	step = lnet_health_sensitivity();
 	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
 		list_for_each_entry(ni, &net->net_nis, ni_list) {
-			if (!lnet_nid_equal(&ni->ni_nid, &rp->nid))
+			if (!lnet_nid_equal(&ni->ni_nid, nid))
 				continue;
 			ni->ni_recovery_pending = false;
 			if (!ok || !lnet_ni_usable(ni))
@@ -118,11 +121,12 @@ static void lnet_recovery_ping_event(struct lnet_event *ev)
 {
 	struct lnet_recovery_ping *rp = ev->md_user_ptr;
 
-	if (!rp->done) {
-		if (ev->type == LNET_EVENT_REPLY)
-			lnet_recovery_ping_outcome(rp, !ev->status);
-		else if (ev->status || ev->type == LNET_EVENT_UNLINK)
-			lnet_recovery_ping_outcome(rp, false);
+	if (!rp->done && (ev->type == LNET_EVENT_REPLY || ev->status ||
+			  ev->type == LNET_EVENT_UNLINK)) {
+		rp->done = true;
+		lnet_recovery_outcome_locked(&rp->nid, rp->local,
+					     ev->type == LNET_EVENT_REPLY &&
+					     !ev->status);
 	}
 	if (ev->unlinked) {
 		list_del(&rp->list);
@@ -172,20 +176,7 @@ static void lnet_recovery_ping_start(const struct lnet_recovery_target *t)
 	lnet_lock();
 	if (rp)
 		rp->done = true;
-	if (t->local) {
-		struct lnet_net *net;
-		struct lnet_ni *ni;
-
-		list_for_each_entry(net, &the_lnet.ln_nets, net_list)
-			list_for_each_entry(ni, &net->net_nis, ni_list)
-				if (lnet_nid_equal(&ni->ni_nid, &t->nid))
-					ni->ni_recovery_pending = false;
-	} else {
-		struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(&t->nid);
-
-		if (lpni)
-			lpni->lpni_recovery_pending = false;
-	}
+	lnet_recovery_outcome_locked(&t->nid, t->local, false);
 	lnet_unlock();
 }
 
