@@ -14,7 +14,10 @@
 # traffic resumes; no LNet message is left allocated, the modules
 # unload and no RDMA resource (QP, CQ, MR, PD, cm_id) is left behind.
 # The NI's status in net show follows: down once the link or the device
-# goes, up once it is back.
+# goes (ko2iblnd's port event); once the link is back ko2iblnd clears
+# the NI's fatal_error at once, while its status stays down until the
+# health its failures cost is recovered (spec 3a: health 0 is status
+# down, back at 1000 up), which the renewed NI settles.
 #
 # On Linux 6.1's rxe a node whose Ethernet link went down and up no
 # longer completes any rdma_cm connection (its peer's REQs, or the REPs
@@ -56,6 +59,20 @@ ni_status_is() {
 	fail "o2ib NI status '$st' after $2, want $1"
 }
 
+# ni_fatal_is 0|1 WHY: the o2ib NI's fatal_error in "net show -v 2"
+# becomes 0|1 within 10 s (ko2iblnd's port events).
+ni_fatal_is() {
+	local i f
+	for ((i = 0; i < 50; i++)); do
+		f=$("$LNETCTL" net show --net o2ib -v 2 |
+			awk '$1 == "fatal_error:" { print $2 }')
+		[ "$f" = "$1" ] && { log "o2ib NI fatal_error $1 ($2)"; return 0; }
+		nap 0.2
+	done
+	"$LNETCTL" net show --net o2ib -v 2
+	fail "o2ib NI fatal_error '$f' after $2, want $1"
+}
+
 ld_cut() {
 	if [ "$1" = rdma ]; then
 		rdma link delete "$RXE" &
@@ -74,7 +91,7 @@ ld_restore() {
 		ni_renew
 	else
 		ip link set eth0 up
-		ni_status_is up "eth0 up"
+		ni_fatal_is 0 "eth0 up"
 		rxe_renew
 	fi
 	ni_status_is up "the NI renewed"
@@ -87,7 +104,7 @@ ld_target_down() {
 
 ld_target_up() {
 	ip link set eth0 up
-	ni_status_is up "eth0 up"
+	ni_fatal_is 0 "eth0 up"
 	rxe_renew
 }
 
