@@ -649,6 +649,7 @@ static void lnet_shutdown_locked(void)
 	lnet_push_target_fini();
 	lnet_discovery_stop();
 	lnet_resend_flush();
+	lnet_fault_delay_flush();
 	lnet_stop_all_nis();
 	lnet_rsp_expire_all();
 	lnet_discovery_flush();

@@ -28,6 +28,7 @@ static const char * const lnet_drop_names[] = {
 	[LNET_DROP_SHUTDOWN - LNET_HDR_DROP_COUNT]	= "shutdown",
 	[LNET_DROP_NOMEM - LNET_HDR_DROP_COUNT]		= "nomem",
 	[LNET_DROP_BAD_SRC - LNET_HDR_DROP_COUNT]	= "bad_src",
+	[LNET_DROP_FAULT - LNET_HDR_DROP_COUNT]		= "fault",
 };
 
 static_assert(ARRAY_SIZE(lnet_drop_names) ==

@@ -68,7 +68,8 @@ void lnet_ni_send(struct lnet_msg *msg)
  * @may_sleep: the caller is in process context and holds no lock (the
  * test hook may then hold it).
  */
-static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep)
+static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep,
+			      bool may_delay)
 {
 	struct lnet_ni *ni = msg->msg_txni;
 	unsigned int hold;
@@ -81,6 +82,11 @@ static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep)
 		percpu_ref_put(&ni->ni_senders);
 		msg->msg_health_status = LNET_MSG_STATUS_NETWORK_TIMEOUT;
 		return -ETIMEDOUT;
+	}
+	/* A fault injection delay rule may hold it (lnet/fault.c). */
+	if (may_delay && unlikely(lnet_fault_delay_tx(msg))) {
+		percpu_ref_put(&ni->ni_senders);
+		return 0;
 	}
 	if (may_sleep && unlikely(READ_ONCE(lnet_test_hold_send_ms))) {
 		hold = xchg(&lnet_test_hold_send_ms, 0);
@@ -100,7 +106,19 @@ static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep)
  */
 int lnet_ni_send_rc(struct lnet_msg *msg)
 {
-	return lnet_ni_send_gated(msg, false);
+	return lnet_ni_send_gated(msg, false, true);
+}
+
+/**
+ * lnet_ni_send_delayed() - send a message a delay rule held
+ * @msg: the message, holding its credits
+ *
+ * Context: process context, no lock held.
+ * Return: as lnet_ni_send_rc().
+ */
+int lnet_ni_send_delayed(struct lnet_msg *msg)
+{
+	return lnet_ni_send_gated(msg, true, false);
 }
 
 /* Address @msg's header: to @dst, from msg_self or else @ni. */
@@ -224,7 +242,7 @@ void lnet_msg_resume(struct lnet_msg *msg)
 		go = lnet_msg_launch_locked(msg);
 	lnet_unlock();
 	if (!rc && go)
-		rc = lnet_ni_send_gated(msg, true);
+		rc = lnet_ni_send_gated(msg, true, true);
 	if (rc)
 		lnet_finalize(msg, rc);
 }
@@ -258,7 +276,7 @@ void lnet_msg_resend(struct lnet_msg *msg)
 	}
 	lnet_unlock();
 	if (!rc && go)
-		rc = lnet_ni_send_gated(msg, true);
+		rc = lnet_ni_send_gated(msg, true, true);
 	if (rc)
 		lnet_finalize(msg, rc);
 }
@@ -330,7 +348,7 @@ static int lnet_start_op(struct lnet_msg *msg, struct lnet_handle_md mdh,
 	go = lnet_msg_launch_locked(msg);
 	lnet_unlock();
 	if (go) {
-		rc = lnet_ni_send_gated(msg, true);
+		rc = lnet_ni_send_gated(msg, true, true);
 		if (rc)
 			lnet_finalize(msg, rc);
 	}
@@ -656,6 +674,7 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 	enum lnet_hdr_drop_reason why;
 	struct lnet_msg *msg;
 	struct lnet_hdr hdr;
+	bool fault_drop;
 	int reason = 0;
 	int rc;
 
@@ -670,6 +689,8 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		return -EPROTO;
 	}
 
+	/* A fault injection drop rule (lnet/fault.c) may lose it. */
+	fault_drop = lnet_fault_drop_rx(&hdr, &ni->ni_nid);
 	msg = lnet_msg_alloc(GFP_ATOMIC | __GFP_NOWARN);
 	lnet_lock();
 	/* No routing yet: a message not for us is an error, as a spoof. */
@@ -687,6 +708,8 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 	}
 	if (hdr.dest_pid != LNET_PID_LUSTRE)
 		reason = LNET_DROP_BAD_PID;
+	else if (unlikely(fault_drop))
+		reason = LNET_DROP_FAULT;
 	else if (the_lnet.ln_state != LNET_STATE_RUNNING)
 		reason = LNET_DROP_SHUTDOWN;
 	else if (!msg)

@@ -79,6 +79,7 @@ static void __exit lnet_exit(void)
 	lnet_push_target_cancel_reposts();
 	/* No module uses LNet any more, so nothing holds it. */
 	WARN_ON(lnet_unconfigure(NULL));
+	lnet_fault_fini();
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lolnd);
 	lnet_md_cleanup();

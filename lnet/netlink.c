@@ -998,6 +998,35 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.maxattr	= LNET_HEALTH_POLICY_MAX,
 		.internal_flags	= LNET_GENL_ADMIN,
 	},
+	{
+		.cmd		= LNET_CMD_FAULT_ADD,
+		.doit		= lnet_genl_fault_add,
+		.policy		= lnet_fault_policy,
+		.maxattr	= LNET_FAULT_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_FAULT_DEL,
+		.doit		= lnet_genl_fault_del,
+		.policy		= lnet_fault_policy,
+		.maxattr	= LNET_FAULT_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_FAULT_RESET,
+		.doit		= lnet_genl_fault_reset,
+		.policy		= lnet_fault_policy,
+		.maxattr	= LNET_FAULT_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		/* Rules are an admin's: as Lustre, reading them is too. */
+		.cmd		= LNET_CMD_FAULT_GET,
+		.dumpit		= lnet_genl_fault_get_dump,
+		.policy		= lnet_fault_policy,
+		.maxattr	= LNET_FAULT_POLICY_MAX,
+		.flags		= GENL_ADMIN_PERM,
+	},
 };
 
 struct genl_family lnet_genl_family __ro_after_init = {

@@ -56,4 +56,12 @@ int lnet_genl_put_peer_ni_health(struct sk_buff *skb,
 int lnet_genl_put_health_counters(struct sk_buff *skb,
 				  const struct lnet_counters_common *c);
 
+/* netlink-fault.c */
+#define LNET_FAULT_POLICY_MAX	LNET_A_FAULT
+extern const struct nla_policy lnet_fault_policy[LNET_FAULT_POLICY_MAX + 1];
+int lnet_genl_fault_add(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_fault_del(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_fault_reset(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_fault_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
 #endif /* _LNET_NETLINK_H */

@@ -61,6 +61,7 @@ enum lnet_msg_hstatus {
 };
 
 struct lnet_msg;
+struct lnet_nid;
 struct lnet_ni;
 struct lnet_peer_ni;
 

@@ -9,6 +9,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 
+#include <lnet/fault.h>
 #include <lnet/lib-types.h>
 
 struct seq_file;
@@ -124,6 +125,7 @@ int lnet_get_recovery(const struct lnet_nid *self, struct lnet_handle_md mdh,
 		      const struct lnet_processid *target);
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_ni_send_rc(struct lnet_msg *msg);
+int lnet_ni_send_delayed(struct lnet_msg *msg);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 	       const struct lnet_nid *from, void *private);
 int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,

@@ -120,6 +120,7 @@ enum lnet_drop_reason {
 	LNET_DROP_SHUTDOWN,		/* LNet is stopping */
 	LNET_DROP_NOMEM,		/* no memory for a message */
 	LNET_DROP_BAD_SRC,		/* src_nid another NID of from's net */
+	LNET_DROP_FAULT,		/* a fault injection drop rule */
 	LNET_DROP_COUNT
 };
 

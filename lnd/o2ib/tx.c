@@ -624,6 +624,7 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	struct kib_peer *peer = conn->ibc_peer;
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
+	bool simulated;
 	int rc;
 
 	if (conn->ibc_nsends_posted >= conn->ibc_concurrent_sends)
@@ -685,12 +686,17 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	first = &tx->tx_send_wr;
 	if (tx->tx_mapped_mr && !tx->tx_posted)
 		first = kib_mr_map_chain(&tx->tx_map, first);
+	/* Fault injection (lnet/fault.c) fails a message, once, instead. */
+	simulated = !tx->tx_posted &&
+		    lnet_send_error_simulation(tx->tx_lntmsg[0], &tx->tx_hstatus);
 	tx->tx_posted = true;
 	if (tx->tx_nwrs) {
 		tx->tx_wrs[tx->tx_nwrs - 1].wr.next = &tx->tx_send_wr;
 		first = &tx->tx_wrs[0].wr;
 	}
-	if (tx->tx_mapped_mr && READ_ONCE(kib_test_fail_post)) {
+	if (simulated) {
+		rc = -EIO;
+	} else if (tx->tx_mapped_mr && READ_ONCE(kib_test_fail_post)) {
 		WRITE_ONCE(kib_test_fail_post, kib_test_fail_post - 1);
 		rc = -ENOMEM;
 	} else {
@@ -703,7 +709,8 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 		 * connection, and have the MR retired, as its registration
 		 * may not have reached the device while its key moved on.
 		 */
-		pr_err("ko2iblnd: ib_post_send: %d\n", rc);
+		if (!simulated)
+			pr_err("ko2iblnd: ib_post_send: %d\n", rc);
 		tx->tx_posted = false;
 		conn->ibc_nsends_posted--;
 		tx->tx_sending--;

@@ -468,6 +468,16 @@ void ksock_tx_work(struct work_struct *work)
 		spin_unlock_bh(&net->ksn_lock);
 		if (!tx)
 			return;
+		/*
+		 * Fault injection (lnet/fault.c): the message fails with the
+		 * rule's health status before any of it is written, and the
+		 * connection closes as on a real error (as Lustre's).
+		 */
+		if (!tx->tx_hdr_sent && !tx->tx_sent &&
+		    lnet_send_error_simulation(tx->tx_msg, &tx->tx_hstatus)) {
+			ksock_conn_close(conn, -ECONNRESET);
+			return;
+		}
 		rc = ksock_tx_send(conn, tx);
 		if (rc == -EAGAIN)
 			return;		/* write_space requeues us */

@@ -1242,6 +1242,12 @@ static const char usage[] =
 	"  stats show | stats reset\n"
 	"  global show\n"
 	"  set PARAM VALUE\n"
+	"  fault drop add -s SRC -d DST (-r RATE | -i SECONDS) [-p PORTAL]\n"
+	"      [-m put|ack|get|reply] [-e HEALTH_ERROR|random] [-n] [-o NID] [-x]\n"
+	"  fault delay add -s SRC -d DST (-r RATE | -i SECONDS) -l SECONDS\n"
+	"      [-p PORTAL] [-m TYPE]\n"
+	"  fault drop|delay del --all | -s SRC -d DST\n"
+	"  fault drop|delay reset | show\n"
 	"  export [FILE] [--backup]\n"
 	"  import [FILE] [--add | --del | --show]\n";
 
@@ -1255,6 +1261,7 @@ int main(int argc, char **argv)
 		{ "net", cmd_net },
 		{ "peer", cmd_peer },
 		{ "udsp", cmd_udsp },
+		{ "fault", cmd_fault },
 		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },
 		{ "stats", cmd_stats },

@@ -194,6 +194,9 @@ int parse_udsp_info(struct nlattr *nest, struct udsp_info *u);
 void emit_udsp_info(struct yout *y, const struct udsp_info *u);
 int cmd_udsp(int argc, char **argv);
 
+/* --- fault injection (fault.c) --- */
+int cmd_fault(int argc, char **argv);
+
 /* --- health (health.c) --- */
 
 /* A local NI's or peer NI's LNET_A_HEALTH, by LNET_HEALTH_A_*. */

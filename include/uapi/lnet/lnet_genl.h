@@ -72,6 +72,10 @@ enum lnet_genl_cmd {
 				/* UDSP_SRC/DST/RTE ("" absent), [PRIORITY] */
 	LNET_CMD_HEALTH_SET,	/* HEALTH_VALUE, [NID] (none: all), [PEER] */
 	LNET_CMD_RECOVERY_GET,	/* [PEER]; reply: PEER_NIDS, PEER_NID_COUNT */
+	LNET_CMD_FAULT_ADD,	/* FAULT (TYPE, SRC, DST, rule) */
+	LNET_CMD_FAULT_DEL,	/* FAULT (TYPE, SRC + DST) or FAULT (TYPE) + ALL */
+	LNET_CMD_FAULT_RESET,	/* FAULT (TYPE): zero the rules' counters */
+	LNET_CMD_FAULT_GET,	/* dump: FAULT (TYPE); one message per rule */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -118,6 +122,7 @@ enum lnet_genl_attr {
 	LNET_A_HEALTH_VALUE,	/* u32: 0..LNET_GENL_HEALTH_MAX */
 	LNET_A_PEER,		/* flag: peer NIs (else local NIs) */
 	LNET_A_HEALTH,		/* nest: LNET_HEALTH_A_* (NI, peer NI; detail 2) */
+	LNET_A_FAULT,		/* nest: LNET_FAULT_A_* (a fault injection rule) */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -273,6 +278,46 @@ enum lnet_genl_health_attr {
 
 	__LNET_HEALTH_A_MAX,
 	LNET_HEALTH_A_MAX = __LNET_HEALTH_A_MAX - 1
+};
+
+/*
+ * LNET_A_FAULT: a fault injection rule ("lnetctl fault drop|delay", spec
+ * features 6) and, in dumps, its counters.  NIDs are strings: a NID,
+ * "*@net" (every NID of the net) or "*" (any).
+ */
+enum lnet_genl_fault_type {
+	LNET_FAULT_TYPE_DROP,
+	LNET_FAULT_TYPE_DELAY,
+};
+
+#define LNET_GENL_FAULT_LATENCY_MAX	3600	/* seconds */
+
+enum lnet_genl_fault_attr {
+	LNET_FAULT_A_UNSPEC,
+	LNET_FAULT_A_PAD,
+	LNET_FAULT_A_TYPE,		/* u8: LNET_FAULT_TYPE_* */
+	LNET_FAULT_A_SRC,		/* string: header source NID */
+	LNET_FAULT_A_DST,		/* string: header destination NID */
+	LNET_FAULT_A_LOCAL_NID,		/* string: receiving NI (drop) */
+	LNET_FAULT_A_PTL_MASK,		/* u64: portals (PUT, GET); 0 any */
+	LNET_FAULT_A_MSG_MASK,		/* u32: BIT(ACK 0, PUT 1, GET 2, */
+					/* REPLY 3); 0 all */
+	LNET_FAULT_A_RATE,		/* u32: one in each RATE matches */
+	LNET_FAULT_A_INTERVAL,		/* u32: once per INTERVAL seconds */
+	LNET_FAULT_A_HEALTH_MASK,	/* u32: drop: BIT(hstatus 1..10) or */
+					/* 0xffffffff random */
+	LNET_FAULT_A_RANDOM,		/* flag: drop: 50 % within INTERVAL */
+	LNET_FAULT_A_DROP_ALL,		/* flag: drop every match */
+	LNET_FAULT_A_LATENCY,		/* u32: delay: seconds, > 0 */
+	LNET_FAULT_A_COUNT,		/* u64 (dump): messages matched */
+	LNET_FAULT_A_PUT,		/* u64: PUTs dropped or delayed */
+	LNET_FAULT_A_ACK,		/* u64: ACKs */
+	LNET_FAULT_A_GET,		/* u64: GETs */
+	LNET_FAULT_A_REPLY,		/* u64: REPLY messages */
+	LNET_FAULT_A_ACTED,		/* u64: all dropped (or delayed) */
+
+	__LNET_FAULT_A_MAX,
+	LNET_FAULT_A_MAX = __LNET_FAULT_A_MAX - 1
 };
 
 /* LNET_A_NI_SENT/RECEIVED/DROPPED: u32 per message type. */
