@@ -43,8 +43,6 @@ struct lnet_health_action
 lnet_health_treat(enum lnet_msg_hstatus hs, const struct lnet_health_facts *f);
 int lnet_health_dec(int v, unsigned int step);
 int lnet_health_inc(int v, unsigned int step);
-unsigned int lnet_recovery_ping_delay(unsigned int ping_count,
-				      unsigned int max_interval);
 
 /* values.c */
 bool lnet_health_msg_done(struct lnet_msg *msg, struct lnet_peer_ni *lpni,

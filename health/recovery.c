@@ -7,7 +7,8 @@
  * restarts whenever a message arrives from it.
  *
  * The work runs once a second (and at once when a failure queues
- * something).  A peer NI is pinged from one of our NIs on its net, at
+ * something, though a new entry's first ping is due a second or more
+ * later: lnet_recovery_next_ping()).  A peer NI is pinged from one of our NIs on its net, at
  * exactly its NID; the REPLY raises its value by the ordinary success
  * path.  A local NI pings its own NID (as Lustre's do): the answer
  * raises its value if its LND reports it working.  A recovery ping's failure moves no value
@@ -183,13 +184,11 @@ static void lnet_recovery_ping_start(const struct lnet_recovery_target *t)
 /* Schedule the next ping after one more sent. */
 static unsigned long lnet_recovery_next(unsigned int *ping_count)
 {
-	unsigned int secs;
+	unsigned long next = lnet_recovery_next_ping(*ping_count);
 
-	secs = lnet_recovery_ping_delay(*ping_count,
-					lnet_max_recovery_ping_interval());
 	if (*ping_count < UINT_MAX)
 		(*ping_count)++;
-	return jiffies + lnet_secs_to_jiffies(secs);
+	return next;
 }
 
 /* The healthiest usable NI of @net_id to ping from, or NULL. */

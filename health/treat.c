@@ -26,7 +26,6 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
-#include <linux/log2.h>
 #include <linux/minmax.h>
 
 #include "health.h"
@@ -112,22 +111,3 @@ int lnet_health_inc(int v, unsigned int step)
 		     LNET_MAX_HEALTH_VALUE);
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_health_inc);
-
-/**
- * lnet_recovery_ping_delay() - seconds until the next recovery ping
- * @ping_count: recovery pings sent since it was last heard to work
- * @max_interval: max_recovery_ping_interval, seconds (> 0)
- *
- * 2^@ping_count while @ping_count <= log2(@max_interval), else
- * @max_interval: 1, 2, 4 ... 512, then 900 with the defaults (spec 3c).
- *
- * Return: seconds.
- */
-unsigned int lnet_recovery_ping_delay(unsigned int ping_count,
-				      unsigned int max_interval)
-{
-	if (ping_count <= (unsigned int)ilog2(max_interval))
-		return 1U << ping_count;
-	return max_interval;
-}
-EXPORT_SYMBOL_IF_KUNIT(lnet_recovery_ping_delay);

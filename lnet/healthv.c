@@ -13,10 +13,48 @@
  * while its last sign of life is more recent than that.
  */
 #include <linux/export.h>
+#include <linux/log2.h>
 
 #include <lnet/lib-lnet.h>
 
 #include "peer.h"
+
+/**
+ * lnet_recovery_ping_delay() - seconds until the next recovery ping
+ * @ping_count: recovery pings sent since it was last heard to work
+ * @max_interval: max_recovery_ping_interval, seconds (> 0)
+ *
+ * 2^@ping_count while @ping_count <= log2(@max_interval), else
+ * @max_interval: 1, 2, 4 ... 512, then 900 with the defaults (spec 3c).
+ *
+ * Return: seconds.
+ */
+unsigned int lnet_recovery_ping_delay(unsigned int ping_count,
+				      unsigned int max_interval)
+{
+	if (ping_count <= (unsigned int)ilog2(max_interval))
+		return 1U << ping_count;
+	return max_interval;
+}
+EXPORT_SYMBOL_GPL(lnet_recovery_ping_delay);
+
+/**
+ * lnet_recovery_next_ping() - when the next recovery ping is due
+ * @ping_count: recovery pings sent since it was last heard to work
+ *
+ * Also when an NI or peer NI joins its recovery queue: as Lustre's, its
+ * first ping comes 2^ping_count seconds later (at least 1 s), so that a
+ * failure's demerit holds for a while before a ping can undo it.
+ *
+ * Return: jiffies.
+ */
+unsigned long lnet_recovery_next_ping(unsigned int ping_count)
+{
+	return jiffies +
+	       lnet_secs_to_jiffies(lnet_recovery_ping_delay(ping_count,
+							     lnet_max_recovery_ping_interval()));
+}
+EXPORT_SYMBOL_GPL(lnet_recovery_next_ping);
 
 /**
  * lnet_ni_healthv_set_locked() - set a local NI's health value
@@ -30,7 +68,8 @@ void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value)
 	if (value < LNET_MAX_HEALTH_VALUE) {
 		if (list_empty(&ni->ni_recovery) && ni->ni_up &&
 		    ni != the_lnet.ln_loni) {
-			ni->ni_next_ping = jiffies;
+			ni->ni_next_ping =
+				lnet_recovery_next_ping(ni->ni_ping_count);
 			list_add_tail(&ni->ni_recovery,
 				      &the_lnet.ln_ni_recoveryq);
 		}
@@ -71,7 +110,8 @@ void lnet_peer_ni_healthv_set_locked(struct lnet_peer_ni *lpni, int value)
 		lpni->lpni_ping_count = 0;
 	} else if (list_empty(&lpni->lpni_recovery) &&
 		   lnet_peer_ni_recoverable(lpni)) {
-		lpni->lpni_next_ping = jiffies;
+		lpni->lpni_next_ping =
+			lnet_recovery_next_ping(lpni->lpni_ping_count);
 		list_add_tail(&lpni->lpni_recovery,
 			      &the_lnet.ln_peer_ni_recoveryq);
 	}

@@ -88,6 +88,9 @@ struct lnet_health_ops {
 	void (*rsp_timeout)(const struct lnet_nid *nid);
 };
 
+unsigned int lnet_recovery_ping_delay(unsigned int ping_count,
+				      unsigned int max_interval);
+unsigned long lnet_recovery_next_ping(unsigned int ping_count);
 int lnet_health_register(const struct lnet_health_ops *ops);
 void lnet_health_unregister(const struct lnet_health_ops *ops);
 

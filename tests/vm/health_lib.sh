@@ -156,8 +156,16 @@ hl_remote_rail_down() {
 		"$LNETCTL" stats show > "$T/stats"
 		resends=$(stat_of resend_count)
 		log "resends $resends, successful $(stat_of successful_resends), failed $(stat_of failed_resends); local timeouts $(stat_of local_timeout_count), remote timeouts $(stat_of remote_timeout_count), network timeouts $(stat_of network_timeout_count), remote dropped $(stat_of remote_dropped_count), response timeouts $(stat_of response_timeout_count)"
-		[ "$resends" -ge 1 ] && [ "$(stat_of successful_resends)" -ge 1 ] ||
-			{ cat "$T/stats"; fail "nothing was sent again by the other rail"; }
+		# Over tcp a send buffer smaller than a PUT leaves PUTs queued
+		# or partly written when the link dies: some are always sent
+		# again.  Over o2ib whether any is still unposted when the
+		# connection dies depends on timing (0 to 4 resends seen); the
+		# classes' resends are checked on demand by hl_fault.
+		if [ "$LND" != o2ib ]; then
+			[ "$resends" -ge 1 ] &&
+				[ "$(stat_of successful_resends)" -ge 1 ] ||
+				{ cat "$T/stats"; fail "nothing was sent again by the other rail"; }
+		fi
 		# A new batch goes by rail 0 alone, every PUT good.
 		lt_ok put "$b0" $HL_SIZE 32 8
 		[ "$(ni_sends "$a1")" = "$s1" ] ||
@@ -271,6 +279,10 @@ hl_fault_class() {
 	log "$c: $hits hit; $RESULT; resends $(stat_of resend_count), ${c}_count $(stat_of "${c}_count"), $nid $key $n0 -> $n1"
 	[ "${hits:-0}" -ge 1 ] || { diag; fail "$c: the rule took no PUT by rail 1"; }
 	[ "$(field timeouts)" = 0 ] || fail "$c: an operation hung: $RESULT"
+	# A demerit holds a second at least before a recovery ping may undo
+	# it (spec 3c): the PUTs of that second avoid the rail blamed.
+	[ "$(field elapsed_ns)" -ge 1000000000 ] || [ "$hits" = 1 ] ||
+		fail "$c: $hits PUTs by rail 1 within the second of its demerit"
 	[ "$(stat_of "${c}_count")" -ge "$hits" ] ||
 		{ cat "$T/stats"; fail "$c: ${c}_count below the $hits hits"; }
 	[ "$n1" -ge $((n0 + hits)) ] ||
