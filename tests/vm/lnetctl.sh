@@ -492,7 +492,7 @@ must_fail "debug recovery without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 	fail "fault delay add"
 "$LNETCTL" fault drop show > "$T/fd" || fail "fault drop show"
 [ "$(grep -c 'fa_src:' "$T/fd")" = 2 ] &&
-	grep -q "fa_dst: \*@tcp9" "$T/fd" && grep -q "fa_ptl_mask: 16$" "$T/fd" &&
+	grep -q "fa_dst: '\*@tcp9'" "$T/fd" && grep -q "fa_ptl_mask: 16$" "$T/fd" &&
 	grep -q "fa_msg_mask: 6$" "$T/fd" && grep -q "da_rate: 2$" "$T/fd" &&
 	grep -q "da_interval: 5$" "$T/fd" &&
 	grep -q "da_health_error_mask: 256$" "$T/fd" &&
