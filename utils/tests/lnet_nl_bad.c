@@ -233,6 +233,67 @@ static void bad_health_requests(void)
 	expect_reject("recovery get: with a value", msg, EINVAL, true);
 }
 
+/*
+ * A FAULT_ADD with a FAULT nest of TYPE, SRC and DST "*", RATE 1 (but
+ * with @extra 0), and @extra = @value.
+ */
+static struct nl_msg *fault_add(int type, int extra, unsigned int value)
+{
+	struct nl_msg *msg = lnl_msg(LNET_CMD_FAULT_ADD, false);
+	struct nlattr *nest = nla_nest_start(msg, LNET_A_FAULT);
+
+	nla_put_u8(msg, LNET_FAULT_A_TYPE, type);
+	nla_put_string(msg, LNET_FAULT_A_SRC, "*");
+	nla_put_string(msg, LNET_FAULT_A_DST, "*");
+	if (extra) {
+		nla_put_u32(msg, LNET_FAULT_A_RATE, 1);
+		if (extra != LNET_FAULT_A_RATE)
+			nla_put_u32(msg, extra, value);
+	}
+	nla_nest_end(msg, nest);
+	return msg;
+}
+
+static void bad_fault_requests(void)
+{
+	struct nl_msg *msg;
+	struct nlattr *nest;
+
+	expect_reject("fault add: no nest", lnl_msg(LNET_CMD_FAULT_ADD, false),
+		      EINVAL, true);
+	msg = lnl_msg(LNET_CMD_FAULT_ADD, false);
+	nest = nla_nest_start(msg, LNET_A_FAULT);
+	nla_put_string(msg, LNET_FAULT_A_SRC, "*");
+	nla_nest_end(msg, nest);
+	expect_reject("fault add: no type", msg, EINVAL, true);
+	expect_reject("fault add: type 2", fault_add(2, LNET_FAULT_A_RATE, 1),
+		      ERANGE, true);
+	expect_reject("fault add: neither rate nor interval",
+		      fault_add(LNET_FAULT_TYPE_DROP, 0, 0), EINVAL, true);
+	expect_reject("fault add: health mask bit 0",
+		      fault_add(LNET_FAULT_TYPE_DROP, LNET_FAULT_A_HEALTH_MASK,
+				1), EINVAL, true);
+	expect_reject("fault add: message mask HELLO",
+		      fault_add(LNET_FAULT_TYPE_DROP, LNET_FAULT_A_MSG_MASK,
+				1 << 4), EINVAL, true);
+	expect_reject("fault add: delay latency 3601",
+		      fault_add(LNET_FAULT_TYPE_DELAY, LNET_FAULT_A_LATENCY,
+				3601), ERANGE, true);
+	msg = lnl_msg(LNET_CMD_FAULT_ADD, false);
+	nest = nla_nest_start(msg, LNET_A_FAULT);
+	nla_put_u8(msg, LNET_FAULT_A_TYPE, LNET_FAULT_TYPE_DROP);
+	nla_put_string(msg, LNET_FAULT_A_SRC, "*@nonet");
+	nla_put_string(msg, LNET_FAULT_A_DST, "*");
+	nla_put_u32(msg, LNET_FAULT_A_RATE, 1);
+	nla_nest_end(msg, nest);
+	expect_reject("fault add: bad net", msg, EINVAL, true);
+	msg = lnl_msg(LNET_CMD_FAULT_DEL, false);
+	nest = nla_nest_start(msg, LNET_A_FAULT);
+	nla_put_u8(msg, LNET_FAULT_A_TYPE, LNET_FAULT_TYPE_DROP);
+	nla_nest_end(msg, nest);
+	expect_reject("fault del: neither NIDs nor all", msg, EINVAL, true);
+}
+
 static void bad_requests(void)
 {
 	char longstr[200];
@@ -395,6 +456,7 @@ static void bad_requests(void)
 	bad_peer_requests();
 	bad_udsp_requests();
 	bad_health_requests();
+	bad_fault_requests();
 }
 
 /* Without CAP_NET_ADMIN every request that changes state is refused. */
@@ -433,6 +495,9 @@ static void eperm_requests(void)
 	expect_reject("noadmin: health set", msg, EPERM, true);
 	expect_reject("noadmin: recovery get",
 		      lnl_msg(LNET_CMD_RECOVERY_GET, false), EPERM, true);
+	expect_reject("noadmin: fault add",
+		      fault_add(LNET_FAULT_TYPE_DROP, LNET_FAULT_A_RATE, 1),
+		      EPERM, true);
 }
 
 int main(int argc, char **argv)
