@@ -544,6 +544,15 @@ bool lnet_fault_delay_tx(struct lnet_msg *msg)
 	fh->fh_msg = msg;
 	fh->fh_due = jiffies + lnet_secs_to_jiffies(latency);
 	spin_lock_bh(&lnet_fault_held_lock);
+	/*
+	 * Once LNet stops, nothing is held: lnet_fault_delay_flush() ran
+	 * after the state changed, under this lock, so it sees all held.
+	 */
+	if (READ_ONCE(the_lnet.ln_state) != LNET_STATE_RUNNING) {
+		spin_unlock_bh(&lnet_fault_held_lock);
+		kfree(fh);
+		return false;
+	}
 	/* Keep the queue in due order: latencies differ between rules. */
 	list_for_each_entry_reverse(last, &lnet_fault_heldq, fh_list)
 		if (!time_after(last->fh_due, fh->fh_due))
