@@ -8,7 +8,9 @@
 #    PUTs (8 in flight), of 0-byte PUTs (64 in flight: messages/s) and of
 #    LNet pings (one at a time) over ksocklnd; then a second rail (tcp1
 #    on eth1, the second link) and BENCH_RUNS runs of 1 MiB PUTs over
-#    both, with each rail's share and how busy a's CPUs were;
+#    both, with each rail's share and how busy a's CPUs were; then
+#    failover (a's eth1 down under PUTs) and flapping (eth1 down and up
+#    every second under PUTs), BENCH_RUNS runs each;
 #  o2ib (BENCH_LND o2ib or both): soft-RoCE (rxe0) on the same eth0,
 #    BENCH_RUNS runs of ib_write_bw (1 MiB RDMA writes, BENCH_SECONDS
 #    each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs and 1 MiB
@@ -130,6 +132,60 @@ bench_sock_two_rails() {
 			echo "put2_cpu $((100 * ($(cpu_busy) - b0) / ($(cpu_total) - t0)))"
 		} >> "$OUT"
 	done
+	bench_sock_failover "$nid" "$a1"
+}
+
+# bench_sock_failover NID A1 (a only, two rails up, health loaded):
+# - failover: 1 MiB PUTs one at a time while a's eth1 goes down; the PUT
+#   the link takes with it is sent again by rail 0.  "failover_ns MAX
+#   MEDIAN": the slowest PUT of the stream (from before the link went to
+#   done by the other rail: an upper bound of the failover) and the
+#   median one;
+# - flapping: 1 MiB PUTs, 8 in flight, while eth1 goes down and up every
+#   second: "flap_ns ELAPSED PUTS", every PUT done.
+bench_sock_failover() {
+	local nid=$1 a1=$2 r i pid
+	for ((r = 1; r <= RUNS; r++)); do
+		"$LNETCTL" net set --all --health 1000 || fail "net set --health"
+		lt_ok put "$nid" 1048576 8 8	# both rails carry traffic
+		(
+			for ((i = 0; i < 30; i++)); do
+				echo "put $nid 1048576 1 1" > "$RUN" || true
+				cat "$RUN"
+			done
+		) > /tmp/failover &
+		pid=$!
+		sleep 1
+		ip link set eth1 down
+		wait "$pid"
+		grep -q " errors=1 " /tmp/failover &&
+			{ cat /tmp/failover; fail "failover: a PUT failed"; }
+		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^elapsed_ns=/) {
+			sub(/elapsed_ns=/, "", $i); print $i } }' /tmp/failover |
+			sort -n | awk '{ v[NR] = $1 } END {
+				print "failover_ns", v[NR], v[int((NR + 1) / 2)] }' >> "$OUT"
+		log "failover run $r: $(tail -1 "$OUT")"
+		ip link set eth1 up
+		for ((i = 0; i < 50; i++)); do
+			"$LNETCTL" net show --net tcp1 | grep -q "status: up" && break
+			"$LNETCTL" net set --nid "$a1" --health 1000 || true
+			sleep 0.2
+		done
+	done
+	for ((r = 1; r <= RUNS; r++)); do
+		lt_start put "$nid" 1048576 "$PUTS" 8
+		while kill -0 "$LT_PID" 2>/dev/null; do
+			ip link set eth1 down
+			sleep 1
+			ip link set eth1 up
+			sleep 1
+		done
+		lt_wait
+		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] ||
+			fail "flapping: $RESULT"
+		echo "flap_ns $(field elapsed_ns) $PUTS" >> "$OUT"
+	done
+	"$LNETCTL" net set --all --health 1000 || true
 }
 
 # ib_write_bw runs, a -> b: one server per run on b.

@@ -5,7 +5,8 @@
 In one boot, node a measures towards node b: TCP bandwidth with iperf3,
 then LNet 1 MiB PUT bandwidth, 0-byte PUT rate and ping rate over ksocklnd
 (with lnet_test.ko), and 1 MiB PUT bandwidth over two rails (a second
-link, tcp1) with each rail's share and a's CPU load;
+link, tcp1) with each rail's share and a's CPU load, the failover time
+when a's second link goes down and the bandwidth while it flaps;
 then, on soft-RoCE (rxe0) over the same link, RDMA
 write bandwidth with ib_write_bw and LNet 1 MiB PUT and GET bandwidth over
 ko2iblnd; several runs each.  Prints the median of each and the ratios of
@@ -40,7 +41,7 @@ def read_results(path):
             if kind == "iperf3_bps":
                 val = int(v[0]) / 8 / MIB                 # MiB/s
             elif kind in ("put_ns", "put2_ns", "o2ib_put_ns",
-                          "o2ib_get_ns"):
+                          "o2ib_get_ns", "flap_ns"):
                 val = int(v[1]) * 1e9 / int(v[0])         # MiB/s
             elif kind in ("small_ns", "ping_ns"):
                 val = int(v[1]) * 1e9 / int(v[0])         # per second
@@ -48,6 +49,10 @@ def read_results(path):
                 val = float(v[0])                         # MiB/s
             elif kind == "put2_split":                    # rail 0's share
                 val = 100.0 * int(v[0]) / max(int(v[0]) + int(v[1]), 1)
+            elif kind == "failover_ns":                  # max, median
+                val = int(v[0]) / 1e6                     # ms
+                res.setdefault("failover_median_ms", []).append(
+                    int(v[1]) / 1e6)
             elif kind == "put2_cpu":
                 val = float(v[0])                         # % busy
             elif kind == "o2ib_skipped":
@@ -111,7 +116,7 @@ def main():
     want = ["iperf3_bps"]
     if args.lnd != "o2ib":
         want += ["put_ns", "small_ns", "ping_ns", "put2_ns", "put2_split",
-                 "put2_cpu"]
+                 "put2_cpu", "failover_ns", "flap_ns"]
     if args.lnd != "sock":
         want += ["ibwrite_mibps"]
     if args.lnd != "sock" and not r["o2ib_skipped"]:
@@ -141,6 +146,9 @@ def main():
         show("LNet/sock 1 MiB PUT a -> b, two rails", "put2_ns", "MiB/s")
         show("  share of rail tcp (rest: tcp1)", "put2_split", "%")
         show("  a's CPUs busy meanwhile", "put2_cpu", "%")
+        show("failover, a's eth1 down: slowest PUT", "failover_ns", "ms")
+        show("  its median PUT (1 at a time)", "failover_median_ms", "ms")
+        show("LNet/sock PUT, eth1 flapping every 1 s", "flap_ns", "MiB/s")
     if args.lnd != "sock":
         show("RDMA write (ib_write_bw, rxe) a -> b", "ibwrite_mibps", "MiB/s")
     if args.lnd != "sock" and r["o2ib_skipped"]:
@@ -152,6 +160,7 @@ def main():
     if args.lnd != "o2ib":
         ratio("LNet/sock PUT / TCP bandwidth:", "put_ns", "iperf3_bps")
         ratio("LNet/sock PUT, two rails / one rail:", "put2_ns", "put_ns")
+        ratio("LNet/sock PUT, flapping / one rail:", "flap_ns", "put_ns")
     if args.lnd != "sock" and not r["o2ib_skipped"]:
         ratio("LNet/o2ib PUT / ib_write_bw bandwidth:", "o2ib_put_ns",
               "ibwrite_mibps")
