@@ -112,6 +112,20 @@ unsigned int lnet_max_recovery_ping_interval(void)
 }
 EXPORT_SYMBOL_GPL(lnet_max_recovery_ping_interval);
 
+/**
+ * lnet_get_lnd_timeout() - LNet's lnd_timeout, seconds
+ *
+ * What an LND whose own timeout tunable is 0 uses (spec 3d: Lustre's
+ * socklnd sock_timeout and o2iblnd timeout of 0).
+ *
+ * Return: max((transaction_timeout - 1) / (retry_count + 1), 1).
+ */
+unsigned int lnet_get_lnd_timeout(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_LND_TIMEOUT]);
+}
+EXPORT_SYMBOL_GPL(lnet_get_lnd_timeout);
+
 /* lnd_timeout = max((transaction_timeout - 1) / (retry_count + 1), 1) */
 static void lnet_update_lnd_timeout(void)
 {

@@ -275,6 +275,7 @@ void lnet_push_target_cancel_reposts(void);
 int lnet_max_interfaces(void);
 bool lnet_discovery_enabled(void);
 unsigned int lnet_transaction_timeout(void);
+unsigned int lnet_get_lnd_timeout(void);
 unsigned int lnet_response_tracking(void);
 unsigned int lnet_retry_count(void);
 unsigned int lnet_health_sensitivity(void);

@@ -52,7 +52,7 @@ MODULE_PARM_DESC(service, "rdma_cm port to listen on and connect to");
 module_param_named(cksum, kib_tun.cksum, int, 0644);
 MODULE_PARM_DESC(cksum, "checksum messages (not RDMA data)");
 module_param_named(timeout, kib_tun.timeout, int, 0644);
-MODULE_PARM_DESC(timeout, "seconds a message may wait before its connection is closed");
+MODULE_PARM_DESC(timeout, "seconds a message may wait before its connection is closed (0: LNet's lnd_timeout)");
 module_param_named(nscheds, kib_tun.nscheds, int, 0444);
 MODULE_PARM_DESC(nscheds, "accepted for compatibility; completions run on ib_comp_wq");
 module_param_named(ntx, kib_tun.ntx, int, 0444);
@@ -105,13 +105,13 @@ struct workqueue_struct *kib_wq;
 /**
  * kib_timeout() - the timeout tunable in seconds, never 0
  *
- * Return: seconds.
+ * Return: seconds; 0 in the tunable: LNet's lnd_timeout (spec 3d).
  */
 int kib_timeout(void)
 {
 	int t = READ_ONCE(kib_tun.timeout);
 
-	return t > 0 ? t : 50;
+	return t > 0 ? t : lnet_get_lnd_timeout();
 }
 
 /**

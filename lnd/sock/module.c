@@ -53,7 +53,7 @@ struct ksock_tunables ksock_tun = {
 };
 
 module_param_named(sock_timeout, ksock_tun.sock_timeout, int, 0644);
-MODULE_PARM_DESC(sock_timeout, "seconds without progress before a connection is closed (0: 50)");
+MODULE_PARM_DESC(sock_timeout, "seconds without progress before a connection is closed (0: LNet's lnd_timeout)");
 module_param_named(credits, ksock_tun.credits, int, 0444);
 MODULE_PARM_DESC(credits, "NI send credits");
 module_param_named(peer_credits, ksock_tun.peer_credits, int, 0444);
@@ -118,12 +118,12 @@ MODULE_PARM_DESC(protocol, "protocol version initiated (3; 2 with typed_conns=0)
 struct workqueue_struct *ksock_sched_wq;
 struct workqueue_struct *ksock_connd_wq;
 
-/* sock_timeout in seconds, never 0. */
+/* sock_timeout in seconds; 0: LNet's lnd_timeout (spec 3d). */
 int ksock_timeout(void)
 {
 	int t = READ_ONCE(ksock_tun.sock_timeout);
 
-	return t > 0 ? t : 50;
+	return t > 0 ? t : lnet_get_lnd_timeout();
 }
 
 /* Spec 4.2: floor(log2(Gbps)) / 2 + 1, 1 when the speed is unknown. */
