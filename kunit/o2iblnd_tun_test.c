@@ -109,11 +109,25 @@ static void tun_conns_per_peer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.conns_per_peer, 1);
 }
 
+/* timeout: the tunable, or LNet's lnd_timeout for 0 (spec 3d). */
+static void tun_timeout(struct kunit *test)
+{
+	int saved = kib_tun.timeout;
+
+	kib_tun.timeout = 0;
+	KUNIT_EXPECT_EQ(test, kib_timeout(), (int)lnet_get_lnd_timeout());
+	KUNIT_EXPECT_GE(test, kib_timeout(), 1);
+	kib_tun.timeout = 7;
+	KUNIT_EXPECT_EQ(test, kib_timeout(), 7);
+	kib_tun.timeout = saved;
+}
+
 static struct kunit_case o2iblnd_tun_cases[] = {
 	KUNIT_CASE(tun_hiw),
 	KUNIT_CASE(tun_concurrent_sends),
 	KUNIT_CASE(tun_others),
 	KUNIT_CASE(tun_conns_per_peer),
+	KUNIT_CASE(tun_timeout),
 	{}
 };
 

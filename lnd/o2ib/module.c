@@ -46,6 +46,7 @@ struct kib_tunables kib_tun = {
 	.wrq_sge		= 2,
 	.msg_version		= IBLND_MSG_VERSION,
 };
+EXPORT_SYMBOL_IF_KUNIT(kib_tun);
 
 module_param_named(service, kib_tun.service, int, 0444);
 MODULE_PARM_DESC(service, "rdma_cm port to listen on and connect to");
@@ -113,6 +114,7 @@ int kib_timeout(void)
 
 	return t > 0 ? t : lnet_get_lnd_timeout();
 }
+EXPORT_SYMBOL_IF_KUNIT(kib_timeout);
 
 /**
  * kib_peer_tx_timeout() - how long a message may wait for a connection
