@@ -53,6 +53,10 @@ def read_results(path):
                 val = int(v[0]) / 1e6                     # ms
                 res.setdefault("failover_median_ms", []).append(
                     int(v[1]) / 1e6)
+                res.setdefault("failover_errors", []).append(
+                    int(v[2]) if len(v) > 2 else 0)
+            elif kind == "flap_errors":
+                val = int(v[0])                           # PUTs failed
             elif kind == "put2_cpu":
                 val = float(v[0])                         # % busy
             elif kind == "o2ib_skipped":
@@ -148,7 +152,10 @@ def main():
         show("  a's CPUs busy meanwhile", "put2_cpu", "%")
         show("failover, a's eth1 down: slowest PUT", "failover_ns", "ms")
         show("  its median PUT (1 at a time)", "failover_median_ms", "ms")
+        show("  PUTs failed (ACK lost with the link)", "failover_errors",
+             "PUTs")
         show("LNet/sock PUT, eth1 flapping every 1 s", "flap_ns", "MiB/s")
+        show("  PUTs failed (ACK lost in a flap)", "flap_errors", "PUTs")
     if args.lnd != "sock":
         show("RDMA write (ib_write_bw, rxe) a -> b", "ibwrite_mibps", "MiB/s")
     if args.lnd != "sock" and r["o2ib_skipped"]:
