@@ -47,7 +47,7 @@ int lnet_health_inc(int v, unsigned int step);
 /* values.c */
 bool lnet_health_msg_done(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 			  int status);
-void lnet_health_rsp_timeout(const struct lnet_nid *nid);
+void lnet_health_remote_failure(const struct lnet_nid *nid);
 
 /* recovery.c */
 void lnet_recovery_kick(void);

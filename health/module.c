@@ -16,7 +16,7 @@
 
 static const struct lnet_health_ops lnet_health_ops = {
 	.msg_done	= lnet_health_msg_done,
-	.rsp_timeout	= lnet_health_rsp_timeout,
+	.remote_failure	= lnet_health_remote_failure,
 };
 
 static int __init lnet_health_init(void)

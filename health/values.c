@@ -154,13 +154,14 @@ bool lnet_health_msg_done(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 }
 
 /**
- * lnet_health_rsp_timeout() - struct lnet_health_ops.rsp_timeout
- * @nid: the peer NI whose response did not come
+ * lnet_health_remote_failure() - struct lnet_health_ops.remote_failure
+ * @nid: the peer NI whose response did not come, or that its peer
+ *	reports down
  *
- * A remote failure of that peer NI (spec 3b, response tracking), with
- * the guards of any remote failure.
+ * A remote failure of that peer NI (spec 3b response tracking, spec 4c
+ * NI status), with the guards of any remote failure.
  */
-void lnet_health_rsp_timeout(const struct lnet_nid *nid)
+void lnet_health_remote_failure(const struct lnet_nid *nid)
 {
 	unsigned int step = lnet_health_sensitivity();
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);

@@ -24,9 +24,13 @@ static struct lnet_nid disc_nid(struct kunit *test, const char *s)
 	return nid;
 }
 
-/* Merge a buffer listing @strs (nid4 entries) that @answered sent. */
-static void disc_merge(struct kunit *test, u32 features, const char *answered,
-		       const char * const *strs, unsigned int n)
+/*
+ * Merge a buffer listing @strs (nid4 entries) with @statuses (NULL: not
+ * passed) that @answered sent.
+ */
+static void disc_merge_st(struct kunit *test, u32 features,
+			  const char *answered, const char * const *strs,
+			  const u32 *statuses, unsigned int n)
 {
 	struct lnet_ping_data pd = {
 		.features = features, .seq = 7, .nnis = n + 1, .nnids = n,
@@ -37,7 +41,34 @@ static void disc_merge(struct kunit *test, u32 features, const char *answered,
 
 	for (i = 0; i < n; i++)
 		nids[i] = disc_nid(test, strs[i]);
-	KUNIT_ASSERT_EQ(test, lnet_peer_merge(&a, &pd, nids, n), 0);
+	KUNIT_ASSERT_EQ(test, lnet_peer_merge(&a, &pd, nids, statuses, n), 0);
+}
+
+static void disc_merge(struct kunit *test, u32 features, const char *answered,
+		       const char * const *strs, unsigned int n)
+{
+	disc_merge_st(test, features, answered, strs, NULL, n);
+}
+
+/* The health value and listed status of peer NI @nid. */
+static void disc_ni_health(struct kunit *test, const char *nid, s32 *healthv,
+			   u32 *status)
+{
+	struct lnet_peer_ni_info *info;
+	struct lnet_nid n = disc_nid(test, nid);
+	unsigned int i;
+
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	*healthv = -1;
+	*status = 0;
+	for (i = 0; !lnet_peer_ni_info_get(i, info); i++) {
+		if (lnet_nid_equal(&info->nid, &n)) {
+			*healthv = info->healthv;
+			*status = info->ns_status;
+		}
+	}
+	KUNIT_EXPECT_GE_MSG(test, *healthv, 0, "%s not in the table", nid);
 }
 
 /*
@@ -177,6 +208,54 @@ static void disc_off_here(struct kunit *test)
 	disc_del("192.0.2.141@tcp");
 }
 
+/*
+ * A peer NI's status follows its peer's ping buffer; UP -> DOWN there is a
+ * remote failure (spec 4c): its health drops by health_sensitivity (this
+ * needs lnet_health.ko, which the KUnit run loads), other changes move
+ * nothing.
+ */
+static void disc_ni_status(struct kunit *test)
+{
+	static const char * const st[] = { "192.0.2.151@tcp", "192.0.2.152@tcp" };
+	static const u32 up_up[] = { LNET_NI_STATUS_UP, LNET_NI_STATUS_UP };
+	static const u32 up_down[] = { LNET_NI_STATUS_UP, LNET_NI_STATUS_DOWN };
+	int step = lnet_health_sensitivity();
+	s32 h1, h2;
+	u32 s1, s2;
+
+	KUNIT_ASSERT_GT_MSG(test, step, 0, "health_sensitivity is 0");
+	disc_merge_st(test, MR_FEATURES, "192.0.2.151@tcp", st, up_up, 2);
+	disc_ni_health(test, "192.0.2.152@tcp", &h2, &s2);
+	KUNIT_EXPECT_EQ(test, h2, LNET_MAX_HEALTH_VALUE);
+	KUNIT_EXPECT_EQ(test, s2, LNET_NI_STATUS_UP);
+
+	/* UP -> DOWN: that NI demerited, the other untouched. */
+	disc_merge_st(test, MR_FEATURES, "192.0.2.151@tcp", st, up_down, 2);
+	disc_ni_health(test, "192.0.2.151@tcp", &h1, &s1);
+	disc_ni_health(test, "192.0.2.152@tcp", &h2, &s2);
+	KUNIT_EXPECT_EQ(test, h1, LNET_MAX_HEALTH_VALUE);
+	KUNIT_EXPECT_EQ(test, s1, LNET_NI_STATUS_UP);
+	KUNIT_EXPECT_EQ(test, h2, LNET_MAX_HEALTH_VALUE - step);
+	KUNIT_EXPECT_EQ(test, s2, LNET_NI_STATUS_DOWN);
+
+	/* Still DOWN: no second failure; a merge without statuses: none. */
+	disc_merge_st(test, MR_FEATURES, "192.0.2.151@tcp", st, up_down, 2);
+	disc_merge(test, MR_FEATURES, "192.0.2.151@tcp", st, 2);
+	disc_ni_health(test, "192.0.2.152@tcp", &h2, &s2);
+	KUNIT_EXPECT_EQ(test, h2, LNET_MAX_HEALTH_VALUE - step);
+	KUNIT_EXPECT_EQ(test, s2, LNET_NI_STATUS_DOWN);
+
+	/* Back UP: recorded, health left to recovery; DOWN again: failure. */
+	disc_merge_st(test, MR_FEATURES, "192.0.2.151@tcp", st, up_up, 2);
+	disc_ni_health(test, "192.0.2.152@tcp", &h2, &s2);
+	KUNIT_EXPECT_EQ(test, h2, LNET_MAX_HEALTH_VALUE - step);
+	KUNIT_EXPECT_EQ(test, s2, LNET_NI_STATUS_UP);
+	disc_merge_st(test, MR_FEATURES, "192.0.2.151@tcp", st, up_down, 2);
+	disc_ni_health(test, "192.0.2.152@tcp", &h2, &s2);
+	KUNIT_EXPECT_EQ(test, h2, LNET_MAX_HEALTH_VALUE - 2 * step);
+	disc_del("192.0.2.151@tcp");
+}
+
 /* One row of the step table: a peer's state and what comes next. */
 struct disc_step {
 	u32			state;
@@ -237,6 +316,7 @@ static struct kunit_case lnet_discovery_cases[] = {
 	KUNIT_CASE(disc_configured),
 	KUNIT_CASE(disc_no_discovery),
 	KUNIT_CASE(disc_other_configured),
+	KUNIT_CASE(disc_ni_status),
 	{}
 };
 

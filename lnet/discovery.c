@@ -455,6 +455,7 @@ static void lnet_peer_dc_merge(struct lnet_peer *lp)
 	void *data = lp->lp_dc_data;
 	struct lnet_nid *nids = NULL;
 	struct lnet_ping_data pd;
+	u32 *statuses = NULL;
 	int rc;
 
 	lp->lp_dc_data = NULL;
@@ -479,13 +480,16 @@ static void lnet_peer_dc_merge(struct lnet_peer *lp)
 		goto out;
 	}
 	if (!rc) {
-		nids = kcalloc(max_t(unsigned int, pd.nnids, 1), sizeof(*nids),
-			       GFP_KERNEL);
-		rc = nids ? lnet_ping_buf_parse(data, len, &pd, nids, NULL,
-						pd.nnids) : -ENOMEM;
+		unsigned int n = max_t(unsigned int, pd.nnids, 1);
+
+		nids = kcalloc(n, sizeof(*nids), GFP_KERNEL);
+		statuses = kcalloc(n, sizeof(*statuses), GFP_KERNEL);
+		rc = nids && statuses ?
+		     lnet_ping_buf_parse(data, len, &pd, nids, statuses,
+					 pd.nnids) : -ENOMEM;
 	}
 	if (!rc)
-		rc = lnet_peer_merge(&from, &pd, nids, pd.nnids);
+		rc = lnet_peer_merge(&from, &pd, nids, statuses, pd.nnids);
 	lnet_lock();
 	if (pushed && rc && rc != -ENOMEM)
 		the_lnet.ln_dc_stats.pushes_bad++;
@@ -496,6 +500,7 @@ static void lnet_peer_dc_merge(struct lnet_peer *lp)
 		lp->lp_dc_error = rc;
 	}
 out:
+	kfree(statuses);
 	kfree(nids);
 	kfree(data);
 }

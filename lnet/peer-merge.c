@@ -18,7 +18,11 @@
  *   or the one that answered;
  * - its primary NID becomes the buffer's first (pi_ni[1], or the first
  *   large NID with PRIMARY_LARGE), unless locked;
- * - the buffer's sequence number is recorded (lp_peer_seqno).
+ * - the buffer's sequence number is recorded (lp_peer_seqno);
+ * - each of its peer NIs takes the status the buffer lists for it
+ *   (lpni_ns_status); one that goes from UP to DOWN there is a remote
+ *   failure, as if a message to it had failed (spec 4c): the peer says
+ *   that NI cannot be used, so traffic moves to its others at once.
  */
 #include <linux/export.h>
 #include <linux/slab.h>
@@ -62,10 +66,32 @@ static const struct lnet_nid *lnet_merge_primary(const struct lnet_ping_data *pd
 	return n ? &nids[0] : NULL;
 }
 
+/* The statuses @lp's NIs have in the buffer (spec 4c). */
+static void lnet_merge_status(struct lnet_peer *lp,
+			      const struct lnet_nid *nids, const u32 *statuses,
+			      unsigned int n)
+{
+	struct lnet_peer_ni *lpni;
+	unsigned int i;
+	u32 was;
+
+	for (i = 0; i < n; i++) {
+		lpni = lnet_peer_ni_find_locked(&nids[i]);
+		if (!lpni || lnet_peer_of(lpni) != lp)
+			continue;
+		was = lpni->lpni_ns_status;
+		lpni->lpni_ns_status = statuses[i];
+		if (was != LNET_NI_STATUS_DOWN &&
+		    statuses[i] == LNET_NI_STATUS_DOWN)
+			lnet_remote_failure_locked(&nids[i]);
+	}
+}
+
 /* lnet_peer_merge() with the lock held and @sp allocated. */
 static void lnet_peer_merge_locked(const struct lnet_nid *answered,
 				   const struct lnet_ping_data *pd,
-				   const struct lnet_nid *nids, unsigned int n,
+				   const struct lnet_nid *nids,
+				   const u32 *statuses, unsigned int n,
 				   struct lnet_peer_spares *sp)
 {
 	struct lnet_merge_drop drop = { nids, n, answered };
@@ -118,6 +144,8 @@ static void lnet_peer_merge_locked(const struct lnet_nid *answered,
 		if (lpni && lnet_peer_of(lpni) == lp)
 			lp->lp_primary_nid = *prim;
 	}
+	if (statuses)
+		lnet_merge_status(lp, nids, statuses, n);
 }
 
 /**
@@ -125,7 +153,8 @@ static void lnet_peer_merge_locked(const struct lnet_nid *answered,
  * @answered: the NID that sent it (a NID of the peer; made if new)
  * @pd: the parsed buffer, not truncated
  * @nids: its NIDs, all @pd->nnids of them
- * @n: entries in @nids
+ * @statuses: the status of each of @nids, or NULL (left as they are)
+ * @n: entries in @nids (and @statuses)
  *
  * See the rules at the top of this file.
  *
@@ -134,7 +163,7 @@ static void lnet_peer_merge_locked(const struct lnet_nid *answered,
  */
 int lnet_peer_merge(const struct lnet_nid *answered,
 		    const struct lnet_ping_data *pd, const struct lnet_nid *nids,
-		    unsigned int n)
+		    const u32 *statuses, unsigned int n)
 {
 	struct lnet_peer_spares sp;
 	int rc;
@@ -142,7 +171,7 @@ int lnet_peer_merge(const struct lnet_nid *answered,
 	rc = lnet_peer_spares_alloc(&sp, n + 1);
 	if (!rc) {
 		lnet_lock();
-		lnet_peer_merge_locked(answered, pd, nids, n, &sp);
+		lnet_peer_merge_locked(answered, pd, nids, statuses, n, &sp);
 		lnet_unlock();
 	}
 	lnet_peer_spares_free(&sp);

@@ -107,6 +107,7 @@ static void lnet_peer_ni_init(struct lnet_peer_ni *lpni,
 	lpni->lpni_last_used = jiffies;
 	lpni->lpni_pref_nid = LNET_ANY_NID;
 	lpni->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	lpni->lpni_ns_status = LNET_NI_STATUS_UP;
 	INIT_LIST_HEAD(&lpni->lpni_recovery);
 	lnet_credits_init(&lpni->lpni_txc, credits);
 }
@@ -452,6 +453,7 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	memcpy(info->lat, s->lat, sizeof(info->lat));
 	lnet_peer_ni_fill_udsp(lpni, info);
 	info->healthv = lpni->lpni_healthv;
+	info->ns_status = lpni->lpni_ns_status;
 	info->hstats = lpni->lpni_hstats;
 	info->ping_count = lpni->lpni_ping_count;
 	info->next_ping = list_empty(&lpni->lpni_recovery) ? 0 :

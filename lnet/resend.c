@@ -184,17 +184,18 @@ bool lnet_msg_health_locked(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 }
 
 /**
- * lnet_rsp_timeout_locked() - a tracked response did not come in time
- * @nid: the peer NI the request went to
+ * lnet_remote_failure_locked() - a remote failure seen outside a message
+ * @nid: the peer NI: a tracked response from it did not come in time, or
+ *	its peer's ping buffer reports it DOWN where it was UP
  */
-void lnet_rsp_timeout_locked(const struct lnet_nid *nid)
+void lnet_remote_failure_locked(const struct lnet_nid *nid)
 {
 	const struct lnet_health_ops *ops;
 
 	rcu_read_lock();
 	ops = rcu_dereference(the_lnet.ln_health_ops);
-	if (ops && ops->rsp_timeout)
-		ops->rsp_timeout(nid);
+	if (ops && ops->remote_failure)
+		ops->remote_failure(nid);
 	rcu_read_unlock();
 }
 

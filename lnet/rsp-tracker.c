@@ -82,7 +82,7 @@ static bool lnet_rsp_expire(bool all)
 		md->md_aborted = true;
 		/* A remote failure of the peer NI it went to (spec 3b). */
 		if (!lnet_nid_is_any(&md->md_rsp_nid))
-			lnet_rsp_timeout_locked(&md->md_rsp_nid);
+			lnet_remote_failure_locked(&md->md_rsp_nid);
 		/* Takes it off the list. */
 		lnet_md_unlink_event_locked(md, -ETIMEDOUT);
 		n++;

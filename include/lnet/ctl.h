@@ -232,6 +232,7 @@ struct lnet_peer_ni_info {
 	struct lnet_nid		udsp_pref[LNET_CTL_PREF_MAX];
 	s32			healthv;	/* 0..1000 */
 	struct lnet_peer_ni_hstats hstats;
+	u32			ns_status;	/* as its ping buffer says */
 	u32			ping_count;	/* recovery pings sent */
 	s64			next_ping;	/* s, monotonic; 0: none */
 };

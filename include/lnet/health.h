@@ -74,9 +74,11 @@ struct lnet_peer_ni;
  *	class to the health values and counters.  Return: true if it is
  *	worth sending again by another path (the core checks the retry
  *	budget and the deadline).  Called under the LNet lock.
- * @rsp_timeout: the ACK or REPLY of an operation sent to @nid did not come
- *	within transaction_timeout: a remote failure of that peer NI.
- *	Called under the LNet lock.
+ * @remote_failure: a remote failure of the peer NI @nid seen outside a
+ *	message's completion: the ACK or REPLY of an operation sent to it
+ *	did not come within transaction_timeout, or the peer's ping reply or
+ *	push reports it DOWN where it was UP (spec 4c).  Called under the
+ *	LNet lock.
  *
  * Registered by lnet_health.ko (lnet_health_register()); the core calls
  * them under RCU, so an unregistered module is never entered again once
@@ -85,7 +87,7 @@ struct lnet_peer_ni;
 struct lnet_health_ops {
 	bool (*msg_done)(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 			 int status);
-	void (*rsp_timeout)(const struct lnet_nid *nid);
+	void (*remote_failure)(const struct lnet_nid *nid);
 };
 
 unsigned int lnet_recovery_ping_delay(unsigned int ping_count,

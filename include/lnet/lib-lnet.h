@@ -98,7 +98,7 @@ bool lnet_msg_health_locked(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 			    int status, struct list_head *ready);
 unsigned long lnet_msg_deadline(const struct lnet_ni *ni);
 bool lnet_msg_late(const struct lnet_msg *msg);
-void lnet_rsp_timeout_locked(const struct lnet_nid *nid);
+void lnet_remote_failure_locked(const struct lnet_nid *nid);
 void lnet_resend_work(struct work_struct *work);
 void lnet_resend_flush(void);
 
@@ -231,7 +231,8 @@ int lnet_ping_buf_parse(const void *buf, unsigned int len,
 /* peer-merge.c: a peer's ping buffer into the peer table. */
 int lnet_peer_merge(const struct lnet_nid *answered,
 		    const struct lnet_ping_data *pd,
-		    const struct lnet_nid *nids, unsigned int n);
+		    const struct lnet_nid *nids, const u32 *statuses,
+		    unsigned int n);
 
 /* discovery.c: discovery and push, the steps (spec 7). */
 enum lnet_dc_action {

@@ -230,6 +230,8 @@ struct lnet_ni {
  * @lpni_prio: its UDSP priority (lnet_udsp_lpni_prio())
  * @lpni_healthv: its health value, 0..LNET_MAX_HEALTH_VALUE (health.h)
  * @lpni_hstats: its failures by class
+ * @lpni_ns_status: LNET_NI_STATUS_UP or _DOWN as its peer's last ping
+ *	reply or push listed it (UP until one does, as Lustre)
  * @lpni_last_alive: when a message from it last arrived (jiffies; 0:
  *	never): only a peer NI heard from is recovered
  * @lpni_recovery: in the_lnet.ln_peer_ni_recoveryq while its health is
@@ -253,6 +255,7 @@ struct lnet_peer_ni {
 	struct lnet_sel_prio	lpni_prio;
 	int			lpni_healthv;
 	struct lnet_peer_ni_hstats lpni_hstats;
+	u32			lpni_ns_status;
 	unsigned long		lpni_last_alive;
 	struct list_head	lpni_recovery;
 	unsigned int		lpni_ping_count;

@@ -61,6 +61,26 @@ lnet_unload() {
 	done
 }
 
+# link_set IFACE up|down: QEMU restores or cuts this node's link IFACE,
+# as a cable plugged or pulled: the guest sees its carrier come or go and
+# nothing passes while it is down (tests/harness/qmp.py: QMP set_link).
+# Unlike "ip link set down", the interface stays administratively up.
+LINK_SEQ=0
+link_set() {
+	local req i reply
+	LINK_SEQ=$((LINK_SEQ + 1))
+	req="$RESULTS/link.$LNET_SCENARIO.$LINK_SEQ"
+	echo "$1 $2" > "$req.tmp"
+	mv "$req.tmp" "$req.req"
+	for ((i = 0; i < 100; i++)); do
+		[ -e "$req.done" ] && break
+		nap 0.1
+	done
+	[ -e "$req.done" ] || fail "link_set $1 $2: no answer from the harness in 10 s"
+	read -r reply < "$req.done"
+	[ "$reply" = ok ] || fail "link_set $1 $2: $reply"
+}
+
 # phase NAME: the node's next phase starts here.  The harness times and
 # reports each phase on its own (tests/harness/report.py): it ends where
 # the next one starts, or with the script, whose exit status judges it.

@@ -20,11 +20,14 @@ import os
 import random
 import re
 import shlex
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 
+from qmp import LinkControl
 from report import merge_phases, node_phases
 from splat import find_splat
 
@@ -152,6 +155,7 @@ class Topology:
         self.timeout = timeout
         self.extra_env = extra_env or {}
         self.allow_splats = [re.compile(a) for a in allow_splats]
+        self.qmp_dir = None     # QMP sockets while running (qmp.py)
         links = []
         for n in nodes:
             for link in n.links:
@@ -251,7 +255,12 @@ class Topology:
             cmd += ["-serial", "mon:stdio"]
         else:
             cmd += ["-serial", "file:" + self.console_path(node)]
+            # Link control (qmp.py); a short path: a socket's is limited.
+            cmd += ["-qmp", "unix:%s,server=on,wait=off" % self._qmp_path(node)]
         return cmd
+
+    def _qmp_path(self, node):
+        return os.path.join(self.qmp_dir, node.name + ".qmp")
 
     def console_path(self, node):
         return os.path.join(self.run_dir, node.name, "console.log")
@@ -273,6 +282,13 @@ class Topology:
     def run(self):
         """Boot every node, wait for all, and judge the run."""
         self.prepare()
+        self.qmp_dir = tempfile.mkdtemp(prefix="lnet-qmp-")
+        try:
+            return self._run()
+        finally:
+            shutil.rmtree(self.qmp_dir, ignore_errors=True)
+
+    def _run(self):
         procs = []
         for idx, node in enumerate(self.nodes):
             p = subprocess.Popen(self._qemu_cmd(idx, node, False),
@@ -284,6 +300,10 @@ class Topology:
             _live[p.pid] = p
             procs.append((node, p))
 
+        links = LinkControl([(os.path.join(self.run_dir, n.name),
+                              self._qmp_path(n), len(n.links))
+                             for n in self.nodes])
+        links.start()
         deadline = time.monotonic() + self.timeout
         timed_out = []
         try:
@@ -296,6 +316,7 @@ class Topology:
                     p.kill()
                     p.wait()
         finally:
+            links.close()
             for _, p in procs:
                 if p.poll() is None:
                     p.kill()

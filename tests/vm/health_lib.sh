@@ -15,7 +15,8 @@
 #   and new traffic avoids its rail;
 # - recovery: eth1 comes back: recovery pings bring the peer NI (and our
 #   NI, if it was demerited) back to 1000 and traffic uses both rails;
-# - local_rail_down: a's own eth1 goes down: its NI is down at once
+# - local_rail_down: a's own eth1 loses its link (QEMU set_link, a pulled
+#   cable): its NI is down at once
 #   ("net show" says so), traffic goes on by eth0 (only what the peer
 #   may have had when the link went fails; no operation hangs), and
 #   once eth1 is back the NI works and carries traffic again (over o2ib
@@ -33,15 +34,16 @@ HL_SLOW=1
 [ "$LNET_DEBUG_KERNEL" = 1 ] && HL_TIMEOUT=15 && HL_SLOW=3
 
 # hl_cut / hl_restore: b's second link stops carrying traffic, and comes
-# back.  Over tcp its interface goes down.  Over o2ib every frame b sends
-# on it is dropped (netem): a soft-RoCE device whose interface went down
-# and up was seen to answer no connection request any more, which is the
-# rxe driver's matter, not LNet's.
+# back.  Over tcp QEMU pulls its cable (link_set: b sees its carrier go,
+# marks its NI down and pushes that to a).  Over o2ib every frame b sends
+# on it is dropped (netem), its carrier stays: a soft-RoCE device whose
+# link bounced was seen to answer no connection request any more, which
+# is the rxe driver's matter, not LNet's.
 hl_cut() {
 	if [ "$LND" = o2ib ]; then
 		tc qdisc replace dev eth1 root netem loss 100%
 	else
-		ip link set eth1 down
+		link_set eth1 down
 	fi
 }
 
@@ -49,7 +51,7 @@ hl_restore() {
 	if [ "$LND" = o2ib ]; then
 		tc qdisc del dev eth1 root
 	else
-		ip link set eth1 up
+		link_set eth1 up
 	fi
 }
 
@@ -134,6 +136,49 @@ hl_traffic_stop() {
 	[ "$HL_DONE" -gt 0 ] || fail "$1: no PUT went through"
 }
 
+# hl_peer_ni_status A1 B0 B1 (tcp): with no traffic, QEMU pulls b's eth1
+# cable.  b's NI is down at once, b pushes its ping buffer to a by rail 0,
+# and the UP -> DOWN of B1 there is a remote failure at a (spec 4c): B1
+# demerited within seconds, though no message to it failed.  The cable
+# back, recovery pings bring B1 back to 1000.  (Over o2ib a cable pulled
+# and back leaves 6.1's rxe device unusable: see hl_cut.)
+hl_peer_ni_status() {
+	local b1=$3 k before=() after=()
+	local keys=(remote_error_count remote_dropped_count remote_timeout_count
+		    network_timeout_count response_timeout_count)
+	[ "$LND" = tcp ] || return 0
+	if [ "$LNET_NODE" = a ]; then
+		phase peer_ni_status
+		"$LNETCTL" stats show > "$T/stats"
+		for k in "${keys[@]}"; do before+=("$(stat_in "$k")"); done
+	fi
+	barrier hl-status-ready
+	if [ "$LNET_NODE" = b ]; then
+		link_set eth1 down
+		log "eth1 cable pulled"
+	fi
+	barrier hl-status-cut
+	if [ "$LNET_NODE" = a ]; then
+		health_wait peer "$b1" lt 1000 10
+		"$LNETCTL" stats show > "$T/stats"
+		for k in "${keys[@]}"; do after+=("$(stat_in "$k")"); done
+		[ "${before[*]}" = "${after[*]}" ] ||
+			{ cat "$T/stats"; fail "$b1 demerited by a failure (${keys[*]}: ${before[*]} -> ${after[*]}), not by b's push"; }
+		log "$b1 demerited by b's push: health $(health_of peer "$b1")"
+	fi
+	barrier hl-status-seen
+	if [ "$LNET_NODE" = b ]; then
+		link_set eth1 up
+		log "eth1 cable back"
+	fi
+	barrier hl-status-back
+	if [ "$LNET_NODE" = a ]; then
+		health_wait peer "$b1" eq 1000 60
+		log "$b1 recovered"
+	fi
+	barrier hl-status-done
+}
+
 # hl_rail_down: b's eth1 goes down during traffic and comes back.
 hl_remote_rail_down() {
 	local a1=$1 b0=$2 b1=$3 s1 resends
@@ -205,8 +250,9 @@ hl_local_rail_down() {
 	phase local_rail_down
 	hl_traffic_start "$b0"
 	nap 2
-	ip link set eth1 down
-	# Marked down at once by the LND (netdev event), not by failures.
+	# QEMU pulls a's cable: the LND sees the carrier go (netdev or port
+	# event) and marks the NI down at once, not by failures.
+	link_set eth1 down
 	for ((i = 0; i < 10; i++)); do
 		"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" && break
 		nap 0.2
@@ -218,7 +264,7 @@ hl_local_rail_down() {
 	s1=$(ni_sends "$a1")
 	lt_ok put "$b0" $HL_SIZE 32 8
 	[ "$(ni_sends "$a1")" = "$s1" ] || fail "$a1 sends, its link down"
-	ip link set eth1 up
+	link_set eth1 up
 	if [ "$LND" = o2ib ]; then
 		# 6.1's rxe completes no rdma_cm connection on a device whose
 		# link bounced (o2ib_linkdown.sh): a new device and NI, as an
@@ -436,6 +482,7 @@ health_run() {
 			{ "$LNETCTL" peer show -v 2; fail "not healthy at the start"; }
 	fi
 	barrier hl-ready
+	hl_peer_ni_status "$a1" "$b0" "$b1"
 	hl_remote_rail_down "$a1" "$b0" "$b1"
 	hl_local_rail_down "$a1" "$b0" "$b1"
 	barrier hl-local-done
