@@ -4,7 +4,9 @@
 # (a new NI incarnation); then traffic works again both ways, a having
 # dropped its connections to the old b and connected to the new one.
 # Twice, the second time with b gone for long enough that a tries (and
-# fails) to reach it meanwhile.  Then b restarts while a's handshake to it
+# fails, a ping well under 15 s) to reach it meanwhile.  First, a GET from
+# a b whose cable is pulled (a dead peer) fails within
+# transaction_timeout.  Then b restarts while a's handshake to it
 # is held right after admission (ksocklnd's test hook).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
@@ -22,17 +24,59 @@ traffic() {
 sock_load
 echo serve > "$RUN" || fail "serve"
 barrier up
+
+# A dead peer: QEMU pulls b's cable (nothing answers, not even a reset).
+# a's GET from it fails within transaction_timeout (10 s here), never later
+# (the deadline bounds it whatever the LND's own timeouts are).  Cable
+# back, b is reached again.
+phase dead_peer
+if [ "$LNET_NODE" = a ]; then
+	ping_ok "$(nid_of b)" 5
+	"$LNETCTL" set transaction_timeout 10 || fail "set transaction_timeout"
+	barrier dead-ready
+	barrier dead-cut
+	# A GET: were it to reach b late, b's target would not count it.
+	lt get "$(nid_of b)" 4096 1 1
+	t=$(field elapsed_ns)
+	[ "$(field done)" = 1 ] && [ "$(field errors)" = 1 ] &&
+		[ "$(field timeouts)" = 0 ] ||
+		fail "a GET from a dead peer: $RESULT"
+	# The deadline, plus scheduling slack (the debug kernel is slower).
+	slack=2
+	[ "$LNET_DEBUG_KERNEL" = 1 ] && slack=6
+	[ "$t" -le $(((10 + slack) * 1000000000)) ] ||
+		fail "a GET from a dead peer failed after $t ns, transaction_timeout 10 s"
+	log "a GET from a dead peer failed after $((t / 1000000)) ms (transaction_timeout 10 s)"
+	barrier dead-tried
+	barrier dead-back
+	"$LNETCTL" set transaction_timeout 150 || fail "set transaction_timeout"
+	ping_ok "$(nid_of b)" 30
+else
+	barrier dead-ready
+	link_set eth0 down
+	barrier dead-cut
+	barrier dead-tried
+	link_set eth0 up
+	barrier dead-back
+fi
+barrier dead-done
 for round in 1 2; do
 	if [ "$LNET_NODE" = a ]; then
 		traffic "$(nid_of b)"
 		closed0=$(counter "$KSTATS" conns_closed)
 		barrier "loaded-$round"
 		if [ "$round" = 2 ]; then
-			# b is away: a ping fails cleanly, and does not hang.
+			# b is away: a ping fails cleanly, well under 15 s
+			# (its connection is refused), and does not hang.
 			barrier "b-down-$round"
+			t0=${EPOCHREALTIME/./}
 			if "$LNETCTL" ping "$(nid_of b)"; then
 				fail "ping of an unloaded node succeeded"
 			fi
+			t=$(((${EPOCHREALTIME/./} - t0) / 1000))
+			log "ping of the unloaded b failed in $t ms"
+			[ "$t" -lt 5000 ] ||
+				fail "ping of an unloaded node took $t ms to fail"
 			lt put "$(nid_of b)" 4096 4 4
 			[ "$(field done)" = 4 ] && [ "$(field errors)" = 4 ] &&
 				[ "$(field timeouts)" = 0 ] ||
