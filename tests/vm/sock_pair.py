@@ -10,8 +10,10 @@ our modules loaded:
   the order they were sent, buffers reused at the SEND event over netem;
 - sock_hostile: the acceptor and ksocklnd against a hostile TCP peer:
   each attack is refused and counted, and the node keeps serving;
-- sock_reload: a peer unloads and reloads its modules (also at the moment
-  a connection is admitted) and is reconnected;
+- sock_reload: a GET from a peer whose cable QEMU pulled fails within
+  transaction_timeout; a peer unloads and reloads its modules (also at
+  the moment a connection is admitted) and is reconnected, a ping of it
+  while unloaded failing well under 15 s;
 - discovery_interop: a stock Lustre node's discovery of us, played by a
   peer: the ping validates and advertises MULTI_RAIL|DISCOVERY, a push
   gets its ACK and is merged, ours pushed back too, and traffic goes on
@@ -24,8 +26,9 @@ our modules loaded:
   NIDs of the peer, push tells it ours, bulk traffic uses both, every
   byte checked; one rail deleted (pushed); a peer with discovery off is
   pinned to one NI;
-- sock_health: two rails under continuous 1 MiB PUTs (every byte checked)
-  while the peer's second link, then our own, goes down and comes back:
+- sock_health: the peer's push of an NI gone DOWN demerits that peer NI;
+  two rails under continuous 1 MiB PUTs (every byte checked)
+  while the peer's second cable, then our own, is pulled and comes back:
   no operation hangs, what never left is sent again by the other rail,
   the failed NI is demerited and recovered by pings, traffic moves off
   the sick rail and comes back;
