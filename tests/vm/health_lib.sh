@@ -294,6 +294,10 @@ hl_local_rail_down() {
 		{ diag; fail "no batch of PUTs got through once $a1 is back"; }
 	[ "$(ni_sends "$a1")" -gt "$s1" ] ||
 		{ diag; fail "$a1 carries no traffic once its link is back"; }
+	# What was in flight when the cable went may have demerited b's NI
+	# on that rail too (over o2ib its transfers time out): the next
+	# phases want both rails healthy, as recovery makes them.
+	health_wait peer "$b1" eq 1000 60
 }
 
 # fault_stat RULE_TYPE KEY: KEY of the first rule "fault RULE_TYPE show"
