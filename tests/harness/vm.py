@@ -51,6 +51,11 @@ class Node:
     rxe: str = ""               # NIC to put soft-RoCE (rxe0) on, e.g. "eth0"
     env: dict = field(default_factory=dict)
     memory: int = 0             # MiB; 0 = default for the kernel flavour
+    # Every NIC's MTU.  Jumbo frames, as most HPC Ethernet runs: a 1 MiB
+    # message is 6x fewer packets than at 1500 (rxe's RoCE MTU 4096
+    # instead of 1024), and each packet is what costs under TCG,
+    # ~2 ms on the debug kernel: bulk tests run 3-5x faster.
+    mtu: int = 9000
 
 
 @dataclass
@@ -183,6 +188,7 @@ class Topology:
             "LNET_DEBUG_KERNEL": "1" if self.debug else "0",
             "LNET_SCRIPT": " ".join(self._script_paths(node)),
             "LNET_RXE": node.rxe,
+            "LNET_MTU": node.mtu,
         }
         nics = []
         for i, link in enumerate(node.links):

@@ -68,10 +68,21 @@ diag() {
 	} 2>&1 | sed "s/^/[$LNET_NODE] /"
 }
 
+# An lnet_test command's background writer ends by writing its exit
+# status to this FIFO: lt_wait wakes the moment the command is done
+# instead of polling (a poll, and the latency it adds, cost under TCG).
+LT_FIFO=/tmp/.lnet-lt.$$
+mkfifo "$LT_FIFO"
+exec {LT_FD}<>"$LT_FIFO"
+rm -f "$LT_FIFO"
+
 # lt_start CMD...: start one lnet_test command in the background.
 lt_start() {
 	LT_CMD="$*"
-	( echo "$*" > "$RUN" ) 2>/dev/null &
+	(
+		if echo "$*" > "$RUN"; then rc=0; else rc=1; fi
+		echo "$rc" >&"$LT_FD"
+	) 2>/dev/null &
 	LT_PID=$!
 }
 
@@ -79,20 +90,14 @@ lt_start() {
 # blocked tasks and fails).  The result line is in $RESULT, the write's
 # exit status in $LT_RC.
 lt_wait() {
-	local i
-	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
-		kill -0 "$LT_PID" 2>/dev/null || break
-		nap 0.2
-	done
-	if kill -0 "$LT_PID" 2>/dev/null; then
+	if ! read -r -t "$CMD_LIMIT" -u "$LT_FD" LT_RC; then
 		diag
 		echo w > /proc/sysrq-trigger
 		dmesg | tail -80
 		fail "lnet_test '$LT_CMD' still running after ${CMD_LIMIT}s"
 	fi
-	LT_RC=0
-	wait "$LT_PID" || LT_RC=$?
-	RESULT=$(cat "$RUN")
+	wait "$LT_PID" || true
+	read -r RESULT < "$RUN" || true
 	log "$LT_CMD -> $RESULT"
 }
 
