@@ -7,8 +7,18 @@
 #ifndef _LNET_SELFTEST_INTERNAL_H
 #define _LNET_SELFTEST_INTERNAL_H
 
+#include <linux/atomic.h>
+#include <linux/bvec.h>
+#include <linux/completion.h>
+#include <linux/list.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <lnet/api.h>
+
+#include "wire.h"
 
 /* BRW check modes (brw_flags, spec 5.4). */
 #define LST_BRW_CHECK_NONE	1
@@ -43,6 +53,8 @@ struct lst_sid {
  * @feats: the features MAKE_SESSION asked for, echoed in every reply
  * @timeout: session_timeout when it was made, seconds (0: never)
  * @refs: MAKE_SESSIONs with this sid, less REMOVE_SESSIONs
+ * @brw_errors: failed BRW RPCs of its tests (spec 4.11)
+ * @ping_errors: failed PING RPCs of its tests
  */
 struct lst_session {
 	struct lst_sid	sid;
@@ -50,6 +62,8 @@ struct lst_session {
 	u32		feats;
 	u32		timeout;
 	unsigned int	refs;
+	u32		brw_errors;
+	u32		ping_errors;
 };
 
 /* What a framework request does to the session. */
@@ -75,5 +89,177 @@ int lst_brw_check(const void *frag, unsigned int len, unsigned int mode,
 		  bool swapped);
 int lst_dest_first(unsigned int i, unsigned int dist, unsigned int span,
 		   unsigned int n);
+
+/* Module parameters (module.c). */
+extern unsigned int lst_session_timeout;
+extern unsigned int lst_rpc_timeout;
+
+/*
+ * RPC counters (spec 2.8), module-wide since load, sent in every
+ * STAT_REPLY: @errors: LNet events that failed (-ECANCELED aside);
+ * @rpcs_sent: requests whose SEND completed; @rpcs_rcvd: request buffers
+ * filled, valid or not; @rpcs_dropped: served RPCs that sent no reply or
+ * whose reply failed; @rpcs_expired: client RPCs timed out; @bulk_get,
+ * @bulk_put: bytes our servers moved by GET and PUT.
+ */
+struct lst_rpc_stats {
+	atomic_t	errors;
+	atomic_t	rpcs_sent;
+	atomic_t	rpcs_rcvd;
+	atomic_t	rpcs_dropped;
+	atomic_t	rpcs_expired;
+	atomic64_t	bulk_get;
+	atomic64_t	bulk_put;
+};
+
+extern struct lst_rpc_stats lst_rpc_stats;
+extern struct workqueue_struct *lst_wq;
+
+/*
+ * An RPC's bulk: @len bytes in page fragments, the first @off bytes into
+ * its first page.  @sink: the data comes in (a READ's client, a WRITE's
+ * server).
+ */
+struct lst_bulk {
+	unsigned int	len;
+	unsigned int	off;
+	unsigned int	npages;
+	bool		sink;
+	struct bio_vec	kiov[];
+};
+
+struct lst_bulk *lst_bulk_alloc(unsigned int len, unsigned int off,
+				bool sink);
+void lst_bulk_free(struct lst_bulk *bk);
+
+struct lst_crpc;
+typedef void (*lst_crpc_done_t)(struct lst_crpc *rpc);
+
+/**
+ * struct lst_crpc - a client RPC (spec 2.6): a request, its reply and
+ *	maybe a bulk, to one peer
+ * @dest: the peer (its primary NID, PID 12345)
+ * @service: the service the request goes to (enum lst_service)
+ * @req: the request; its body is the caller's but for the ids
+ * @reply: the reply, little-endian once @status is 0
+ * @reply_info: the reply's header (@swapped: the peer sends big-endian)
+ * @bulk: NULL, or the bulk the server PUTs into or GETs from
+ * @status: 0, or why the RPC failed (event status, -ETIMEDOUT expired,
+ *	-EINTR aborted, -EBADMSG bad reply); valid in @done
+ * @done: called once, in process context, when every MD is gone
+ * @priv: the caller's
+ *
+ * The rest is the RPC's own (rpc.c).
+ */
+struct lst_crpc {
+	struct lnet_processid	dest;
+	unsigned int		service;
+	u8			req[LST_MSG_SIZE];
+	u8			reply[LST_MSG_SIZE];
+	struct lst_msg_info	reply_info;
+	struct lst_bulk		*bulk;
+	int			status;
+	lst_crpc_done_t		done;
+	void			*priv;
+
+	spinlock_t		lock;		/* the fields below */
+	struct lnet_handle_md	req_mdh;
+	struct lnet_handle_md	reply_mdh;
+	struct lnet_handle_md	bulk_mdh;
+	unsigned int		live;		/* MDs not yet unlinked */
+	int			req_status;
+	int			reply_status;
+	int			bulk_status;
+	int			abort_status;
+	bool			sent;
+	bool			replied;
+	bool			bulk_done;
+	bool			unlink_bulk;	/* reply status != 0 */
+	bool			finished;
+	struct delayed_work	expiry;
+	struct work_struct	work;
+};
+
+u64 lst_next_id(void);
+struct lst_crpc *lst_crpc_alloc(const struct lnet_processid *dest,
+				unsigned int service, u32 feats,
+				struct lst_bulk *bulk, lst_crpc_done_t done,
+				void *priv);
+void lst_crpc_post(struct lst_crpc *rpc, unsigned int timeout);
+void lst_crpc_abort(struct lst_crpc *rpc, int why);
+void lst_crpc_free(struct lst_crpc *rpc);
+
+struct lst_srpc;
+
+/**
+ * struct lst_svc - what a node serves (spec 2.2-2.7)
+ * @name: for messages
+ * @id: enum lst_service: the match bits of its requests
+ * @nbuf: request buffers to keep posted
+ * @handle: checks @rpc's msg_version and builds its reply (lst_msg_init()
+ *	done: type set, the request's features), may attach a bulk; a
+ *	negative return sends no reply
+ * @bulk_done: after the bulk moved (optional): a negative return sends no
+ *	reply
+ * @release: frees what @handle attached to @rpc (optional)
+ * @test: a test service (BRW, PING), not a framework one
+ * @wq: where its requests are served (one at a time for the framework)
+ */
+struct lst_svc {
+	const char		*name;
+	unsigned int		id;
+	unsigned int		nbuf;
+	int			(*handle)(struct lst_srpc *rpc);
+	int			(*bulk_done)(struct lst_srpc *rpc);
+	void			(*release)(struct lst_srpc *rpc);
+	bool			test;
+	struct workqueue_struct	*wq;
+
+	spinlock_t		lock;		/* bufs, posted, busy, stopping */
+	struct list_head	bufs;		/* posted request buffers */
+	unsigned int		posted;
+	unsigned int		busy;		/* requests being served */
+	bool			stopping;
+	wait_queue_head_t	waitq;
+};
+
+/**
+ * struct lst_srpc - a request being served
+ * @svc: its service
+ * @req: the request, little-endian
+ * @info: its header
+ * @reply: the reply being built
+ * @peer: who sent it
+ * @self: the NID it came to (the reply and bulk go from there)
+ * @bulk: set by the handler: the bulk to move before replying
+ * @bulkid: the request's bulk match bits
+ * @bulk_status: how the bulk went (for @bulk_done)
+ * @priv: the handler's
+ */
+struct lst_srpc {
+	struct lst_svc	*svc;
+	u8			req[LST_MSG_SIZE];
+	struct lst_msg_info	info;
+	u8			reply[LST_MSG_SIZE];
+	struct lnet_processid	peer;
+	struct lnet_nid		self;
+	struct lst_bulk		*bulk;
+	u64			bulkid;
+	int			bulk_status;
+	void			*priv;
+
+	struct completion	event;
+	int			ev_status;
+	unsigned int		ev_mlength;
+};
+
+int lst_service_start(struct lst_svc *svc);
+void lst_service_stop(struct lst_svc *svc);
+
+int lst_framework_start(void);
+void lst_framework_stop(void);
+
+int lst_rpc_init(void);
+void lst_rpc_fini(void);
 
 #endif /* _LNET_SELFTEST_INTERNAL_H */

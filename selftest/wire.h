@@ -53,6 +53,13 @@ enum lst_service {
 	LST_SVC_PING		= 12,
 };
 
+/* The portal a service's requests go to (spec 2.1). */
+static inline unsigned int lst_service_portal(unsigned int svc)
+{
+	return svc < LST_SVC_FRAMEWORK_MAX ? LST_PORTAL_FRAMEWORK :
+					     LST_PORTAL_TEST;
+}
+
 /* Message types (spec 3.2): a request is even, its reply the next. */
 enum lst_msg_type {
 	LST_MSG_MKSN_REQST	= 0,
@@ -75,6 +82,23 @@ enum lst_msg_type {
 	LST_MSG_JOIN_REPLY	= 17,
 	LST_MSG_TYPES
 };
+
+/* A service's request type (its reply is the next), or LST_MSG_TYPES. */
+static inline u32 lst_service_req_type(unsigned int svc)
+{
+	switch (svc) {
+	case LST_SVC_DEBUG:		return LST_MSG_DEBUG_REQST;
+	case LST_SVC_MAKE_SESSION:	return LST_MSG_MKSN_REQST;
+	case LST_SVC_REMOVE_SESSION:	return LST_MSG_RMSN_REQST;
+	case LST_SVC_BATCH:		return LST_MSG_BATCH_REQST;
+	case LST_SVC_TEST:		return LST_MSG_TEST_REQST;
+	case LST_SVC_QUERY_STAT:	return LST_MSG_STAT_REQST;
+	case LST_SVC_JOIN:		return LST_MSG_JOIN_REQST;
+	case LST_SVC_BRW:		return LST_MSG_BRW_REQST;
+	case LST_SVC_PING:		return LST_MSG_PING_REQST;
+	default:			return LST_MSG_TYPES;
+	}
+}
 
 /* Session id (spec 3.3): 16 bytes, two u64; "none" is all ones. */
 #define LST_SID_SIZE		16

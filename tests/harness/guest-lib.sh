@@ -31,7 +31,7 @@ fail() {
 }
 
 # Our modules in dependency order, as built for the running kernel.
-LNET_MODULES="lnet/lnet.ko health/lnet_health.ko lnd/sock/ksocklnd.ko lnd/o2ib/ko2iblnd.ko selftest/lnet_selftest.ko"
+LNET_MODULES="lnet/lnet.ko health/lnet_health.ko lnd/sock/ksocklnd.ko lnd/o2ib/ko2iblnd.ko"
 
 lnet_load() {
 	local m
