@@ -359,6 +359,6 @@ void lst_service_stop(struct lst_svc *svc)
 	while (lst_service_next(svc, &mdh))
 		lnet_md_unlink(mdh);
 	wait_event_idle(svc->waitq, !READ_ONCE(svc->posted) &&
-		   !READ_ONCE(svc->busy));
+			!READ_ONCE(svc->busy));
 }
 EXPORT_SYMBOL_IF_KUNIT(lst_service_stop);
