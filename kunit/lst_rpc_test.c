@@ -12,6 +12,8 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/swab.h>
 
@@ -355,6 +357,159 @@ static void rpc_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_DEBUG, NID_A, NULL), ESRCH);
 }
 
+/* TEST: a ping instance in batch @bid (a client of ourselves, or server). */
+static u32 add_ping_test(struct kunit *test, u64 bid, bool client, s32 loop,
+			 u32 concur)
+{
+	struct lnet_processid self = rpc_test_self();
+	struct lst_bulk *list = NULL;
+	struct rpc_wait w;
+	struct lst_crpc *rpc;
+	u8 *e;
+	u32 status;
+
+	if (client) {
+		list = lst_bulk_alloc(LST_DEST_SIZE, 0, false);
+		KUNIT_ASSERT_NOT_NULL(test, list);
+		e = page_address(list->kiov[0].bv_page);
+		put_unaligned_le64(LNET_NID_LO_0, e);
+		put_unaligned_le32(LNET_PID_LUSTRE, e + 8);
+	}
+	init_completion(&w.done);
+	rpc = lst_crpc_alloc(&self, LST_SVC_TEST, LST_FEAT_BULK_LEN, list,
+			     rpc_test_done, &w);
+	KUNIT_ASSERT_NOT_NULL(test, rpc);
+	lst_put64(rpc->req, LST_TSR_SID + LST_SID_NID, NID_A);
+	lst_put64(rpc->req, LST_TSR_SID + LST_SID_STAMP, 7);
+	lst_put64(rpc->req, LST_TSR_BID, bid);
+	lst_put32(rpc->req, LST_TSR_SERVICE, LST_SVC_PING);
+	lst_put32(rpc->req, LST_TSR_LOOP, (u32)loop);
+	lst_put32(rpc->req, LST_TSR_CONCUR, concur);
+	lst_body(rpc->req)[LST_TSR_IS_CLIENT] = client;
+	lst_body(rpc->req)[LST_TSR_STOP_ONERR] = 1;
+	lst_put32(rpc->req, LST_TSR_NDEST, client);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 10), 0);
+	status = reply_status(rpc);
+	lst_crpc_free(rpc);
+	lst_bulk_free(list);
+	return status;
+}
+
+/* BATCH @opc on @bid: the reply's status; *@active: bar_active. */
+static u32 batch(struct kunit *test, u64 bid, u32 opc, u32 idx, u32 arg,
+		 u32 *active)
+{
+	struct rpc_wait w;
+	struct lst_crpc *rpc = rpc_new(test, LST_SVC_BATCH, &w);
+	u32 status;
+
+	put_sid(rpc->req, NID_A, 7);
+	lst_put64(rpc->req, LST_BAR_BID, bid);
+	lst_put32(rpc->req, LST_BAR_OPC, opc);
+	lst_put32(rpc->req, LST_BAR_TESTIDX, idx);
+	lst_put32(rpc->req, LST_BAR_ARG, arg);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 10), 0);
+	status = reply_status(rpc);
+	if (active)
+		*active = lst_get32(rpc->reply, LST_BAR_REP_ACTIVE);
+	lst_crpc_free(rpc);
+	return status;
+}
+
+/* Wait (10 s at most) until batch @bid has no active test. */
+static void batch_wait_idle(struct kunit *test, u64 bid)
+{
+	u32 active = 1;
+	int i;
+
+	for (i = 0; i < 100 && active; i++) {
+		KUNIT_ASSERT_EQ(test, batch(test, bid, 3, 0, 0, &active), 0);
+		if (active)
+			msleep(100);
+	}
+	KUNIT_EXPECT_EQ(test, active, 0U);
+}
+
+/*
+ * A PING test of this node against itself, as a console would set it up
+ * (spec 7.3): a server instance, a client one whose destination list the
+ * node GETs from the console, run, queried, stopped; every ping answered.
+ */
+static void rpc_ping_batch(struct kunit *test)
+{
+	struct lst_crpc *rpc;
+	u32 rcvd, active;
+
+	KUNIT_ASSERT_EQ(test, mksn(test, NID_A, false, "ping", NULL), 0);
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 1, false, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 1, true, 5, 2), 0);
+	/* a batch nobody made, an opcode nobody knows */
+	KUNIT_EXPECT_EQ(test, batch(test, 9, 1, 0, 0, NULL), ENOENT);
+
+	rcvd = atomic_read(&lst_rpc_stats.rpcs_rcvd);
+	KUNIT_EXPECT_EQ(test, batch(test, 1, 1, 0, 0, NULL), 0);
+	batch_wait_idle(test, 1);
+	/* 2 units x 5 pings, and the RUN and QUERYs */
+	KUNIT_EXPECT_GE(test, atomic_read(&lst_rpc_stats.rpcs_rcvd),
+			rcvd + 10 + 2);
+	KUNIT_EXPECT_EQ(test, batch(test, 1, 3, 2, 0, &active), 0);
+	KUNIT_EXPECT_EQ(test, active, 0U);
+	KUNIT_EXPECT_EQ(test, batch(test, 1, 3, 3, 0, NULL), ENOENT);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_QUERY_STAT, NID_A, &rpc),
+			0);
+	KUNIT_EXPECT_EQ(test, lst_get32(rpc->reply, LST_STR_REP_FW + 16), 0U);
+	lst_crpc_free(rpc);
+
+	/* forever, until a forced stop; nothing counted as an error */
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 2, false, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 2, true, -1, 1), 0);
+	KUNIT_EXPECT_EQ(test, batch(test, 2, 1, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, batch(test, 2, 3, 0, 0, &active), 0);
+	KUNIT_EXPECT_EQ(test, active, 1U);
+	/* a running batch takes no test */
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 2, true, 1, 1), EBUSY);
+	KUNIT_EXPECT_EQ(test, batch(test, 2, 2, 0, 1, NULL), 0);
+	batch_wait_idle(test, 2);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_QUERY_STAT, NID_A, &rpc),
+			0);
+	KUNIT_EXPECT_EQ(test, lst_get32(rpc->reply, LST_STR_REP_FW + 16), 0U);
+	lst_crpc_free(rpc);
+
+	/* the session ends with a batch running: it stops, and goes */
+	KUNIT_EXPECT_EQ(test, batch(test, 2, 1, 0, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_REMOVE_SESSION, NID_A,
+				     NULL), 0);
+}
+
+/* A ping of a bad magic gets no reply; without a server, no buffer. */
+static void rpc_ping_refused(struct kunit *test)
+{
+	struct rpc_wait w;
+	struct lst_crpc *rpc;
+
+	KUNIT_ASSERT_EQ(test, mksn(test, NID_A, false, "ping", NULL), 0);
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 1, false, 1, 1), 0);
+	rpc = rpc_new(test, LST_SVC_PING, &w);
+	lst_put32(rpc->req, LST_PNR_MAGIC, 0xdeadbeef);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 1), -ETIMEDOUT);
+	lst_crpc_free(rpc);
+	rpc = rpc_new(test, LST_SVC_PING, &w);
+	lst_put32(rpc->req, LST_PNR_MAGIC, LST_PING_MAGIC);
+	lst_put32(rpc->req, LST_PNR_SEQ, 42);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 10), 0);
+	KUNIT_EXPECT_EQ(test, lst_get32(rpc->reply, LST_PNR_REP_SEQ), 42U);
+	KUNIT_EXPECT_EQ(test, lst_get32(rpc->reply, LST_PNR_REP_MAGIC),
+			LST_PING_MAGIC);
+	lst_crpc_free(rpc);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_REMOVE_SESSION, NID_A,
+				     NULL), 0);
+	/* the session gone, so is the server instance and its buffers */
+	rpc = rpc_new(test, LST_SVC_PING, &w);
+	lst_put32(rpc->req, LST_PNR_MAGIC, LST_PING_MAGIC);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 1), -ETIMEDOUT);
+	lst_crpc_free(rpc);
+}
+
 static struct kunit_case lst_rpc_cases[] = {
 	KUNIT_CASE(rpc_debug_no_session),
 	KUNIT_CASE(rpc_session_life),
@@ -363,6 +518,8 @@ static struct kunit_case lst_rpc_cases[] = {
 	KUNIT_CASE(rpc_version_feats),
 	KUNIT_CASE(rpc_big_endian),
 	KUNIT_CASE(rpc_dropped),
+	KUNIT_CASE(rpc_ping_batch),
+	KUNIT_CASE(rpc_ping_refused),
 	{}
 };
 

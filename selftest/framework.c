@@ -11,7 +11,9 @@
  * its expiry.  The rules (which status, what happens to the session) are
  * rules.c's pure functions; this file applies them.
  */
+#include <linux/highmem.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -57,11 +59,23 @@ static void lst_fw_reply(struct lst_srpc *rpc, int status)
 			   rpc->reply + LST_HDR_FEATS);
 }
 
-/* End the current session (spec 4.9); no batch runs yet, none lingers. */
+/*
+ * End the current session (spec 4.9): its batches stop, forced, and go
+ * once their units are idle (lst_batches_end()).
+ */
 static void lst_session_end(void)
 {
+	if (!lst_session)
+		return;
+	lst_batches_end(lst_session);
 	kfree(lst_session);
 	lst_session = NULL;
+}
+
+static bool lst_sid_is(const struct lst_sid *sid)
+{
+	return lst_session && lst_session->sid.nid == sid->nid &&
+	       lst_session->sid.stamp == sid->stamp;
 }
 
 static void lst_fw_expire(struct work_struct *work)
@@ -110,6 +124,7 @@ static int lst_fw_mksn(struct lst_srpc *rpc)
 		s->feats = rpc->info.feats;
 		s->timeout = READ_ONCE(lst_session_timeout);
 		s->refs = 1;
+		INIT_LIST_HEAD(&s->batches);
 		if (lst_session)
 			pr_info("lnet_selftest: session '%s' replaced by '%s'\n",
 				lst_session->name, s->name);
@@ -154,15 +169,21 @@ static int lst_fw_debug(struct lst_srpc *rpc)
 /* QUERY_STAT's three counter blocks (spec 3.6). */
 static void lst_fw_stat_fill(void *reply)
 {
-	struct lnet_counters_common c;
 	u64 ms = div_u64(ktime_get_ns() - lst_session_started,
 			 NSEC_PER_MSEC);
+	struct lnet_counters_common c;
+	struct lst_batch *b;
+	u32 active = 0;
 
+	list_for_each_entry(b, &lst_session->batches, link)
+		active += !!atomic_read(&b->active);
 	lst_put32(reply, LST_STR_REP_FW + 0, (u32)ms);
-	lst_put32(reply, LST_STR_REP_FW + 4, 0);	/* active batches */
+	lst_put32(reply, LST_STR_REP_FW + 4, active);
 	lst_put32(reply, LST_STR_REP_FW + 8, 0);	/* zombie sessions */
-	lst_put32(reply, LST_STR_REP_FW + 12, lst_session->brw_errors);
-	lst_put32(reply, LST_STR_REP_FW + 16, lst_session->ping_errors);
+	lst_put32(reply, LST_STR_REP_FW + 12,
+		  atomic_read(&lst_session->brw_errors));
+	lst_put32(reply, LST_STR_REP_FW + 16,
+		  atomic_read(&lst_session->ping_errors));
 
 	lst_put32(reply, LST_STR_REP_RPC + 0,
 		  atomic_read(&lst_rpc_stats.errors));
@@ -200,13 +221,113 @@ static int lst_fw_stat(struct lst_srpc *rpc)
 
 	if (sid.nid == LST_NID_ANY)
 		rc = -EINVAL;
-	else if (!lst_session || lst_session->sid.nid != sid.nid ||
-		 lst_session->sid.stamp != sid.stamp)
+	else if (!lst_sid_is(&sid))
 		rc = -ESRCH;
 	lst_fw_reply(rpc, rc);
 	if (!rc)
 		lst_fw_stat_fill(rpc->reply);
 	return 0;
+}
+
+static int lst_fw_batch(struct lst_srpc *rpc)
+{
+	struct lst_sid sid = lst_req_sid(rpc->req);
+	int rc = -ESRCH;
+
+	if (lst_sid_is(&sid))
+		rc = lst_batch_request(lst_session, rpc->req, rpc->reply);
+	if (rc == -EOPNOTSUPP)
+		return rc;	/* an unknown opcode: no reply (spec 4.7) */
+	lst_fw_reply(rpc, rc);
+	return 0;
+}
+
+/*
+ * The bytes of a client TEST's destination list: 12 per destination with
+ * BULK_LEN, else whole pages of 341 (spec 3.7, 4.6).
+ */
+static unsigned int lst_dests_len(u32 ndest, u32 feats)
+{
+	if (feats & LST_FEAT_BULK_LEN)
+		return ndest * LST_DEST_SIZE;
+	return DIV_ROUND_UP(ndest, LST_DESTS_PER_PAGE) * PAGE_SIZE;
+}
+
+/* TEST (spec 4.6): a server instance now, a client's once its list came. */
+static int lst_fw_test(struct lst_srpc *rpc)
+{
+	u32 ndest = lst_get32(rpc->req, LST_TSR_NDEST);
+	int rc = lst_test_rule(rpc->req, lst_session);
+
+	if (!rc && *(lst_body(rpc->req) + LST_TSR_IS_CLIENT)) {
+		/* the list first: lst_fw_test_list() goes on from there */
+		rpc->bulk = lst_bulk_alloc(lst_dests_len(ndest, rpc->info.feats),
+					   0, true);
+		return rpc->bulk ? 0 : -ENOMEM;
+	}
+	if (!rc)
+		rc = lst_test_add(lst_session, rpc->req, rpc->info.swapped,
+				  NULL);
+	lst_fw_reply(rpc, rc);
+	return 0;
+}
+
+/* The destinations of a client TEST, from its bulk, little-endian. */
+static int lst_dests_parse(struct lst_srpc *rpc, struct lnet_processid *d,
+			   u32 ndest)
+{
+	u8 e[LST_DEST_SIZE];
+	unsigned int i, off;
+
+	for (i = 0; i < ndest; i++) {
+		const struct bio_vec *bv;
+
+		off = (i / LST_DESTS_PER_PAGE) * PAGE_SIZE +
+		      (i % LST_DESTS_PER_PAGE) * LST_DEST_SIZE;
+		/* a list shorter than its entries (a stock console's) */
+		if (off + LST_DEST_SIZE > rpc->bulk->len)
+			return -EINVAL;
+		bv = &rpc->bulk->kiov[off / PAGE_SIZE];
+		memcpy_from_page(e, bv->bv_page, off % PAGE_SIZE,
+				 LST_DEST_SIZE);
+		lst_dests_unpack(e, 1, rpc->info.swapped);
+		lnet_nid4_to_nid(get_unaligned_le64(e), &d[i].nid);
+		d[i].pid = get_unaligned_le32(e + 8);
+	}
+	return 0;
+}
+
+/* A client TEST's destination list arrived (or not: then no reply). */
+static int lst_fw_test_list(struct lst_srpc *rpc)
+{
+	u32 ndest = lst_get32(rpc->req, LST_TSR_NDEST);
+	struct lnet_processid *dests;
+	int rc;
+
+	if (rpc->bulk_status)
+		return rpc->bulk_status;
+	dests = kvcalloc(ndest, sizeof(*dests), GFP_KERNEL);
+	if (!dests)
+		return -ENOMEM;
+	mutex_lock(&lst_fw_mutex);
+	/* the session may have changed while the list came */
+	rc = lst_test_rule(rpc->req, lst_session);
+	if (!rc)
+		rc = lst_dests_parse(rpc, dests, ndest);
+	if (!rc)
+		rc = lst_test_add(lst_session, rpc->req, rpc->info.swapped,
+				  dests);
+	lst_fw_reply(rpc, rc);
+	lst_fw_touch();
+	mutex_unlock(&lst_fw_mutex);
+	kvfree(dests);
+	return 0;
+}
+
+static void lst_fw_release(struct lst_srpc *rpc)
+{
+	lst_bulk_free(rpc->bulk);
+	rpc->bulk = NULL;
 }
 
 /* Every framework request: features, then the service's own rules. */
@@ -233,6 +354,12 @@ static int lst_fw_handle(struct lst_srpc *rpc)
 		case LST_SVC_QUERY_STAT:
 			rc = lst_fw_stat(rpc);
 			break;
+		case LST_SVC_BATCH:
+			rc = lst_fw_batch(rpc);
+			break;
+		case LST_SVC_TEST:
+			rc = lst_fw_test(rpc);
+			break;
 		default:
 			rc = -EOPNOTSUPP;
 		}
@@ -249,6 +376,9 @@ static struct lst_svc lst_fw_services[] = {
 	{ .name = "make_session", .id = LST_SVC_MAKE_SESSION },
 	{ .name = "remove_session", .id = LST_SVC_REMOVE_SESSION },
 	{ .name = "query_stat", .id = LST_SVC_QUERY_STAT },
+	{ .name = "batch", .id = LST_SVC_BATCH },
+	{ .name = "test", .id = LST_SVC_TEST,
+	  .bulk_done = lst_fw_test_list, .release = lst_fw_release },
 };
 
 /**

@@ -55,6 +55,8 @@ struct lst_sid {
  * @refs: MAKE_SESSIONs with this sid, less REMOVE_SESSIONs
  * @brw_errors: failed BRW RPCs of its tests (spec 4.11)
  * @ping_errors: failed PING RPCs of its tests
+ * @batches: its batches (struct lst_batch), in order of creation
+ * @nbatches: how many
  */
 struct lst_session {
 	struct lst_sid	sid;
@@ -62,8 +64,10 @@ struct lst_session {
 	u32		feats;
 	u32		timeout;
 	unsigned int	refs;
-	u32		brw_errors;
-	u32		ping_errors;
+	atomic_t	brw_errors;
+	atomic_t	ping_errors;
+	struct list_head batches;
+	unsigned int	nbatches;
 };
 
 /* What a framework request does to the session. */
@@ -255,6 +259,103 @@ struct lst_srpc {
 
 int lst_service_start(struct lst_svc *svc);
 void lst_service_stop(struct lst_svc *svc);
+
+/* Bounds of what a console can make on a node (ours, not stock's). */
+#define LST_BATCHES_MAX		256
+#define LST_TESTS_MAX		256
+
+struct lst_unit;
+struct lst_test;
+
+/**
+ * struct lst_test_ops - what a test (BRW, PING) does as a client
+ * @init: a unit is made (optional): buffers, parameters; -errno refuses
+ *	the TEST with that status
+ * @fini: the unit goes (optional)
+ * @prep: fill the unit's next request in @rpc
+ * @check: @rpc is done: 0 if it went well, else -errno
+ * @error: count a failure in the session (spec 4.11)
+ */
+struct lst_test_ops {
+	int	(*init)(struct lst_unit *u);
+	void	(*fini)(struct lst_unit *u);
+	int	(*prep)(struct lst_unit *u, struct lst_crpc *rpc);
+	int	(*check)(struct lst_unit *u, struct lst_crpc *rpc);
+	void	(*error)(struct lst_unit *u);
+};
+
+/* A client unit (spec 4.10): one destination, one RPC at a time. */
+struct lst_unit {
+	struct lst_test		*test;
+	struct lnet_processid	dest;
+	s64			loop;		/* RPCs left, -1 forever */
+	struct lst_crpc		*rpc;		/* in flight, test->lock */
+	struct lst_bulk		*bulk;		/* BRW: the unit's buffer */
+	u32			seq;		/* PING: the request's */
+};
+
+/**
+ * struct lst_test - a test instance (spec 4.1)
+ * @link: in its batch's list, in arrival order
+ * @batch: its batch
+ * @session: its session
+ * @ops: the test's client ops (servers: which service they enable)
+ * @service: LST_SVC_BRW or LST_SVC_PING
+ * @client: a client instance (else a server one)
+ * @stop_onerr: a failed RPC ends its unit
+ * @loop: RPCs per unit, -1 forever
+ * @concur: units per destination
+ * @feats: the session features its RPCs carry
+ * @swapped: the TEST came big-endian (@params are still so)
+ * @params: tsr_u as received
+ * @ndest: destinations
+ * @dests: them, little-endian
+ * @nunits: @ndest x @concur
+ * @units: them
+ * @lock: the units' RPCs and @stopping
+ * @stopping: a stop was asked: units end after their RPC
+ * @active_units: units still running
+ */
+struct lst_test {
+	struct list_head		link;
+	struct lst_batch		*batch;
+	struct lst_session		*session;
+	const struct lst_test_ops	*ops;
+	unsigned int			service;
+	bool				client;
+	bool				stop_onerr;
+	s32				loop;
+	u32				concur;
+	u32				feats;
+	bool				swapped;
+	u8				params[12];
+	unsigned int			ndest;
+	struct lnet_processid		*dests;
+	unsigned int			nunits;
+	struct lst_unit			*units;
+	spinlock_t			lock;	/* units' rpc, stopping */
+	bool				stopping;
+	atomic_t			active_units;
+};
+
+/* A batch (spec 4.1): its tests, and how many client ones run. */
+struct lst_batch {
+	struct list_head	link;
+	u64			bid;
+	struct list_head	tests;
+	unsigned int		ntests;
+	atomic_t		active;
+};
+
+extern const struct lst_test_ops lst_ping_ops;
+
+int lst_test_service_get(unsigned int service);
+void lst_test_service_put(unsigned int service);
+
+int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
+		 const struct lnet_processid *dests);
+int lst_batch_request(struct lst_session *sn, const void *req, void *reply);
+void lst_batches_end(struct lst_session *sn);
 
 int lst_framework_start(void);
 void lst_framework_stop(void);

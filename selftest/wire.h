@@ -171,6 +171,7 @@ static inline u32 lst_service_req_type(unsigned int svc)
 
 /* A destination list entry (lnet_process_id_packed): nid u64, pid u32. */
 #define LST_DEST_SIZE		12
+#define LST_DESTS_PER_PAGE	341	/* entries per 4096-byte chunk */
 
 /**
  * struct lst_msg_info - a received message's header
