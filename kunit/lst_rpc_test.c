@@ -357,9 +357,12 @@ static void rpc_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_DEBUG, NID_A, NULL), ESRCH);
 }
 
-/* TEST: a ping instance in batch @bid (a client of ourselves, or server). */
-static u32 add_ping_test(struct kunit *test, u64 bid, bool client, s32 loop,
-			 u32 concur)
+/*
+ * TEST: an instance of @svc in batch @bid, a client of ourselves or a
+ * server; @params: its 12 bytes of tsr_u (v1: the session has BULK_LEN).
+ */
+static u32 add_test(struct kunit *test, u64 bid, unsigned int svc,
+		    bool client, s32 loop, u32 concur, const u8 *params)
 {
 	struct lnet_processid self = rpc_test_self();
 	struct lst_bulk *list = NULL;
@@ -382,7 +385,9 @@ static u32 add_ping_test(struct kunit *test, u64 bid, bool client, s32 loop,
 	lst_put64(rpc->req, LST_TSR_SID + LST_SID_NID, NID_A);
 	lst_put64(rpc->req, LST_TSR_SID + LST_SID_STAMP, 7);
 	lst_put64(rpc->req, LST_TSR_BID, bid);
-	lst_put32(rpc->req, LST_TSR_SERVICE, LST_SVC_PING);
+	lst_put32(rpc->req, LST_TSR_SERVICE, svc);
+	if (params)
+		memcpy(lst_body(rpc->req) + LST_TSR_U, params, 12);
 	lst_put32(rpc->req, LST_TSR_LOOP, (u32)loop);
 	lst_put32(rpc->req, LST_TSR_CONCUR, concur);
 	lst_body(rpc->req)[LST_TSR_IS_CLIENT] = client;
@@ -393,6 +398,25 @@ static u32 add_ping_test(struct kunit *test, u64 bid, bool client, s32 loop,
 	lst_crpc_free(rpc);
 	lst_bulk_free(list);
 	return status;
+}
+
+static u32 add_ping_test(struct kunit *test, u64 bid, bool client, s32 loop,
+			 u32 concur)
+{
+	return add_test(test, bid, LST_SVC_PING, client, loop, concur, NULL);
+}
+
+/* A BRW instance: tsr_u v1 (opc u16, flags u16, len u32, offset u32). */
+static u32 add_brw_test(struct kunit *test, u64 bid, bool client, s32 loop,
+			u32 concur, u16 opc, u16 flags, u32 len, u32 off)
+{
+	u8 u[12];
+
+	put_unaligned_le16(opc, u);
+	put_unaligned_le16(flags, u + 2);
+	put_unaligned_le32(len, u + 4);
+	put_unaligned_le32(off, u + 8);
+	return add_test(test, bid, LST_SVC_BRW, client, loop, concur, u);
 }
 
 /* BATCH @opc on @bid: the reply's status; *@active: bar_active. */
@@ -510,6 +534,73 @@ static void rpc_ping_refused(struct kunit *test)
 	lst_crpc_free(rpc);
 }
 
+/* brw_errors of the session (QUERY_STAT). */
+static u32 brw_errors(struct kunit *test)
+{
+	struct lst_crpc *rpc;
+	u32 n;
+
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_QUERY_STAT, NID_A, &rpc),
+			0);
+	n = lst_get32(rpc->reply, LST_STR_REP_FW + 12);
+	lst_crpc_free(rpc);
+	return n;
+}
+
+/*
+ * BRW against ourselves (spec 5): WRITE and READ, check=full and simple,
+ * 1 MiB and an unaligned client buffer, every word checked at the
+ * reader; what a stock node would choke on, refused with EINVAL.
+ */
+static void rpc_brw_batch(struct kunit *test)
+{
+	s64 got = atomic64_read(&lst_rpc_stats.bulk_get);
+	s64 put = atomic64_read(&lst_rpc_stats.bulk_put);
+	struct rpc_wait w;
+	struct lst_crpc *rpc;
+
+	KUNIT_ASSERT_EQ(test, mksn(test, NID_A, false, "brw", NULL), 0);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 1, false, 1, 1, 0, 0, 0, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 1, true, 3, 2, LST_BRW_WRITE,
+					   LST_BRW_CHECK_FULL, SZ_1M, 0), 0);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 1, true, 2, 1, LST_BRW_READ,
+					   LST_BRW_CHECK_FULL, 4096 + 8, 8),
+			0);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 1, true, 2, 1, LST_BRW_READ,
+					   LST_BRW_CHECK_SIMPLE, 8, 0), 0);
+	KUNIT_EXPECT_EQ(test, batch(test, 1, 1, 0, 0, NULL), 0);
+	batch_wait_idle(test, 1);
+	KUNIT_EXPECT_EQ(test, brw_errors(test), 0U);
+	/* the server GETs what is written, PUTs what is read */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&lst_rpc_stats.bulk_get) - got,
+			6LL * SZ_1M);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&lst_rpc_stats.bulk_put) - put,
+			2LL * (4096 + 8) + 2 * 8);
+
+	/* refused at the client: lengths and offsets of whole words only */
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 1, LST_BRW_WRITE,
+					   LST_BRW_CHECK_FULL, 12, 0), EINVAL);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 1, LST_BRW_WRITE,
+					   LST_BRW_CHECK_FULL, 16, 4), EINVAL);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 1, 3,
+					   LST_BRW_CHECK_FULL, 16, 0), EINVAL);
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 1, LST_BRW_READ,
+					   LST_BRW_CHECK_FULL, SZ_1M + 8, 0),
+			EINVAL);
+
+	/* ... and at the server, with no bulk */
+	rpc = rpc_new(test, LST_SVC_BRW, &w);
+	lst_put32(rpc->req, LST_BRW_RW, LST_BRW_READ);
+	lst_put32(rpc->req, LST_BRW_LEN, 12);
+	lst_put32(rpc->req, LST_BRW_FLAGS, LST_BRW_CHECK_NONE);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 10), 0);
+	KUNIT_EXPECT_EQ(test, reply_status(rpc), EINVAL);
+	lst_crpc_free(rpc);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_REMOVE_SESSION, NID_A,
+				     NULL), 0);
+}
+
 static struct kunit_case lst_rpc_cases[] = {
 	KUNIT_CASE(rpc_debug_no_session),
 	KUNIT_CASE(rpc_session_life),
@@ -520,6 +611,7 @@ static struct kunit_case lst_rpc_cases[] = {
 	KUNIT_CASE(rpc_dropped),
 	KUNIT_CASE(rpc_ping_batch),
 	KUNIT_CASE(rpc_ping_refused),
+	KUNIT_CASE(rpc_brw_batch),
 	{}
 };
 

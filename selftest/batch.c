@@ -28,9 +28,71 @@ static const struct lst_test_ops *lst_test_ops(unsigned int service)
 	switch (service) {
 	case LST_SVC_PING:
 		return &lst_ping_ops;
+	case LST_SVC_BRW:
+		return &lst_brw_ops;
 	default:
 		return NULL;
 	}
+}
+
+/* Server instances of each test service; under the framework's mutex. */
+static unsigned int lst_ping_users, lst_brw_users;
+
+static struct lst_svc *lst_test_svc(unsigned int service, unsigned int **users,
+				    unsigned int *workitems)
+{
+	if (service == LST_SVC_PING) {
+		*users = &lst_ping_users;
+		*workitems = READ_ONCE(lst_ping_srv_workitems);
+		return &lst_ping_svc;
+	}
+	if (service == LST_SVC_BRW) {
+		*users = &lst_brw_users;
+		*workitems = READ_ONCE(lst_brw_srv_workitems);
+		return &lst_brw_svc;
+	}
+	return NULL;
+}
+
+#define LST_TEST_NBUF	256	/* request buffers of a test service */
+
+/*
+ * A server instance of @service is made: the service takes requests (the
+ * first one starts it, spec 2.7), as many at once as its work items.
+ */
+static int lst_test_service_get(unsigned int service)
+{
+	unsigned int *users, workitems;
+	struct lst_svc *svc = lst_test_svc(service, &users, &workitems);
+	int rc;
+
+	if (!svc)
+		return -ENOENT;
+	if ((*users)++)
+		return 0;
+	svc->nbuf = max(LST_TEST_NBUF, workitems);
+	svc->wq = alloc_workqueue("lst_%s", WQ_UNBOUND,
+				  clamp(workitems, 1U, WQ_MAX_ACTIVE),
+				  svc->name);
+	rc = svc->wq ? lst_service_start(svc) : -ENOMEM;
+	if (rc) {
+		if (svc->wq)
+			destroy_workqueue(svc->wq);
+		(*users)--;
+	}
+	return rc;
+}
+
+/* The last server instance of @service goes: the service stops. */
+static void lst_test_service_put(unsigned int service)
+{
+	unsigned int *users, workitems;
+	struct lst_svc *svc = lst_test_svc(service, &users, &workitems);
+
+	if (!svc || --(*users))
+		return;
+	lst_service_stop(svc);
+	destroy_workqueue(svc->wq);
 }
 
 static struct lst_batch *lst_batch_find(struct lst_session *sn, u64 bid)

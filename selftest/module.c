@@ -28,6 +28,20 @@ module_param_named(rpc_timeout, lst_rpc_timeout, uint, 0644);
 MODULE_PARM_DESC(rpc_timeout,
 		 "Seconds before a selftest RPC is given up (0: never)");
 
+/*
+ * A BRW server request holds its bulk (up to 1 MiB) while it is served:
+ * the work items bound that memory (stock also caps BRW by memory).
+ */
+unsigned int lst_brw_srv_workitems = 64;
+module_param_named(brw_srv_workitems, lst_brw_srv_workitems, uint, 0644);
+MODULE_PARM_DESC(brw_srv_workitems,
+		 "BRW requests a test node serves at once (request buffers: at least 256)");
+
+unsigned int lst_ping_srv_workitems = 2048;
+module_param_named(ping_srv_workitems, lst_ping_srv_workitems, uint, 0644);
+MODULE_PARM_DESC(ping_srv_workitems,
+		 "PING requests a test node serves at once (request buffers: at least 256)");
+
 static int __init lst_init(void)
 {
 	int rc;

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PING test (spec lnet-selftest.md 6): a client unit's requests carry
- * the magic and a sequence number, the server echoes them; and the test
- * services' life: a service takes requests only while a server instance
- * of its test exists on this node (spec 2.7).
+ * the magic and a sequence number, the server echoes them.
  */
 #include <linux/ktime.h>
-#include <linux/mutex.h>
 
 #include "selftest.h"
 
@@ -76,67 +73,9 @@ static int lst_ping_handle(struct lst_srpc *rpc)
 	return 0;
 }
 
-#define LST_TEST_NBUF	256	/* request buffers of a test service */
-
-static struct lst_svc lst_ping_svc = {
+struct lst_svc lst_ping_svc = {
 	.name = "ping",
 	.id = LST_SVC_PING,
-	.nbuf = LST_TEST_NBUF,
 	.handle = lst_ping_handle,
 	.test = true,
 };
-
-/* Server instances per test service; under the framework's mutex. */
-static unsigned int lst_ping_users;
-
-static struct lst_svc *lst_test_svc(unsigned int service, unsigned int **users)
-{
-	if (service == LST_SVC_PING) {
-		*users = &lst_ping_users;
-		return &lst_ping_svc;
-	}
-	return NULL;
-}
-
-/**
- * lst_test_service_get() - a server instance of @service is made: the
- *	service takes requests (the first one starts it)
- * @service: LST_SVC_PING
- *
- * Return: 0 or -errno.
- */
-int lst_test_service_get(unsigned int service)
-{
-	unsigned int *users;
-	struct lst_svc *svc = lst_test_svc(service, &users);
-	int rc;
-
-	if (!svc)
-		return -ENOENT;
-	if ((*users)++)
-		return 0;
-	svc->wq = alloc_workqueue("lst_%s", WQ_UNBOUND, 0, svc->name);
-	rc = svc->wq ? lst_service_start(svc) : -ENOMEM;
-	if (rc) {
-		if (svc->wq)
-			destroy_workqueue(svc->wq);
-		(*users)--;
-	}
-	return rc;
-}
-
-/**
- * lst_test_service_put() - a server instance of @service goes (the last
- *	one stops the service: its requests in progress are served first)
- * @service: as given to lst_test_service_get()
- */
-void lst_test_service_put(unsigned int service)
-{
-	unsigned int *users;
-	struct lst_svc *svc = lst_test_svc(service, &users);
-
-	if (!svc || --(*users))
-		return;
-	lst_service_stop(svc);
-	destroy_workqueue(svc->wq);
-}

@@ -97,6 +97,8 @@ int lst_dest_first(unsigned int i, unsigned int dist, unsigned int span,
 /* Module parameters (module.c). */
 extern unsigned int lst_session_timeout;
 extern unsigned int lst_rpc_timeout;
+extern unsigned int lst_brw_srv_workitems;
+extern unsigned int lst_ping_srv_workitems;
 
 /*
  * RPC counters (spec 2.8), module-wide since load, sent in every
@@ -348,9 +350,9 @@ struct lst_batch {
 };
 
 extern const struct lst_test_ops lst_ping_ops;
-
-int lst_test_service_get(unsigned int service);
-void lst_test_service_put(unsigned int service);
+extern const struct lst_test_ops lst_brw_ops;
+extern struct lst_svc lst_ping_svc;
+extern struct lst_svc lst_brw_svc;
 
 int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
 		 const struct lnet_processid *dests);
