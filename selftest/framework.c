@@ -340,6 +340,7 @@ static int lst_fw_handle(struct lst_srpc *rpc)
 			      rpc->info.feats, lst_session);
 	if (rc) {
 		lst_fw_reply(rpc, rc);
+		rc = 0;
 	} else {
 		switch (rpc->svc->id) {
 		case LST_SVC_MAKE_SESSION:
