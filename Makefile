@@ -18,7 +18,7 @@ KDIR ?= $(shell scripts/kdir.sh distro)
 # kernels never share (and never mix) .o files.
 BUILD ?= build/$(notdir $(patsubst %/,%,$(KDIR)))
 FLAVOUR ?= distro
-MODSRC := $(wildcard Kbuild include lnet lnettest lnd health nidmap kunit)
+MODSRC := $(wildcard Kbuild include lnet lnettest lnd health nidmap selftest kunit)
 
 .PHONY: all modules clean deps check demo kunit vmtest shell kernels FORCE
 

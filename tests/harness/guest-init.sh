@@ -66,7 +66,7 @@ sysctl -q -w kernel.hung_task_timeout_secs=60
 sysctl -q -w kernel.panic_on_oops=0
 
 # Our modules: a scenario must leave none of them loaded.
-OUR_MODULES="lnet_test ko2iblnd ksocklnd lnet"
+OUR_MODULES="lnet_selftest lnet_test ko2iblnd ksocklnd lnet"
 # A read with a timeout on a FIFO that never has data: a sleep that
 # starts no process (a process costs ~0.2 s under TCG).
 mkfifo /tmp/.init-nap

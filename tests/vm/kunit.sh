@@ -3,8 +3,26 @@
 # Load our modules, then every KUnit suite module (or those in
 # LNET_KUNIT_SUITES), and keep the KTAP each one prints.  The kernel log is
 # used rather than debugfs: 6.1's debugfs copy truncates a verbose case.
+# The selftest suites (lst_*) need lnet_selftest.ko, which needs LNet
+# configured: they run last, after "lnetctl lnet configure" (the others
+# find LNet as a fresh load leaves it: lnet_ctl's life cycle wants that).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
+
+LNETCTL=$LNET_TOP/build/utils/lnetctl
+
+# load_suite MODULE: load one suite and keep what it printed.
+load_suite() {
+	local m=$1 before
+	[ -f "$m" ] || fail "no such suite module: $m"
+	log "loading $(basename "$m")"
+	# The kernel log is kept whole (the harness scans it at the end):
+	# the suite's KTAP is what the log gained while its module loaded.
+	before=$(dmesg | wc -l)
+	insmod "$m" || fail "insmod $m"
+	dmesg -t | tail -n +$((before + 1)) > "$RESULTS/kunit/$(basename "$m" .ko).ktap"
+	basename "$m" .ko >> "$RESULTS/kunit/modules"
+}
 
 lnet_load
 mkdir -p "$RESULTS/kunit"
@@ -16,17 +34,26 @@ if [ -n "${LNET_KUNIT_SUITES:-}" ]; then
 else
 	mods=$(ls "$LNET_MODDIR"/kunit/*.ko)
 fi
+lst_mods=""
 for m in $mods; do
-	[ -f "$m" ] || fail "no such suite module: $m"
-	log "loading $(basename "$m")"
-	# The kernel log is kept whole (the harness scans it at the end):
-	# the suite's KTAP is what the log gained while its module loaded.
-	before=$(dmesg | wc -l)
-	insmod "$m" || fail "insmod $m"
-	dmesg -t | tail -n +$((before + 1)) > "$RESULTS/kunit/$(basename "$m" .ko).ktap"
-	basename "$m" .ko >> "$RESULTS/kunit/modules"
+	case $(basename "$m") in
+	lst_*) lst_mods="$lst_mods $m" ;;
+	*) load_suite "$m" ;;
+	esac
 done
+if [ -n "$lst_mods" ]; then
+	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" ||
+		fail "insmod lnet_selftest.ko"
+	for m in $lst_mods; do
+		load_suite "$m"
+	done
+fi
 for m in $mods; do
 	rmmod "$(basename "$m" .ko)"
 done
+if [ -n "$lst_mods" ]; then
+	rmmod lnet_selftest || fail "rmmod lnet_selftest"
+	"$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
+fi
 lnet_unload

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: selftest BRW data patterns and check modes (selftest/pattern.c,
+ * spec lnet-selftest.md 5.4) and the console's destination distribution
+ * (spec 7.5).
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <linux/swab.h>
+#include <asm/unaligned.h>
+
+#include "../selftest/selftest.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define FRAG	64
+
+/* The spec's bytes: MAGIC and POISON stored little-endian. */
+static void pattern_bytes(struct kunit *test)
+{
+	static const u8 magic[8] = { 0xB3, 0xEE, 0xB2, 0xEE, 0xB1, 0xEE, 0xB0, 0xEE };
+	static const u8 poison[8] = { 0xEF, 0xBE, 0xEF, 0xBE, 0xEF, 0xBE, 0xEF, 0xBE };
+	u8 buf[FRAG];
+
+	memset(buf, 0, sizeof(buf));
+	lst_brw_fill(buf, sizeof(buf), LST_BRW_CHECK_FULL);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, magic, 8), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + FRAG - 8, magic, 8), 0);
+	lst_brw_poison(buf, sizeof(buf), LST_BRW_CHECK_SIMPLE);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 24, poison, 8), 0);
+}
+
+/* SIMPLE fills and checks the first and last word of a fragment only. */
+static void pattern_simple(struct kunit *test)
+{
+	u8 buf[FRAG];
+
+	memset(buf, 0x5a, sizeof(buf));
+	lst_brw_fill(buf, sizeof(buf), LST_BRW_CHECK_SIMPLE);
+	KUNIT_EXPECT_EQ(test, buf[8], 0x5a);
+	KUNIT_EXPECT_EQ(test, buf[FRAG - 9], 0x5a);
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_SIMPLE,
+					    false), 0);
+	/* The middle is not checked... */
+	buf[20] ^= 0xff;
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_SIMPLE,
+					    false), 0);
+	/* ...the last word is, and FULL checks everything. */
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_FULL,
+					    false), -EBADMSG);
+	buf[FRAG - 1] ^= 1;
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_SIMPLE,
+					    false), -EBADMSG);
+}
+
+/* FULL: any one byte wrong, or never delivered (poison), is caught. */
+static void pattern_full(struct kunit *test)
+{
+	u8 buf[FRAG];
+	unsigned int i;
+
+	for (i = 0; i < FRAG; i++) {
+		lst_brw_fill(buf, sizeof(buf), LST_BRW_CHECK_FULL);
+		buf[i] ^= 0x10;
+		KUNIT_EXPECT_EQ_MSG(test, lst_brw_check(buf, sizeof(buf),
+							LST_BRW_CHECK_FULL,
+							false), -EBADMSG,
+				    "byte %u", i);
+	}
+	lst_brw_poison(buf, sizeof(buf), LST_BRW_CHECK_FULL);
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_FULL,
+					    false), -EBADMSG);
+	/* NONE and DISCARD neither fill nor check. */
+	memset(buf, 0, sizeof(buf));
+	lst_brw_fill(buf, sizeof(buf), LST_BRW_CHECK_NONE);
+	lst_brw_poison(buf, sizeof(buf), LST_BRW_CHECK_DISCARD);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, sizeof(buf)));
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_NONE,
+					    false), 0);
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_DISCARD,
+					    false), 0);
+}
+
+/* A big-endian writer's MAGIC arrives swapped: accepted only as such. */
+static void pattern_swapped(struct kunit *test)
+{
+	u8 buf[FRAG];
+	unsigned int i;
+
+	for (i = 0; i < FRAG; i += 8)
+		put_unaligned_le64(swab64(LST_BRW_MAGIC), buf + i);
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_FULL,
+					    true), 0);
+	KUNIT_EXPECT_EQ(test, lst_brw_check(buf, sizeof(buf), LST_BRW_CHECK_FULL,
+					    false), -EBADMSG);
+}
+
+/* Spec 7.5: client i gets S nodes from ((i / D) * S) mod N, wrapping. */
+static void pattern_distribution(struct kunit *test)
+{
+	/* 1:1 over 4 servers: clients 0..5 start at 0, 1, 2, 3, 0, 1. */
+	static const int one_one[] = { 0, 1, 2, 3, 0, 1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(one_one); i++)
+		KUNIT_EXPECT_EQ(test, lst_dest_first(i, 1, 1, 4), one_one[i]);
+	/* 2:3 over 4: clients 0,1 at 0; 2,3 at 3; 4,5 at 2 (6 mod 4). */
+	KUNIT_EXPECT_EQ(test, lst_dest_first(1, 2, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, lst_dest_first(2, 2, 3, 4), 3);
+	KUNIT_EXPECT_EQ(test, lst_dest_first(5, 2, 3, 4), 2);
+	/* S = N: everyone gets every node, from 0. */
+	KUNIT_EXPECT_EQ(test, lst_dest_first(7, 1, 4, 4), 0);
+	/* S > N, D or S zero: refused. */
+	KUNIT_EXPECT_EQ(test, lst_dest_first(0, 1, 5, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lst_dest_first(0, 0, 1, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lst_dest_first(0, 1, 0, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lst_dest_first(0, 1, 1, 0), -EINVAL);
+}
+
+static struct kunit_case lst_pattern_cases[] = {
+	KUNIT_CASE(pattern_bytes),
+	KUNIT_CASE(pattern_simple),
+	KUNIT_CASE(pattern_full),
+	KUNIT_CASE(pattern_swapped),
+	KUNIT_CASE(pattern_distribution),
+	{}
+};
+
+static struct kunit_suite lst_pattern_suite = {
+	.name = "lst_pattern",
+	.test_cases = lst_pattern_cases,
+};
+
+kunit_test_suite(lst_pattern_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit: LNet selftest BRW patterns and distribution");
