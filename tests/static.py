@@ -11,8 +11,8 @@ import subprocess
 import vm
 from cases import HostTest, build_modules
 
-SOURCE_DIRS = ["include", "lnet", "lnettest", "lnd", "health", "nidmap", "kunit",
-               "utils"]
+SOURCE_DIRS = ["include", "lnet", "lnettest", "lnd", "health", "nidmap",
+               "selftest", "kunit", "utils"]
 
 
 def checkpatch(_run_dir):
