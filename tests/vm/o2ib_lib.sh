@@ -20,8 +20,9 @@ RXE=rxe0
 # rxe_setup [NETDEV] [SECONDS]: soft-RoCE device $RXE on NETDEV (default
 # eth0; the harness may have made it already, see vm.Node.rxe), then wait
 # until its port is ACTIVE and user-space verbs see it.  rxe takes the
-# RoCE MTU from the netdev's: 4096 on the test VMs' 9000-byte links
-# (vm.Node.mtu), 1024 on the benchmark's 1500-byte ones.
+# RoCE MTU from the netdev's: 4096 on the debug kernel's 9000-byte
+# links, 1024 on 1500-byte ones (the distro kernel's, the benchmark's:
+# vm.Node.mtu).
 rxe_setup() {
 	local dev=${1:-eth0} limit=${2:-30} i
 	ip link set "$dev" up
