@@ -591,6 +591,14 @@ static void rpc_brw_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 1, LST_BRW_READ,
 					   LST_BRW_CHECK_FULL, SZ_1M + 8, 0),
 			EINVAL);
+	/* 1024 units of 1 MiB: beyond what a node gives a console's BRWs */
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 1024,
+					   LST_BRW_WRITE, LST_BRW_CHECK_FULL,
+					   SZ_1M, 0), ENOMEM);
+	/* ... which took nothing: 64 of them fit */
+	KUNIT_EXPECT_EQ(test, add_brw_test(test, 2, true, 1, 64,
+					   LST_BRW_WRITE, LST_BRW_CHECK_NONE,
+					   SZ_1M, 0), 0);
 
 	/* ... and at the server, with no bulk */
 	rpc = rpc_new(test, LST_SVC_BRW, &w);

@@ -363,6 +363,10 @@ int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
 		}
 		goto add;
 	}
+	if ((u64)ndest * t->concur > LST_UNITS_MAX) {
+		lst_test_free(t);
+		return -ENOMEM;
+	}
 	t->ndest = ndest;
 	t->nunits = ndest * t->concur;
 	t->dests = kvmalloc_array(ndest, sizeof(*dests), GFP_KERNEL);

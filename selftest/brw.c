@@ -86,20 +86,41 @@ static int lst_bulk_check(struct lst_bulk *bk, unsigned int mode,
 	return rc;
 }
 
+/* Bytes of all client units' buffers (LST_BRW_CLIENT_BYTES at most). */
+static atomic64_t lst_brw_client_bytes;
+
 static int lst_brw_init(struct lst_unit *u)
 {
+	struct lst_test *t = u->test;
+	bool first = u == &t->units[0];
 	struct lst_brw_param p;
 
-	lst_brw_param(u->test, &p);
+	lst_brw_param(t, &p);
 	/* fragments of whole 8-byte words: the offset too (spec 5.1) */
 	if (!lst_brw_valid(p.opc, p.flags, p.len) || p.off % 8)
 		return -EINVAL;
+	/* The first unit reserves for all, before any buffer is made. */
+	if (first) {
+		t->reserved = (u64)t->nunits * p.len;
+		if (atomic64_add_return(t->reserved, &lst_brw_client_bytes) >
+		    LST_BRW_CLIENT_BYTES) {
+			atomic64_sub(t->reserved, &lst_brw_client_bytes);
+			return -ENOMEM;
+		}
+	}
 	u->bulk = lst_bulk_alloc(p.len, p.off, p.opc == LST_BRW_READ);
-	return u->bulk ? 0 : -ENOMEM;
+	if (u->bulk)
+		return 0;
+	if (first)	/* its ->fini() is not called: release here */
+		atomic64_sub(t->reserved, &lst_brw_client_bytes);
+	return -ENOMEM;
 }
 
+/* Units go with their instance: the first one's reservation with them. */
 static void lst_brw_fini(struct lst_unit *u)
 {
+	if (u == &u->test->units[0])
+		atomic64_sub(u->test->reserved, &lst_brw_client_bytes);
 	lst_bulk_free(u->bulk);
 	u->bulk = NULL;
 }

@@ -265,6 +265,14 @@ void lst_service_stop(struct lst_svc *svc);
 /* Bounds of what a console can make on a node (ours, not stock's). */
 #define LST_BATCHES_MAX		256
 #define LST_TESTS_MAX		256
+/*
+ * A client instance's units (ndest x concur, up to 89 million by spec
+ * 4.6's limits) and the BRW buffers they hold, bounded: a console's TEST
+ * beyond them is refused with ENOMEM rather than taking the node's
+ * memory.
+ */
+#define LST_UNITS_MAX		65536
+#define LST_BRW_CLIENT_BYTES	(512ULL << 20)
 
 struct lst_unit;
 struct lst_test;
@@ -317,6 +325,7 @@ struct lst_unit {
  * @lock: the units' RPCs and @stopping
  * @stopping: a stop was asked: units end after their RPC
  * @active_units: units still running
+ * @reserved: bytes of buffers its units hold (BRW), reserved at once
  */
 struct lst_test {
 	struct list_head		link;
@@ -338,6 +347,7 @@ struct lst_test {
 	spinlock_t			lock;	/* units' rpc, stopping */
 	bool				stopping;
 	atomic_t			active_units;
+	u64				reserved;
 };
 
 /* A batch (spec 4.1): its tests, and how many client ones run. */
