@@ -9,8 +9,9 @@
 #    LNet pings (one at a time) over ksocklnd; then a second rail (tcp1
 #    on eth1, the second link) and BENCH_RUNS runs of 1 MiB PUTs over
 #    both, with each rail's share and how busy a's CPUs were; then
-#    failover (a's eth1 down under PUTs) and flapping (eth1 down and up
-#    every second under PUTs), BENCH_RUNS runs each;
+#    failover (a's eth1 down under PUTs), remote failover (QEMU pulls
+#    b's eth1 cable under PUTs) and flapping (eth1 down and up every
+#    second under PUTs), BENCH_RUNS runs each;
 #  o2ib (BENCH_LND o2ib or both): soft-RoCE (rxe0) on the same eth0,
 #    BENCH_RUNS runs of ib_write_bw (1 MiB RDMA writes, BENCH_SECONDS
 #    each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs and 1 MiB
@@ -114,7 +115,10 @@ bench_sock_two_rails() {
 	ip link set eth1 up
 	"$LNETCTL" net add --net tcp1 --if eth1 || fail "net add tcp1"
 	barrier sock-two-rails
-	[ "$LNET_NODE" = a ] || return 0
+	if [ "$LNET_NODE" = b ]; then
+		bench_serve_cuts
+		return 0
+	fi
 	nid=$(mr_nid b net0)
 	a0=$(mr_nid a net0)
 	a1=$(mr_nid a net1)
@@ -133,6 +137,77 @@ bench_sock_two_rails() {
 		} >> "$OUT"
 	done
 	bench_sock_failover "$nid" "$a1"
+	bench_sock_remote_failover "$nid"
+	touch "$SHARED/.cuts-done"
+}
+
+# bench_serve_cuts (b): QEMU pulls or plugs b's eth1 cable when a asks
+# ($SHARED/.cut.<n> says down or up), until a is done or has failed.
+bench_serve_cuts() {
+	local n=0 state
+	while [ ! -e "$SHARED/.cuts-done" ]; do
+		[ -e /tmp/shared/.failed.a ] && fail "a failed"
+		if [ -e "$SHARED/.cut.$n" ]; then
+			read -r state < "$SHARED/.cut.$n"
+			link_set eth1 "$state"
+			touch "$SHARED/.cut.$n.done"
+			n=$((n + 1))
+			continue
+		fi
+		nap 0.05
+	done
+}
+
+# remote_cable down|up (a): have b's eth1 cable pulled or plugged back.
+CUTS=0
+remote_cable() {
+	local i
+	echo "$1" > "$SHARED/.cut.$CUTS.tmp"
+	mv "$SHARED/.cut.$CUTS.tmp" "$SHARED/.cut.$CUTS"
+	for ((i = 0; i < 600; i++)); do
+		[ -e "$SHARED/.cut.$CUTS.done" ] && break
+		nap 0.05
+	done
+	[ -e "$SHARED/.cut.$CUTS.done" ] || fail "b did not set its eth1 $1"
+	CUTS=$((CUTS + 1))
+}
+
+# failover_line KIND FILE: "KIND MAX MEDIAN ERRORS" of the lnet_test result
+# lines in FILE (elapsed_ns of each PUT; ERRORS: PUTs that failed).
+failover_line() {
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^elapsed_ns=/) {
+		sub(/elapsed_ns=/, "", $i); print $i } }' "$2" |
+		sort -n | awk -v k="$1" -v e="$(grep -c " errors=1 " "$2")" '
+			{ v[NR] = $1 } END {
+			print k, v[NR], v[int((NR + 1) / 2)], e }'
+}
+
+# bench_sock_remote_failover NID (a only): as the failover of
+# bench_sock_failover, but QEMU pulls b's eth1 cable: b's NI goes down
+# and b pushes that to a by rail 0, a PUT on rail 1 ends by the LND's
+# timeout or the push and goes again by rail 0.  "rfailover_ns MAX
+# MEDIAN ERRORS".
+bench_sock_remote_failover() {
+	local nid=$1 r i pid
+	for ((r = 1; r <= RUNS; r++)); do
+		"$LNETCTL" peer set --all --health 1000 || fail "peer set --health"
+		lt_ok put "$nid" 1048576 8 8	# both rails carry traffic
+		(
+			for ((i = 0; i < 30; i++)); do
+				echo "put $nid 1048576 1 1" > "$RUN" || true
+				cat "$RUN"
+			done
+		) > /tmp/rfailover &
+		pid=$!
+		sleep 1
+		remote_cable down
+		wait "$pid"
+		failover_line rfailover_ns /tmp/rfailover >> "$OUT"
+		log "remote failover run $r: $(tail -1 "$OUT")"
+		remote_cable up
+		sleep 2		# b's NI up again, its push on the way
+	done
+	"$LNETCTL" peer set --all --health 1000 || true
 }
 
 # bench_sock_failover NID A1 (a only, two rails up, health loaded):
@@ -162,11 +237,7 @@ bench_sock_failover() {
 		# A PUT wholly sent by rail 1 whose ACK the link lost ends by
 		# the response timeout (transaction_timeout, 10 s here) with
 		# an error: counted, its time is in the maximum.
-		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^elapsed_ns=/) {
-			sub(/elapsed_ns=/, "", $i); print $i } }' /tmp/failover |
-			sort -n | awk -v e="$(grep -c " errors=1 " /tmp/failover)" '
-				{ v[NR] = $1 } END {
-				print "failover_ns", v[NR], v[int((NR + 1) / 2)], e }' >> "$OUT"
+		failover_line failover_ns /tmp/failover >> "$OUT"
 		log "failover run $r: $(tail -1 "$OUT")"
 		ip link set eth1 up
 		for ((i = 0; i < 50; i++)); do

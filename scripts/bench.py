@@ -49,11 +49,12 @@ def read_results(path):
                 val = float(v[0])                         # MiB/s
             elif kind == "put2_split":                    # rail 0's share
                 val = 100.0 * int(v[0]) / max(int(v[0]) + int(v[1]), 1)
-            elif kind == "failover_ns":                  # max, median
+            elif kind in ("failover_ns", "rfailover_ns"):  # max, median
                 val = int(v[0]) / 1e6                     # ms
-                res.setdefault("failover_median_ms", []).append(
+                pre = kind[:-3]
+                res.setdefault(pre + "_median_ms", []).append(
                     int(v[1]) / 1e6)
-                res.setdefault("failover_errors", []).append(
+                res.setdefault(pre + "_errors", []).append(
                     int(v[2]) if len(v) > 2 else 0)
             elif kind == "flap_errors":
                 val = int(v[0])                           # PUTs failed
@@ -99,6 +100,8 @@ def main():
     # Per part: a minute of setup, then every run; soft-RoCE under TCG
     # moves ~10 MiB/s, so 64 MiB PUTs or GETs take seconds each.
     timeout = 120 + args.runs * (args.seconds + 60)
+    # two rails: failover, remote failover, flapping (~30 s a run each)
+    timeout += args.runs * 90
     if args.lnd != "sock":
         timeout += 120 + args.runs * (args.seconds + 150)
     # Standard frames: the figures stay comparable with the earlier ones
@@ -122,7 +125,7 @@ def main():
     want = ["iperf3_bps"]
     if args.lnd != "o2ib":
         want += ["put_ns", "small_ns", "ping_ns", "put2_ns", "put2_split",
-                 "put2_cpu", "failover_ns", "flap_ns"]
+                 "put2_cpu", "failover_ns", "rfailover_ns", "flap_ns"]
     if args.lnd != "sock":
         want += ["ibwrite_mibps"]
     if args.lnd != "sock" and not r["o2ib_skipped"]:
@@ -156,6 +159,10 @@ def main():
         show("  its median PUT (1 at a time)", "failover_median_ms", "ms")
         show("  PUTs failed (ACK lost with the link)", "failover_errors",
              "PUTs")
+        show("remote failover, b's cable: slowest PUT", "rfailover_ns",
+             "ms")
+        show("  its median PUT (1 at a time)", "rfailover_median_ms", "ms")
+        show("  PUTs failed", "rfailover_errors", "PUTs")
         show("LNet/sock PUT, eth1 flapping every 1 s", "flap_ns", "MiB/s")
         show("  PUTs failed (ACK lost in a flap)", "flap_errors", "PUTs")
     if args.lnd != "sock":
