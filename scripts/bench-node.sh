@@ -256,8 +256,10 @@ bench_sock_failover() {
 		done
 		lt_wait
 		# PUTs whose ACK a flap lost fail by the response timeout:
-		# counted, not fatal (the bytes of the others are the rate).
-		[ "$LT_RC" = 0 ] && [ "$(field timeouts)" = 0 ] ||
+		# counted, not fatal (the bytes of the others are the rate;
+		# the write of the command then fails, LT_RC 1).  Each must
+		# end: done = PUTS, none left hanging (timeouts).
+		[ "$(field done)" = "$PUTS" ] && [ "$(field timeouts)" = 0 ] ||
 			fail "flapping: $RESULT"
 		echo "flap_ns $(field elapsed_ns) $((PUTS - $(field errors)))" >> "$OUT"
 		echo "flap_errors $(field errors)" >> "$OUT"
