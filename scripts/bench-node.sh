@@ -33,6 +33,9 @@ SECONDS_PER_RUN=${BENCH_SECONDS:-5}
 LND=${BENCH_LND:-both}
 PUTS=${BENCH_PUTS:-64}
 PINGS=${BENCH_PINGS:-500}
+# PUTs of a failover stream, one at a time: ~4 s of them (~25 ms each),
+# so that the link goes (after 1 s) in the middle of the stream.
+FAILOVER_PUTS=${BENCH_FAILOVER_PUTS:-150}
 SMALL=${BENCH_SMALL:-5000}
 OUT=${RESULTS:?}/bench.txt
 # ib_write_bw: connection through rdma_cm (-R), as ko2iblnd connects, on
@@ -193,7 +196,7 @@ bench_sock_remote_failover() {
 		"$LNETCTL" peer set --all --health 1000 || fail "peer set --health"
 		lt_ok put "$nid" 1048576 8 8	# both rails carry traffic
 		(
-			for ((i = 0; i < 30; i++)); do
+			for ((i = 0; i < FAILOVER_PUTS; i++)); do
 				echo "put $nid 1048576 1 1" > "$RUN" || true
 				cat "$RUN"
 			done
@@ -225,7 +228,7 @@ bench_sock_failover() {
 		"$LNETCTL" net set --all --health 1000 || fail "net set --health"
 		lt_ok put "$nid" 1048576 8 8	# both rails carry traffic
 		(
-			for ((i = 0; i < 30; i++)); do
+			for ((i = 0; i < FAILOVER_PUTS; i++)); do
 				echo "put $nid 1048576 1 1" > "$RUN" || true
 				cat "$RUN"
 			done
