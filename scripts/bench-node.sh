@@ -194,7 +194,10 @@ bench_sock_remote_failover() {
 	local nid=$1 r i pid
 	for ((r = 1; r <= RUNS; r++)); do
 		"$LNETCTL" peer set --all --health 1000 || fail "peer set --health"
-		lt_ok put "$nid" 1048576 8 8	# both rails carry traffic
+		# Both rails carry traffic.  After the cable came back a PUT
+		# on the connection the cut left behind may be lost until
+		# its deadline (logged, not fatal: this is a measure).
+		lt put "$nid" 1048576 8 8
 		(
 			for ((i = 0; i < FAILOVER_PUTS; i++)); do
 				echo "put $nid 1048576 1 1" > "$RUN" || true
