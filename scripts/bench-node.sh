@@ -191,8 +191,12 @@ failover_line() {
 # timeout or the push and goes again by rail 0.  "rfailover_ns MAX
 # MEDIAN ERRORS".
 bench_sock_remote_failover() {
-	local nid=$1 r i pid
+	local nid=$1 r i pid s1 a1
+	a1=$(mr_nid a net1)
 	for ((r = 1; r <= RUNS; r++)); do
+		# Both rails healthy (the local failover left a's own NI in
+		# recovery): else selection keeps the stream on rail 0.
+		"$LNETCTL" net set --all --health 1000 || fail "net set --health"
 		"$LNETCTL" peer set --all --health 1000 || fail "peer set --health"
 		# Both rails carry traffic.  After the cable came back a PUT
 		# on the connection the cut left behind may be lost until
@@ -205,11 +209,12 @@ bench_sock_remote_failover() {
 			done
 		) > /tmp/rfailover &
 		pid=$!
+		s1=$(ni_sends "$a1")
 		sleep 1
 		remote_cable down
 		wait "$pid"
 		failover_line rfailover_ns /tmp/rfailover >> "$OUT"
-		log "remote failover run $r: $(tail -1 "$OUT")"
+		log "remote failover run $r: $(tail -1 "$OUT"), $(($(ni_sends "$a1") - s1)) sends by $a1 from 1 s before the cut"
 		remote_cable up
 		sleep 2		# b's NI up again, its push on the way
 	done
