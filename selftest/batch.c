@@ -216,7 +216,6 @@ static void lst_test_free(struct lst_test *t)
 	if (!t->client && t->ops)
 		lst_test_service_put(t->service);
 	kvfree(t->units);
-	kvfree(t->dests);
 	kfree(t);
 }
 
@@ -312,15 +311,13 @@ static int lst_batch_get(struct lst_session *sn, u64 bid,
 /**
  * lst_test_add() - TEST, once its checks passed (spec 4.6 steps 3-5)
  * @sn: the current session
- * @req: the request, little-endian, its parameters as the sender wrote
- *	them (@swapped: big-endian)
- * @swapped: the sender is big-endian
+ * @req: the request, little-endian (lst_msg_unpack())
  * @dests: a client's destinations (tsr_ndest), little-endian; NULL for a
  *	server
  *
  * Return: 0 or -errno for the reply's status.
  */
-int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
+int lst_test_add(struct lst_session *sn, const void *req,
 		 const struct lnet_processid *dests)
 {
 	unsigned int ndest = lst_get32(req, LST_TSR_NDEST), i, j;
@@ -350,7 +347,6 @@ int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
 	t->concur = lst_get32(req, LST_TSR_CONCUR);
 	t->stop_onerr = *(lst_body((void *)req) + LST_TSR_STOP_ONERR);
 	t->feats = get_unaligned_le32((const u8 *)req + LST_HDR_FEATS);
-	t->swapped = swapped;
 	memcpy(t->params, lst_body((void *)req) + LST_TSR_U,
 	       sizeof(t->params));
 	spin_lock_init(&t->lock);
@@ -367,16 +363,13 @@ int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
 		lst_test_free(t);
 		return -ENOMEM;
 	}
-	t->ndest = ndest;
 	t->nunits = ndest * t->concur;
-	t->dests = kvmalloc_array(ndest, sizeof(*dests), GFP_KERNEL);
 	t->units = kvcalloc(t->nunits, sizeof(*t->units), GFP_KERNEL);
-	if (!t->dests || !t->units) {
+	if (!t->units) {
 		t->nunits = 0;
 		lst_test_free(t);
 		return -ENOMEM;
 	}
-	memcpy(t->dests, dests, ndest * sizeof(*dests));
 	for (i = 0; i < ndest; i++) {
 		for (j = 0; j < t->concur; j++) {
 			struct lst_unit *u = &t->units[i * t->concur + j];

@@ -207,17 +207,10 @@ static int lst_brw_bulk_done(struct lst_srpc *rpc)
 	return 0;
 }
 
-static void lst_brw_release(struct lst_srpc *rpc)
-{
-	lst_bulk_free(rpc->bulk);
-	rpc->bulk = NULL;
-}
-
 struct lst_svc lst_brw_svc = {
 	.name = "brw",
 	.id = LST_SVC_BRW,
 	.handle = lst_brw_handle,
 	.bulk_done = lst_brw_bulk_done,
-	.release = lst_brw_release,
 	.test = true,
 };

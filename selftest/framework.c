@@ -266,8 +266,7 @@ static int lst_fw_test(struct lst_srpc *rpc)
 		return rpc->bulk ? 0 : -ENOMEM;
 	}
 	if (!rc)
-		rc = lst_test_add(lst_session, rpc->req, rpc->info.swapped,
-				  NULL);
+		rc = lst_test_add(lst_session, rpc->req, NULL);
 	lst_fw_reply(rpc, rc);
 	return 0;
 }
@@ -315,19 +314,12 @@ static int lst_fw_test_list(struct lst_srpc *rpc)
 	if (!rc)
 		rc = lst_dests_parse(rpc, dests, ndest);
 	if (!rc)
-		rc = lst_test_add(lst_session, rpc->req, rpc->info.swapped,
-				  dests);
+		rc = lst_test_add(lst_session, rpc->req, dests);
 	lst_fw_reply(rpc, rc);
 	lst_fw_touch();
 	mutex_unlock(&lst_fw_mutex);
 	kvfree(dests);
 	return 0;
-}
-
-static void lst_fw_release(struct lst_srpc *rpc)
-{
-	lst_bulk_free(rpc->bulk);
-	rpc->bulk = NULL;
 }
 
 /* Every framework request: features, then the service's own rules. */
@@ -379,7 +371,7 @@ static struct lst_svc lst_fw_services[] = {
 	{ .name = "query_stat", .id = LST_SVC_QUERY_STAT },
 	{ .name = "batch", .id = LST_SVC_BATCH },
 	{ .name = "test", .id = LST_SVC_TEST,
-	  .bulk_done = lst_fw_test_list, .release = lst_fw_release },
+	  .bulk_done = lst_fw_test_list },
 };
 
 /**

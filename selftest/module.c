@@ -2,8 +2,8 @@
 /*
  * lnet_selftest.ko: Lustre's LNet selftest (spec lnet-selftest.md), a
  * test node serving the framework services of the console that makes a
- * session on it.  Work in progress (Documentation/selftest.rst): the BRW
- * and PING tests and the console are to come.
+ * session on it, and running the BRW and PING tests it is given.  Work
+ * in progress (Documentation/selftest.rst): the console is to come.
  *
  * LNet must be configured first (lnetctl lnet configure): the module is
  * a user of it (lnet_ni_init()) while loaded, so LNet cannot be

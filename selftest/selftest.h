@@ -203,11 +203,10 @@ struct lst_srpc;
  * @id: enum lst_service: the match bits of its requests
  * @nbuf: request buffers to keep posted
  * @handle: checks @rpc's msg_version and builds its reply (lst_msg_init()
- *	done: type set, the request's features), may attach a bulk; a
- *	negative return sends no reply
+ *	done: type set, the request's features), may attach a bulk (freed
+ *	with the request); a negative return sends no reply
  * @bulk_done: after the bulk moved (optional): a negative return sends no
  *	reply
- * @release: frees what @handle attached to @rpc (optional)
  * @test: a test service (BRW, PING), not a framework one
  * @wq: where its requests are served (one at a time for the framework)
  */
@@ -217,7 +216,6 @@ struct lst_svc {
 	unsigned int		nbuf;
 	int			(*handle)(struct lst_srpc *rpc);
 	int			(*bulk_done)(struct lst_srpc *rpc);
-	void			(*release)(struct lst_srpc *rpc);
 	bool			test;
 	struct workqueue_struct	*wq;
 
@@ -240,7 +238,6 @@ struct lst_svc {
  * @bulk: set by the handler: the bulk to move before replying
  * @bulkid: the request's bulk match bits
  * @bulk_status: how the bulk went (for @bulk_done)
- * @priv: the handler's
  */
 struct lst_srpc {
 	struct lst_svc	*svc;
@@ -252,7 +249,6 @@ struct lst_srpc {
 	struct lst_bulk		*bulk;
 	u64			bulkid;
 	int			bulk_status;
-	void			*priv;
 
 	struct completion	event;
 	int			ev_status;
@@ -316,11 +312,8 @@ struct lst_unit {
  * @loop: RPCs per unit, -1 forever
  * @concur: units per destination
  * @feats: the session features its RPCs carry
- * @swapped: the TEST came big-endian (@params are still so)
- * @params: tsr_u as received
- * @ndest: destinations
- * @dests: them, little-endian
- * @nunits: @ndest x @concur
+ * @params: tsr_u, little-endian
+ * @nunits: destinations x @concur
  * @units: them
  * @lock: the units' RPCs and @stopping
  * @stopping: a stop was asked: units end after their RPC
@@ -338,10 +331,7 @@ struct lst_test {
 	s32				loop;
 	u32				concur;
 	u32				feats;
-	bool				swapped;
 	u8				params[12];
-	unsigned int			ndest;
-	struct lnet_processid		*dests;
 	unsigned int			nunits;
 	struct lst_unit			*units;
 	spinlock_t			lock;	/* units' rpc, stopping */
@@ -364,7 +354,7 @@ extern const struct lst_test_ops lst_brw_ops;
 extern struct lst_svc lst_ping_svc;
 extern struct lst_svc lst_brw_svc;
 
-int lst_test_add(struct lst_session *sn, const void *req, bool swapped,
+int lst_test_add(struct lst_session *sn, const void *req,
 		 const struct lnet_processid *dests);
 int lst_batch_request(struct lst_session *sn, const void *req, void *reply);
 void lst_batches_end(struct lst_session *sn);

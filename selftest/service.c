@@ -297,8 +297,7 @@ static void lst_rqbuf_work(struct work_struct *work)
 		rpc->bulkid = lst_get64(rpc->req, LST_REQ_BULKID);
 		init_completion(&rpc->event);
 		replied = lst_srpc_serve(rpc);
-		if (svc->release)
-			svc->release(rpc);
+		lst_bulk_free(rpc->bulk);
 	}
 	if (!replied)
 		atomic_inc(&lst_rpc_stats.rpcs_dropped);
