@@ -175,6 +175,16 @@ remote_cable() {
 	CUTS=$((CUTS + 1))
 }
 
+# failover_stream NID: FAILOVER_PUTS PUTs of 1 MiB, one at a time, each
+# one's result line (a failed one too).
+failover_stream() {
+	local i
+	for ((i = 0; i < FAILOVER_PUTS; i++)); do
+		echo "put $1 1048576 1 1" > "$RUN" || true
+		cat "$RUN"
+	done
+}
+
 # failover_line KIND FILE: "KIND MAX MEDIAN ERRORS" of the lnet_test result
 # lines in FILE (elapsed_ns of each PUT; ERRORS: PUTs that failed).
 failover_line() {
@@ -191,7 +201,7 @@ failover_line() {
 # timeout or the push and goes again by rail 0.  "rfailover_ns MAX
 # MEDIAN ERRORS".
 bench_sock_remote_failover() {
-	local nid=$1 r i pid s1 a1
+	local nid=$1 r pid s1 a1
 	a1=$(mr_nid a net1)
 	for ((r = 1; r <= RUNS; r++)); do
 		# Both rails healthy (the local failover left a's own NI in
@@ -202,12 +212,7 @@ bench_sock_remote_failover() {
 		# on the connection the cut left behind may be lost until
 		# its deadline (logged, not fatal: this is a measure).
 		lt put "$nid" 1048576 8 8
-		(
-			for ((i = 0; i < FAILOVER_PUTS; i++)); do
-				echo "put $nid 1048576 1 1" > "$RUN" || true
-				cat "$RUN"
-			done
-		) > /tmp/rfailover &
+		failover_stream "$nid" > /tmp/rfailover &
 		pid=$!
 		s1=$(ni_sends "$a1")
 		sleep 1
@@ -235,12 +240,7 @@ bench_sock_failover() {
 	for ((r = 1; r <= RUNS; r++)); do
 		"$LNETCTL" net set --all --health 1000 || fail "net set --health"
 		lt_ok put "$nid" 1048576 8 8	# both rails carry traffic
-		(
-			for ((i = 0; i < FAILOVER_PUTS; i++)); do
-				echo "put $nid 1048576 1 1" > "$RUN" || true
-				cat "$RUN"
-			done
-		) > /tmp/failover &
+		failover_stream "$nid" > /tmp/failover &
 		pid=$!
 		sleep 1
 		ip link set eth1 down
