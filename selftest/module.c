@@ -3,19 +3,21 @@
  * lnet_selftest.ko: Lustre's LNet selftest (spec lnet-selftest.md), a
  * test node serving the framework services of the console that makes a
  * session on it, and running the BRW and PING tests it is given.  Work
- * in progress (Documentation/selftest.rst): the console is to come.
+ * in progress (Documentation/selftest.rst).  It is also the console lst
+ * drives by the "lnet_selftest" netlink family.
  *
  * LNet must be configured first (lnetctl lnet configure): the module is
  * a user of it (lnet_ni_init()) while loaded, so LNet cannot be
- * unconfigured under it.  Shutdown: the services stop (no request is
- * taken, those in progress end), then the RPC layer, then our use of
- * LNet.
+ * unconfigured under it.  Shutdown: the console (its netlink family,
+ * then its session: REMOVE_SESSION to its nodes), then the services (no
+ * request is taken, those in progress end), then the RPC layer, then
+ * our use of LNet.
  */
 #include <linux/module.h>
 
 #include <kunit/visibility.h>
 
-#include "selftest.h"
+#include "console.h"
 
 unsigned int lst_session_timeout = 100;
 EXPORT_SYMBOL_IF_KUNIT(lst_session_timeout);
@@ -58,7 +60,12 @@ static int __init lst_init(void)
 	rc = lst_framework_start();
 	if (rc)
 		goto out_rpc;
+	rc = lst_console_start();
+	if (rc)
+		goto out_fw;
 	return 0;
+out_fw:
+	lst_framework_stop();
 out_rpc:
 	lst_rpc_fini();
 out_ni:
@@ -68,6 +75,7 @@ out_ni:
 
 static void __exit lst_exit(void)
 {
+	lst_console_stop();
 	lst_framework_stop();
 	lst_rpc_fini();
 	lnet_ni_fini();

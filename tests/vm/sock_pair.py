@@ -32,6 +32,10 @@ our modules loaded:
   no operation hangs, what never left is sent again by the other rail,
   the failed NI is demerited and recovered by pings, traffic moves off
   the sick rail and comes back;
+- lst: LNet selftest, a the console and a test node, b a test node:
+  sessions, groups, bad parameters refused, brw write/read check=full
+  (8 B to 1 MiB, an unaligned offset) and ping with every RPC checked,
+  stat figures, a node leaving mid-batch, a node's session expiring;
 - demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
 """
 
@@ -40,7 +44,7 @@ from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
-             "sock_health.sh", "demo.sh"]
+             "sock_health.sh", "lst.sh", "demo.sh"]
 
 TESTS = [
     VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS,

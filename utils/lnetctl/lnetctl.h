@@ -34,6 +34,8 @@ typedef int (*lnl_parse_fn)(struct nlattr **tb, struct nlattr *head, int len,
 			    void *arg);
 
 int lnl_open(struct lnl_error *err);
+int lnl_open_family(const char *name, const char *module, int maxattr,
+		    struct lnl_error *err);
 void lnl_close(void);
 struct nl_msg *lnl_msg(int cmd, bool dump);
 int lnl_run(struct nl_msg *msg, lnl_parse_fn parse, void *arg,

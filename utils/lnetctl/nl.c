@@ -21,6 +21,10 @@
 
 static struct nl_sock *lnl_sock;
 static int lnl_family;
+static int lnl_maxattr;		/* of the family's top-level attributes */
+
+/* Room for the top-level attributes of any family we speak. */
+#define LNL_MAXATTR_CAP	64
 
 static void lnl_error_clear(struct lnl_error *err)
 {
@@ -37,6 +41,21 @@ static void lnl_error_clear(struct lnl_error *err)
  * Return: 0, or -errno.
  */
 int lnl_open(struct lnl_error *err)
+{
+	return lnl_open_family(LNET_GENL_NAME, "lnet.ko", LNET_A_MAX, err);
+}
+
+/**
+ * lnl_open_family() - connect to a generic netlink family.
+ * @name: the family.
+ * @module: the kernel module that registers it, for the error message.
+ * @maxattr: its highest top-level attribute (< 64).
+ * @err: filled when it fails.
+ *
+ * Return: 0, or -errno.
+ */
+int lnl_open_family(const char *name, const char *module, int maxattr,
+		    struct lnl_error *err)
 {
 	int one = 1;
 	int rc;
@@ -57,12 +76,13 @@ int lnl_open(struct lnl_error *err)
 		   &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(lnl_sock), SOL_NETLINK, NETLINK_CAP_ACK,
 		   &one, sizeof(one));
-	lnl_family = genl_ctrl_resolve(lnl_sock, LNET_GENL_NAME);
+	lnl_maxattr = maxattr < LNL_MAXATTR_CAP ? maxattr : LNL_MAXATTR_CAP - 1;
+	lnl_family = genl_ctrl_resolve(lnl_sock, name);
 	if (lnl_family < 0) {
 		err->errnum = ENOENT;
 		snprintf(err->msg, sizeof(err->msg),
-			 "no \"%s\" netlink family: is lnet.ko loaded?",
-			 LNET_GENL_NAME);
+			 "no \"%s\" netlink family: is %s loaded?", name,
+			 module);
 		goto fail;
 	}
 	return 0;
@@ -80,8 +100,8 @@ void lnl_close(void)
 }
 
 /**
- * lnl_msg() - a new request of the lnet family.
- * @cmd: LNET_CMD_*.
+ * lnl_msg() - a new request of the family lnl_open*() connected to.
+ * @cmd: its command (LNET_CMD_*, LST_CMD_*).
  * @dump: ask for a dump.
  *
  * Return: the message, or NULL when out of memory.
@@ -185,12 +205,12 @@ static int lnl_finish_cb(struct nl_msg *msg, void *arg)
 static int lnl_valid_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *tb[LNET_A_MAX + 1];
+	struct nlattr *tb[LNL_MAXATTR_CAP];
 	struct lnl_ctx *ctx = arg;
 
 	if (ctx->parse_rc)
 		return NL_OK;
-	if (genlmsg_parse(nlh, 0, tb, LNET_A_MAX, NULL) < 0) {
+	if (genlmsg_parse(nlh, 0, tb, lnl_maxattr, NULL) < 0) {
 		ctx->parse_rc = -EPROTO;
 		return NL_OK;
 	}

@@ -1,0 +1,210 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# LNet selftest over ksocklnd: node a is lst's console and a test node, b
+# a test node (spec lnet-selftest.md 8.2, between our own nodes).
+#  - sessions and groups: new_session, add_group (nodes Active),
+#    list_group, show_session, ping;
+#  - bad input refused with the kernel's message: no key, a foreign key,
+#    a 1-byte brw (stock nodes assert), an offset that adds a page;
+#  - brw write and read, check=full, at 8 B, 4 KiB, 1 MiB and an
+#    unaligned offset, and ping, as finite loops: every RPC checked by
+#    the test node that receives the data (show_error: 0 errors), stat
+#    figures moving the right way (a's W and b's R for a write);
+#  - a test node that leaves mid-batch (rmmod) gives errors on the
+#    console, not a hang; stop --force ends the batch;
+#  - a node's session expires (session_timeout=6) without console
+#    traffic: ping shows it Unknown; end_session.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+LST=$LNET_TOP/build/utils/lst
+export LST_SESSION=4242
+
+lst_load() {
+	sock_load
+	# rpc_timeout: a's RPCs to a node that left fail in 10 s, not 64
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=10 ||
+		fail "insmod lnet_selftest $*"
+}
+
+lst_unload() {
+	module_loaded lnet_selftest && { rmmod lnet_selftest || fail "rmmod lnet_selftest"; }
+	sock_unload
+}
+
+indent() {
+	sed "s/^/[$LNET_NODE]   /"
+}
+
+# run CMD...: lst CMD, logged; its output in $OUT; a failure fails.
+run() {
+	log "\$ lst $*"
+	if ! OUT=$("$LST" "$@" 2>&1); then
+		indent <<< "$OUT"
+		fail "lst $* failed"
+	fi
+	indent <<< "$OUT"
+}
+
+# refused "MSG" CMD...: lst CMD must fail, saying MSG.
+refused() {
+	local want=$1 out
+	shift
+	if out=$("$LST" "$@" 2>&1); then
+		fail "lst $* was taken: $out"
+	fi
+	case "$out" in
+	*"$want"*) log "lst $* refused: $out" ;;
+	*) fail "lst $*: want '$want', got: $out" ;;
+	esac
+}
+
+want() {
+	case "$OUT" in
+	*"$1"*) ;;
+	*) fail "lst output: want '$1'" ;;
+	esac
+}
+
+# lnet_stat KEY: a counter of this node's "lnetctl stats show".
+lnet_stat() {
+	"$LNETCTL" stats show | awk -v k="$1:" '$1 == k { print $2 }'
+}
+
+# brw_batch NAME KEY MIN TEST...: a batch of one test (2 units of 8 RPCs
+# each) run until its loops end: this node's LNet counter KEY grew by
+# MIN at least (the data moved), and show_error is clean on both nodes
+# (with check=full, the node that received the data checked each byte).
+brw_batch() {
+	local name=$1 key=$2 min=$3 before after i
+	shift 3
+	before=$(lnet_stat "$key")
+	run add_batch "$name"
+	run add_test --batch "$name" --concurrency 2 --loop 8 --from a --to b "$@"
+	run run "$name"
+	for i in $(seq 1 $((CMD_LIMIT * 2))); do
+		"$LST" query "$name" | grep -q "Batch is idle" && break
+		nap 0.5
+	done
+	run query "$name"
+	want "Batch is idle"
+	after=$(lnet_stat "$key")
+	log "$name: $key grew by $((after - before)) (want >= $min)"
+	[ $((after - before)) -ge "$min" ] ||
+		fail "$name: $key grew by $((after - before)), want >= $min"
+	run show_error a b
+	want "Total 0 error nodes in a"
+	want "Total 0 error nodes in b"
+}
+
+A=$(nid_of a)
+B=$(nid_of b)
+lst_load
+barrier up
+
+if [ "$LNET_NODE" = b ]; then
+	barrier batches 600		# a runs the batches
+	barrier leave 600		# a's forever batch is running
+	rmmod lnet_selftest || fail "rmmod lnet_selftest under a batch"
+	barrier left 600
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" session_timeout=6 ||
+		fail "reload lnet_selftest"
+	barrier back 600
+	barrier expired 600
+	barrier done 600
+	lst_unload
+	exit 0
+fi
+
+phase "sessions and groups"
+refused "no session" add_group a "$A"
+run new_session --timeout 600 lstvm
+want "SESSION: lstvm"
+refused "a session exists" new_session other
+LST_SESSION=99 refused "not this session's key" add_batch x
+run add_group a "$A"
+run add_group b "$B"
+run list_group
+want "Total 2 groups"
+run list_group a b
+want $'\t1\t0\t0\t0\t1\tb'
+run list_group --active b
+want "12345-$B: Active"
+run show_session
+want "lstvm ID:"
+run ping --group b
+want "12345-$B: Active [session: lstvm"
+
+phase "bad test parameters"
+run add_batch bad
+refused "size must be a multiple of 8" add_test --batch bad --from a --to b brw write size=1
+refused "adds no page" add_test --batch bad --from a --to b brw write size=4k off=8
+refused "no such group" add_test --batch bad --from a --to nosuch ping
+refused "span is larger" add_test --batch bad --distribute 1:2 --from a --to b ping
+
+phase "brw and ping, data checked"
+M=1048576
+# a write's data leaves a as the replies to b's GETs, a read's comes as
+# b's PUTs; 16 RPCs each, a ping one request PUT
+brw_batch w1m send_length $((16 * M)) brw write size=1M check=full
+brw_batch r1m recv_length $((16 * M)) brw read size=1M check=full
+brw_batch w4k send_length $((16 * 4096)) brw write size=4k check=full
+brw_batch r8 recv_length $((16 * 8)) brw read size=8 check=full
+brw_batch woff send_length $((16 * 4000)) brw write size=4000 off=8 check=full
+brw_batch roff recv_length $((16 * 4000)) brw read size=4000 off=8 check=full
+brw_batch png send_count 16 ping
+barrier batches
+
+phase "stat while a write runs"
+run add_batch flow
+run add_test --batch flow --concurrency 4 --from a --to b brw write size=1M check=full
+run run flow
+run stat --count 1 --delay 2 --bw --write a
+want "[LNet Bandwidth of a]"
+w=$(echo "$OUT" | sed -n 's/^\[W\] Avg: *\([0-9.]*\).*/\1/p')
+log "a writes at $w MiB/s"
+awk -v w="$w" 'BEGIN { exit !(w > 0) }' || fail "a's write bandwidth is $w"
+run stat --count 1 --delay 2 --bw --read b
+r=$(echo "$OUT" | sed -n 's/^\[R\] Avg: *\([0-9.]*\).*/\1/p')
+log "b reads at $r MiB/s"
+awk -v r="$r" 'BEGIN { exit !(r > 0) }' || fail "b's read bandwidth is $r"
+
+phase "a test node leaves mid-batch"
+barrier leave
+barrier left
+# the forever loop's RPCs to b fail now (rpc_timeout): errors counted,
+# no hang
+for i in $(seq 1 60); do
+	"$LST" show_error a 2>&1 | grep -q "brw errors" && break
+	nap 1
+done
+run show_error a
+case "$OUT" in
+*"Total 1 error nodes in a"*) ;;
+*) fail "a counted no brw error with b gone" ;;
+esac
+run stop --force flow
+want "flow is stopped"
+
+phase "session timeout on a node"
+barrier back
+run ping --group b
+want "12345-$B: Unknown"
+run update_group b --refresh
+run ping --group b
+want "12345-$B: Active"
+# No lst command to b: the pinger's DEBUG every 8 s does not keep a 6 s
+# session, and the round after it ended finds b Unknown.
+for i in $(seq 1 40); do
+	"$LST" list_group --unknown b | grep -q "12345-$B: Unknown" && break
+	nap 1
+done
+run list_group --all b
+want "12345-$B: Unknown"
+barrier expired
+run end_session
+want "session is ended"
+refused "no session" show_session
+barrier done
+lst_unload
