@@ -117,12 +117,31 @@ static void pattern_distribution(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lst_dest_first(0, 1, 1, 0), -EINVAL);
 }
 
+/* Spec 7.3: ceil(ceil(n_s / D) / ceil(n_d / S)) * D * concur. */
+static void pattern_server_loop(struct kunit *test)
+{
+	/* 1 client, 1 server, 1:1, concurrency 8: 8 RPCs at once */
+	KUNIT_EXPECT_EQ(test, lst_server_loop(1, 1, 1, 1, 8), 8);
+	/* 10 clients onto 2 servers 1:1: ceil(10 / 2) = 5 per server */
+	KUNIT_EXPECT_EQ(test, lst_server_loop(10, 2, 1, 1, 1), 5);
+	/* 10 clients, D=4: ceil(10/4)=3 groups; 5 servers, S=2: ceil(5/2)=3;
+	 * ceil(3/3) = 1, times D * concur = 4 * 2
+	 */
+	KUNIT_EXPECT_EQ(test, lst_server_loop(10, 5, 4, 2, 2), 8);
+	/* 3 clients, 4 servers S=1: ceil(3 / 4) = 1 */
+	KUNIT_EXPECT_EQ(test, lst_server_loop(3, 4, 1, 1, 1), 1);
+	/* no overflow: capped at S32_MAX */
+	KUNIT_EXPECT_EQ(test, lst_server_loop(4096, 1, 4096, 1, 1024),
+			(s32)S32_MAX);
+}
+
 static struct kunit_case lst_pattern_cases[] = {
 	KUNIT_CASE(pattern_bytes),
 	KUNIT_CASE(pattern_simple),
 	KUNIT_CASE(pattern_full),
 	KUNIT_CASE(pattern_swapped),
 	KUNIT_CASE(pattern_distribution),
+	KUNIT_CASE(pattern_server_loop),
 	{}
 };
 

@@ -122,11 +122,49 @@ static void rules_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lst_test_rule(msg, NULL), -ENOENT);
 }
 
+/* Spec 7.2: the reply's sid decides the node's state on the console. */
+static void rules_node_state(struct kunit *test)
+{
+	struct lst_sid mine = { .nid = 0x2000000c0000201ULL, .stamp = 77 };
+
+	KUNIT_EXPECT_EQ(test, lst_node_state(&mine, LST_NID_ANY, -1),
+			(u32)LST_NODE_UNKNOWN);
+	KUNIT_EXPECT_EQ(test, lst_node_state(&mine, mine.nid, 77),
+			(u32)LST_NODE_ACTIVE);
+	/* same console NID, another session (stamp): someone else's */
+	KUNIT_EXPECT_EQ(test, lst_node_state(&mine, mine.nid, 78),
+			(u32)LST_NODE_BUSY);
+	KUNIT_EXPECT_EQ(test, lst_node_state(&mine, mine.nid + 1, 77),
+			(u32)LST_NODE_BUSY);
+}
+
+/* Spec 8.3: what a stock node would assert on is never sent. */
+static void rules_brw_params(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(SZ_1M, 0), 0);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(8, 0), 0);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(4000, 8), 0);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(4088, 8), 0);
+	/* lengths not of whole words, 0, over 1 MiB */
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(4097, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(SZ_1M + 8, 0), -EINVAL);
+	/* an offset that adds a page, or not of whole words */
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(4096, 8), -ERANGE);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(SZ_1M, 8), -ERANGE);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(4000, 100), -ERANGE);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(8, 4), -ERANGE);
+	KUNIT_EXPECT_EQ(test, lst_brw_params_check(8, 4096), -ERANGE);
+}
+
 static struct kunit_case lst_rules_cases[] = {
 	KUNIT_CASE(rules_feats),
 	KUNIT_CASE(rules_mksn),
 	KUNIT_CASE(rules_rmsn),
 	KUNIT_CASE(rules_test),
+	KUNIT_CASE(rules_node_state),
+	KUNIT_CASE(rules_brw_params),
 	{}
 };
 

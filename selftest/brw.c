@@ -51,21 +51,48 @@ static bool lst_brw_valid(u32 opc, u32 flags, u32 len)
 	       len && len <= LST_BRW_MAX_LEN && !(len % 8);
 }
 
+/*
+ * brw_inject_errors: while it is above 0, each data source filled takes
+ * one and gets a wrong MAGIC in its first word, which every checking
+ * sink reads (stock's writer does it at random, half the time: ours
+ * every time, so that a test knows how many errors to expect).
+ */
+static bool lst_brw_inject_one(void)
+{
+	int v = READ_ONCE(lst_brw_inject_errors);
+
+	while (v > 0) {
+		int old = cmpxchg(&lst_brw_inject_errors, v, v - 1);
+
+		if (old == v)
+			return true;
+		v = old;
+	}
+	return false;
+}
+
 /* Fill (@poison: POISON, else MAGIC) each fragment of @bk for @mode. */
 static void lst_bulk_fill(struct lst_bulk *bk, unsigned int mode, bool poison)
 {
 	unsigned int i;
+	u8 *p;
 
 	for (i = 0; i < bk->npages; i++) {
 		struct bio_vec *bv = &bk->kiov[i];
-		u8 *p = kmap_local_page(bv->bv_page);
 
+		p = kmap_local_page(bv->bv_page);
 		if (poison)
 			lst_brw_poison(p + bv->bv_offset, bv->bv_len, mode);
 		else
 			lst_brw_fill(p + bv->bv_offset, bv->bv_len, mode);
 		kunmap_local(p);
 	}
+	if (poison || (mode != LST_BRW_CHECK_SIMPLE &&
+		       mode != LST_BRW_CHECK_FULL) || !lst_brw_inject_one())
+		return;
+	p = kmap_local_page(bk->kiov[0].bv_page);
+	put_unaligned_le64(~LST_BRW_MAGIC, p + bk->kiov[0].bv_offset);
+	kunmap_local(p);
 }
 
 /* Check each fragment of @bk as @mode says: 0 or -EBADMSG. */

@@ -54,26 +54,16 @@ struct lst_con_results *lst_con_results_alloc(unsigned int cmd,
 	return r;
 }
 
-/* A reply's sid decides the node's state (spec 7.2). */
-static u32 lst_con_reply_state(const void *reply)
-{
-	u64 nid = lst_get64(reply, LST_REP_SID + LST_SID_NID);
-	s64 stamp = (s64)lst_get64(reply, LST_REP_SID + LST_SID_STAMP);
-
-	if (nid == LST_NID_ANY)
-		return LST_NODE_UNKNOWN;
-	if (nid == lst_con.sid.nid && stamp == lst_con.sid.stamp)
-		return LST_NODE_ACTIVE;
-	return LST_NODE_BUSY;
-}
-
 /* After the RPC to @nd ended: its new state; the result in @r. */
 static void lst_con_call_result(struct lst_con_node *nd, unsigned int svc,
 				const struct lst_crpc *rpc, unsigned int timeout,
 				bool pinger, struct lst_con_result *r)
 {
 	if (!rpc->status) {
-		nd->state = lst_con_reply_state(rpc->reply);
+		nd->state = lst_node_state(&lst_con.sid,
+				lst_get64(rpc->reply, LST_REP_SID + LST_SID_NID),
+				(s64)lst_get64(rpc->reply,
+					       LST_REP_SID + LST_SID_STAMP));
 		nd->last_reply = jiffies;
 		if (svc == LST_SVC_MAKE_SESSION)
 			nd->timeout = lst_get32(rpc->reply,

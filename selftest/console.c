@@ -528,19 +528,6 @@ static bool lst_con_results_ok(const struct lst_con_results *out,
 	return true;
 }
 
-/*
- * The servers' loop hint of spec 7.3: with n_s clients, n_d servers and
- * D:S, ceil(ceil(n_s / D) / ceil(n_d / S)) * D * concur.
- */
-static s32 lst_con_server_loop(const struct lst_con_test *t)
-{
-	u64 v = DIV_ROUND_UP(DIV_ROUND_UP(t->from->nnodes, t->dist),
-			     DIV_ROUND_UP(t->to->nnodes, t->span));
-
-	v *= (u64)t->dist * t->concur;
-	return (s32)min_t(u64, v, S32_MAX);
-}
-
 static bool lst_con_all_active(const struct lst_con_group *grp)
 {
 	unsigned int i;
@@ -562,7 +549,8 @@ static bool lst_con_all_active(const struct lst_con_group *grp)
  * its destination list (spec 7.3).  Every node of both groups must be
  * ACTIVE.
  *
- * Return: 0 (the RPCs' outcome in @out), or -errno (@t not taken).
+ * Return: 0 with @out->test_idx set (@t taken), 0 without (a node
+ * refused it: see @out; @t not taken), or -errno (@t not taken).
  */
 int lst_con_test_add(struct lst_con_batch *bat, struct lst_con_test *t,
 		     struct lst_con_results *out,
@@ -592,7 +580,8 @@ int lst_con_test_add(struct lst_con_batch *bat, struct lst_con_test *t,
 		NL_SET_ERR_MSG(extack, "a node of the groups is not active");
 		return -ENETDOWN;
 	}
-	tr.loop = lst_con_server_loop(t);
+	tr.loop = lst_server_loop(t->from->nnodes, t->to->nnodes, t->dist,
+				  t->span, t->concur);
 	rc = lst_con_trans(LST_SVC_TEST, t->to->nodes, t->to->nnodes,
 			   LST_CON_RPC_TIMEOUT, lst_con_fill_test, &tr, out,
 			   false);
@@ -613,10 +602,6 @@ int lst_con_test_add(struct lst_con_batch *bat, struct lst_con_test *t,
 	return 0;
 refused:
 	/* nodes that took it keep an instance until their session ends */
-	if (!rc) {
-		NL_SET_ERR_MSG(extack, "a node refused the test");
-		rc = -EREMOTEIO;
-	}
 	return rc;
 }
 

@@ -18,8 +18,6 @@
 #include <linux/netlink.h>
 #include <linux/workqueue.h>
 
-#include <uapi/lnet/lnet_selftest_genl.h>
-
 #include "selftest.h"
 
 #define LST_CON_RPC_TIMEOUT	30	/* seconds: a transaction's default */

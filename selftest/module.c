@@ -44,6 +44,11 @@ module_param_named(ping_srv_workitems, lst_ping_srv_workitems, uint, 0644);
 MODULE_PARM_DESC(ping_srv_workitems,
 		 "PING requests a test node serves at once (request buffers: at least 256)");
 
+int lst_brw_inject_errors;
+module_param_named(brw_inject_errors, lst_brw_inject_errors, int, 0644);
+MODULE_PARM_DESC(brw_inject_errors,
+		 "BRW data sources to corrupt on purpose (a wrong magic in the first word), for testing");
+
 static int __init lst_init(void)
 {
 	int rc;

@@ -363,20 +363,18 @@ static int lst_parse_test(struct nlattr **tb, struct lst_con_test *t,
 	t->brw_size = lst_attr_u32(tb, LST_A_BRW_SIZE, 4096);
 	t->brw_check = lst_attr_u32(tb, LST_A_BRW_CHECK, LST_BRW_CHK_NONE);
 	t->brw_off = lst_attr_u32(tb, LST_A_BRW_OFF, 0);
-	if (!t->brw_size || t->brw_size > LST_GENL_BRW_SIZE_MAX ||
-	    t->brw_size % 8) {
+	switch (lst_brw_params_check(t->brw_size, t->brw_off)) {
+	case 0:
+		return 0;
+	case -EINVAL:
 		NL_SET_ERR_MSG(extack,
 			       "size must be a multiple of 8 bytes, at most 1M (stock nodes assert on others)");
 		return -EINVAL;
-	}
-	if (t->brw_off % 8 || t->brw_off >= PAGE_SIZE ||
-	    DIV_ROUND_UP(t->brw_off + t->brw_size, PAGE_SIZE) !=
-	    DIV_ROUND_UP(t->brw_size, PAGE_SIZE)) {
+	default:
 		NL_SET_ERR_MSG(extack,
 			       "off must be a multiple of 8 that adds no page to the buffer (stock nodes overrun)");
 		return -EINVAL;
 	}
-	return 0;
 }
 
 static int lst_cmd_test_add(struct nlattr **tb, struct lst_con_results **rp,
@@ -403,8 +401,8 @@ static int lst_cmd_test_add(struct nlattr **tb, struct lst_con_results **rp,
 	*rp = lst_con_results_alloc(LST_CMD_TEST_ADD,
 				    t->from->nnodes + t->to->nnodes);
 	rc = *rp ? lst_con_test_add(bat, t, *rp, extack) : -ENOMEM;
-	if (!rc)
-		return 0;
+	if (!rc && (*rp)->test_idx)
+		return 0;	/* the batch owns it */
 out:
 	kfree(t);
 	return rc;
@@ -650,6 +648,10 @@ static int lst_genl_trans_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (!r) {
 		rc = lst_run_cmd(cb, &r);
+		if (!rc && !r)
+			r = lst_con_results_alloc(cmd, 0);
+		if (!rc && !r)
+			rc = -ENOMEM;
 		if (rc) {
 			kvfree(r);
 			return rc;

@@ -112,3 +112,27 @@ int lst_dest_first(unsigned int i, unsigned int dist, unsigned int span,
 	return (int)(((u64)(i / dist) * span) % n);
 }
 EXPORT_SYMBOL_IF_KUNIT(lst_dest_first);
+
+/**
+ * lst_server_loop() - the loop hint a console sends a test's servers
+ *	(spec 7.3)
+ * @nsrc: clients (the --from group's nodes)
+ * @ndst: servers (the --to group's nodes)
+ * @dist: D of D:S (>= 1)
+ * @span: S of D:S (>= 1)
+ * @concur: units per destination
+ *
+ * ceil(ceil(nsrc / D) / ceil(ndst / S)) * D * concur: the most RPCs one
+ * server may have from the test at once.
+ *
+ * Return: the hint, at most S32_MAX.
+ */
+s32 lst_server_loop(unsigned int nsrc, unsigned int ndst, unsigned int dist,
+		    unsigned int span, unsigned int concur)
+{
+	u64 v = DIV_ROUND_UP(DIV_ROUND_UP(nsrc, dist), DIV_ROUND_UP(ndst, span));
+
+	v *= (u64)dist * concur;
+	return (s32)min_t(u64, v, S32_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(lst_server_loop);

@@ -3,10 +3,14 @@
  * The test node's framework rules (spec lnet-selftest.md 3.7, 4.3-4.6):
  * what status a framework request gets and what it does to the session,
  * as pure functions of the request and the current session, so that
- * KUnit checks them whole.  The framework (to come) applies the action.
+ * KUnit checks them whole.  The framework applies the action.  Also the
+ * console's rules: a node's state from a reply's sid (spec 7.2) and the
+ * BRW parameters it sends any node (spec 8.3).
  */
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/math.h>
+#include <linux/mm.h>
 
 #include <kunit/visibility.h>
 
@@ -118,3 +122,45 @@ int lst_test_rule(const void *msg, const struct lst_session *cur)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lst_test_rule);
+
+/**
+ * lst_node_state() - a node's state after its reply (spec 7.2)
+ * @mine: the console's session id
+ * @nid: the reply's sid NID
+ * @stamp: the reply's sid stamp
+ *
+ * Return: LST_NODE_UNKNOWN for no session, ACTIVE for ours, BUSY for
+ * another console's.
+ */
+u32 lst_node_state(const struct lst_sid *mine, u64 nid, s64 stamp)
+{
+	struct lst_sid theirs = { .nid = nid, .stamp = stamp };
+
+	if (nid == LST_NID_ANY)
+		return LST_NODE_UNKNOWN;
+	return lst_sid_equal(mine, &theirs) ? LST_NODE_ACTIVE : LST_NODE_BUSY;
+}
+EXPORT_SYMBOL_IF_KUNIT(lst_node_state);
+
+/**
+ * lst_brw_params_check() - may a console send these BRW parameters to
+ *	any node, stock ones included (spec 8.3)?
+ * @size: brw_len, bytes
+ * @off: the client's page offset
+ *
+ * A stock node asserts on a length that is not a whole number of 8-byte
+ * words, and a stock client overruns its buffer when the offset adds a
+ * page to it (size=4k off=8, or size=1M with any offset).
+ *
+ * Return: 0, -EINVAL for the size, -ERANGE for the offset.
+ */
+int lst_brw_params_check(u32 size, u32 off)
+{
+	if (!size || size > LST_BRW_MAX_LEN || size % 8)
+		return -EINVAL;
+	if (off % 8 || off >= PAGE_SIZE ||
+	    DIV_ROUND_UP(off + size, PAGE_SIZE) != DIV_ROUND_UP(size, PAGE_SIZE))
+		return -ERANGE;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(lst_brw_params_check);

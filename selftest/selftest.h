@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 
 #include <lnet/api.h>
+#include <uapi/lnet/lnet_selftest_genl.h>
 
 #include "wire.h"
 
@@ -93,12 +94,17 @@ int lst_brw_check(const void *frag, unsigned int len, unsigned int mode,
 		  bool swapped);
 int lst_dest_first(unsigned int i, unsigned int dist, unsigned int span,
 		   unsigned int n);
+s32 lst_server_loop(unsigned int nsrc, unsigned int ndst, unsigned int dist,
+		    unsigned int span, unsigned int concur);
+u32 lst_node_state(const struct lst_sid *mine, u64 nid, s64 stamp);
+int lst_brw_params_check(u32 size, u32 off);
 
 /* Module parameters (module.c). */
 extern unsigned int lst_session_timeout;
 extern unsigned int lst_rpc_timeout;
 extern unsigned int lst_brw_srv_workitems;
 extern unsigned int lst_ping_srv_workitems;
+extern int lst_brw_inject_errors;
 
 /*
  * RPC counters (spec 2.8), module-wide since load, sent in every

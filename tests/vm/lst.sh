@@ -7,9 +7,10 @@
 #  - bad input refused with the kernel's message: no key, a foreign key,
 #    a 1-byte brw (stock nodes assert), an offset that adds a page;
 #  - brw write and read, check=full, at 8 B, 4 KiB, 1 MiB and an
-#    unaligned offset, and ping, as finite loops: every RPC checked by
-#    the test node that receives the data (show_error: 0 errors), stat
-#    figures moving the right way (a's W and b's R for a write);
+#    unaligned offset, and ping, as finite loops: the data moved and was
+#    checked by the node that received it (show_error: 0 errors);
+#    brw_inject_errors makes exactly one error; stat figures move the
+#    right way (a's W and b's R for a write);
 #  - a test node that leaves mid-batch (rmmod) gives errors on the
 #    console, not a hang; stop --force ends the batch;
 #  - a node's session expires (session_timeout=6) without console
@@ -23,8 +24,8 @@ export LST_SESSION=4242
 
 lst_load() {
 	sock_load
-	# rpc_timeout: a's RPCs to a node that left fail in 10 s, not 64
-	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=10 ||
+	# rpc_timeout: a's RPCs to a node that left fail in 5 s, not 64
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=5 ||
 		fail "insmod lnet_selftest $*"
 }
 
@@ -72,30 +73,31 @@ lnet_stat() {
 	"$LNETCTL" stats show | awk -v k="$1:" '$1 == k { print $2 }'
 }
 
-# brw_batch NAME KEY MIN TEST...: a batch of one test (2 units of 8 RPCs
-# each) run until its loops end: this node's LNet counter KEY grew by
-# MIN at least (the data moved), and show_error is clean on both nodes
-# (with check=full, the node that received the data checked each byte).
-brw_batch() {
-	local name=$1 key=$2 min=$3 before after i
-	shift 3
-	before=$(lnet_stat "$key")
-	run add_batch "$name"
-	run add_test --batch "$name" --concurrency 2 --loop 8 --from a --to b "$@"
-	run run "$name"
+# batch_idle NAME: wait until batch NAME has no test running.
+batch_idle() {
+	local i
 	for i in $(seq 1 $((CMD_LIMIT * 2))); do
-		"$LST" query "$name" | grep -q "Batch is idle" && break
+		"$LST" query "$1" | grep -q "Batch is idle" && break
 		nap 0.5
 	done
-	run query "$name"
+	run query "$1"
 	want "Batch is idle"
-	after=$(lnet_stat "$key")
-	log "$name: $key grew by $((after - before)) (want >= $min)"
-	[ $((after - before)) -ge "$min" ] ||
-		fail "$name: $key grew by $((after - before)), want >= $min"
-	run show_error a b
-	want "Total 0 error nodes in a"
-	want "Total 0 error nodes in b"
+}
+
+# grew KEY BEFORE MIN: this node's LNet counter KEY grew by MIN at least.
+grew() {
+	local now
+	now=$(lnet_stat "$1")
+	log "$1 grew by $((now - $2)) (want >= $3)"
+	[ $((now - $2)) -ge "$3" ] || fail "$1 grew by $((now - $2)), want >= $3"
+}
+
+# brw_errors_of NODE: NODE's session brw errors (show_error), 0 if none.
+brw_errors_of() {
+	local n
+	n=$("$LST" show_error "$1" 2>&1 |
+	    sed -n 's/.*\[Session \([0-9]*\) brw errors.*/\1/p')
+	echo "${n:-0}"
 }
 
 A=$(nid_of a)
@@ -144,16 +146,47 @@ refused "no such group" add_test --batch bad --from a --to nosuch ping
 refused "span is larger" add_test --batch bad --distribute 1:2 --from a --to b ping
 
 phase "brw and ping, data checked"
+# One batch of seven tests, 2 units of 8 RPCs each: the data moved (a's
+# counters: a write's data leaves a as the replies to b's GETs, a read's
+# comes as b's PUTs, a ping is one request PUT), and show_error is clean
+# on both nodes (with check=full, the node that received the data
+# checked each byte).
 M=1048576
-# a write's data leaves a as the replies to b's GETs, a read's comes as
-# b's PUTs; 16 RPCs each, a ping one request PUT
-brw_batch w1m send_length $((16 * M)) brw write size=1M check=full
-brw_batch r1m recv_length $((16 * M)) brw read size=1M check=full
-brw_batch w4k send_length $((16 * 4096)) brw write size=4k check=full
-brw_batch r8 recv_length $((16 * 8)) brw read size=8 check=full
-brw_batch woff send_length $((16 * 4000)) brw write size=4000 off=8 check=full
-brw_batch roff recv_length $((16 * 4000)) brw read size=4000 off=8 check=full
-brw_batch png send_count 16 ping
+sent=$(lnet_stat send_length)
+rcvd=$(lnet_stat recv_length)
+msgs=$(lnet_stat send_count)
+run add_batch data
+for t in "brw write size=1M" "brw read size=1M" "brw write size=4k" \
+	 "brw read size=8" "brw write size=4000 off=8" \
+	 "brw read size=4000 off=8"; do
+	# shellcheck disable=SC2086 # the test's words
+	run add_test --batch data --concurrency 2 --loop 8 --from a --to b $t check=full
+done
+run add_test --batch data --concurrency 2 --loop 8 --from a --to b ping
+run list_batch data
+want "Test 7 (ping)"
+run run data
+batch_idle data
+grew send_length "$sent" $((16 * (M + 4096 + 4000)))
+grew recv_length "$rcvd" $((16 * (M + 8 + 4000)))
+grew send_count "$msgs" $((16 * 7))
+run show_error a b
+want "Total 0 error nodes in a"
+want "Total 0 error nodes in b"
+
+phase "brw_inject_errors"
+# a corrupts the buffer of one unit it writes from: b's check finds it,
+# a's unit stops on its first error (stop_onerr): one brw error
+echo 1 > /sys/module/lnet_selftest/parameters/brw_inject_errors
+run add_batch inject
+run add_test --batch inject --concurrency 2 --loop 4 --from a --to b brw write size=4k check=full
+run run inject
+batch_idle inject
+[ "$(cat /sys/module/lnet_selftest/parameters/brw_inject_errors)" = 0 ] ||
+	fail "brw_inject_errors not used"
+[ "$(brw_errors_of a)" = 1 ] || fail "a: want 1 brw error, got $(brw_errors_of a)"
+run show_error b
+want "Total 0 error nodes in b"
 barrier batches
 
 phase "stat while a write runs"
@@ -176,14 +209,10 @@ barrier left
 # the forever loop's RPCs to b fail now (rpc_timeout): errors counted,
 # no hang
 for i in $(seq 1 60); do
-	"$LST" show_error a 2>&1 | grep -q "brw errors" && break
+	[ "$(brw_errors_of a)" -gt 1 ] && break
 	nap 1
 done
-run show_error a
-case "$OUT" in
-*"Total 1 error nodes in a"*) ;;
-*) fail "a counted no brw error with b gone" ;;
-esac
+[ "$(brw_errors_of a)" -gt 1 ] || fail "a counted no brw error with b gone"
 run stop --force flow
 want "flow is stopped"
 
