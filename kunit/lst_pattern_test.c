@@ -130,8 +130,11 @@ static void pattern_server_loop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lst_server_loop(10, 5, 4, 2, 2), 8);
 	/* 3 clients, 4 servers S=1: ceil(3 / 4) = 1 */
 	KUNIT_EXPECT_EQ(test, lst_server_loop(3, 4, 1, 1, 1), 1);
-	/* no overflow: capped at S32_MAX */
+	/* the console's largest: 4096 clients D=4096, concurrency 1024 */
 	KUNIT_EXPECT_EQ(test, lst_server_loop(4096, 1, 4096, 1, 1024),
+			4096 * 1024);
+	/* no overflow whatever the caller gives: capped at S32_MAX */
+	KUNIT_EXPECT_EQ(test, lst_server_loop(UINT_MAX, 1, 1, 1, 1024),
 			(s32)S32_MAX);
 }
 

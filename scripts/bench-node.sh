@@ -11,12 +11,15 @@
 #    both, with each rail's share and how busy a's CPUs were; then
 #    failover (a's eth1 down under PUTs), remote failover (QEMU pulls
 #    b's eth1 cable under PUTs) and flapping (eth1 down and up every
-#    second under PUTs), BENCH_RUNS runs each;
+#    second under PUTs), BENCH_RUNS runs each; between one rail and two,
+#    lst (LNet selftest) brw write, brw read (1 MiB) and ping, BENCH_RUNS
+#    samples each of lst stat;
 #  o2ib (BENCH_LND o2ib or both): soft-RoCE (rxe0) on the same eth0,
 #    BENCH_RUNS runs of ib_write_bw (1 MiB RDMA writes, BENCH_SECONDS
 #    each), then BENCH_RUNS runs each of lnet_test 1 MiB PUTs and 1 MiB
 #    GETs (8 in flight) over ko2iblnd (BENCH_O2IB_CONNS > 0: that many
-#    connections per peer).  If ko2iblnd.ko is not built,
+#    connections per peer), then lst as over ksocklnd.  If ko2iblnd.ko
+#    is not built,
 #    LNet over o2ib is skipped: a writes "o2ib_skipped <why>".
 #
 # With o2ib alone iperf3 still runs first, for comparison.  lnet_test
@@ -71,6 +74,64 @@ bench_iperf3() {
 	barrier iperf3-done
 }
 
+# lst_avg OUT R|W: the Avg of the [R] or [W] line of lst stat's output.
+lst_avg() {
+	sed -n "s/^\[$2\] Avg: *\([0-9.]*\).*/\1/p" <<< "$1" | head -1
+}
+
+# bench_lst PREFIX A_NID B_NID: LNet selftest as an admin runs it, a the console and
+# a client, b the server: BENCH_RUNS samples (lst stat, BENCH_SECONDS
+# each) of brw write and of brw read (1 MiB, 8 in flight, no check) and
+# of ping (8 in flight): "PREFIX_lst_write_mibps", "..._read_mibps" (a's
+# W, a's R), "..._ping_rate" (a's [W] RPC/s: LNet messages a sends).
+bench_lst() {
+	local pre=$1 anid=$2 bnid=$3 r op out v
+	local lst=$LNET_TOP/build/utils/lst
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" ||
+		fail "insmod lnet_selftest"
+	barrier "$pre-lst-ready"
+	if [ "$LNET_NODE" = a ]; then
+		export LST_SESSION=$$
+		"$lst" new_session bench > /dev/null || fail "lst new_session"
+		"$lst" add_group a "$anid" || fail "lst add_group a"
+		"$lst" add_group b "$bnid" || fail "lst add_group b"
+		for op in write read ping; do
+			"$lst" add_batch "$op" || fail "lst add_batch"
+			if [ "$op" = ping ]; then
+				"$lst" add_test --batch ping --concurrency 8 \
+					--from a --to b ping > /dev/null
+			else
+				"$lst" add_test --batch "$op" --concurrency 8 \
+					--from a --to b brw "$op" size=1M > /dev/null
+			fi || fail "lst add_test $op"
+			"$lst" run "$op" > /dev/null || fail "lst run $op"
+			sleep 1		# connections and credits warm
+			for ((r = 1; r <= RUNS; r++)); do
+				if [ "$op" = ping ]; then
+					out=$("$lst" stat --count 1 --delay "$SECONDS_PER_RUN" --rate --write a)
+					v=$(lst_avg "$out" W)
+					echo "${pre}_lst_ping_rate $v" >> "$OUT"
+				else
+					out=$("$lst" stat --count 1 --delay "$SECONDS_PER_RUN" --bw a)
+					if [ "$op" = write ]; then
+						v=$(lst_avg "$out" W)
+					else
+						v=$(lst_avg "$out" R)
+					fi
+					echo "${pre}_lst_${op}_mibps $v" >> "$OUT"
+				fi
+				[ -n "$v" ] || fail "lst stat $op: no figure in: $out"
+				log "lst $op run $r: $v"
+			done
+			"$lst" stop "$op" > /dev/null || fail "lst stop $op"
+		done
+		"$lst" show_error a b
+		"$lst" end_session > /dev/null || fail "lst end_session"
+	fi
+	barrier "$pre-lst-done" 1800
+	rmmod lnet_selftest || fail "rmmod lnet_selftest"
+}
+
 # LNet over ksocklnd.
 bench_sock() {
 	local r nid
@@ -96,6 +157,7 @@ bench_sock() {
 		done
 	fi
 	barrier sock-one-rail-done 1800
+	bench_lst sock "${IP_a_net0:?}@tcp" "$IP_b_net0@tcp"
 	bench_sock_two_rails
 	barrier sock-done 1800
 	sock_unload
@@ -356,6 +418,7 @@ bench_o2ib() {
 		barrier o2ib-gets-done 1800
 		rxe_counters "after the GETs"
 	fi
+	bench_lst o2ib "$(nid_of a)" "$(nid_of b)"
 	barrier o2ib-done 1800
 	o2ib_unload
 }

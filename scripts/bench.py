@@ -4,12 +4,13 @@
 
 In one boot, node a measures towards node b: TCP bandwidth with iperf3,
 then LNet 1 MiB PUT bandwidth, 0-byte PUT rate and ping rate over ksocklnd
-(with lnet_test.ko), and 1 MiB PUT bandwidth over two rails (a second
+(with lnet_test.ko), lst brw write/read 1 MiB and ping as an admin runs
+them, and 1 MiB PUT bandwidth over two rails (a second
 link, tcp1) with each rail's share and a's CPU load, the failover time
 when a's second link goes down and the bandwidth while it flaps;
 then, on soft-RoCE (rxe0) over the same link, RDMA
 write bandwidth with ib_write_bw and LNet 1 MiB PUT and GET bandwidth over
-ko2iblnd; several runs each.  Prints the median of each and the ratios of
+ko2iblnd, and lst there too; several runs each.  Prints the median of each and the ratios of
 LNet to iperf3 and to ib_write_bw bandwidth.  The o2ib part is skipped,
 with a message, when ko2iblnd.ko is not built.  See
 Documentation/benchmark.rst.
@@ -45,8 +46,12 @@ def read_results(path):
                 val = int(v[1]) * 1e9 / int(v[0])         # MiB/s
             elif kind in ("small_ns", "ping_ns"):
                 val = int(v[1]) * 1e9 / int(v[0])         # per second
-            elif kind == "ibwrite_mibps":
+            elif kind in ("ibwrite_mibps", "sock_lst_write_mibps",
+                          "sock_lst_read_mibps", "o2ib_lst_write_mibps",
+                          "o2ib_lst_read_mibps"):
                 val = float(v[0])                         # MiB/s
+            elif kind in ("sock_lst_ping_rate", "o2ib_lst_ping_rate"):
+                val = float(v[0])                         # messages/s
             elif kind == "put2_split":                    # rail 0's share
                 val = 100.0 * int(v[0]) / max(int(v[0]) + int(v[1]), 1)
             elif kind in ("failover_ns", "rfailover_ns"):  # max, median
@@ -102,8 +107,11 @@ def main():
     timeout = 120 + args.runs * (args.seconds + 60)
     # two rails: failover, remote failover, flapping (~30 s a run each)
     timeout += args.runs * 90
+    # lst: write, read, ping, a sample of --seconds each
+    timeout += 60 + args.runs * 3 * (args.seconds + 5)
     if args.lnd != "sock":
         timeout += 120 + args.runs * (args.seconds + 150)
+        timeout += 60 + args.runs * 3 * (args.seconds + 5)
     # Standard frames: the figures stay comparable with the earlier ones
     # and with the stock LNet reference measured on such links.
     topo = vm.Topology("bench", [vm.Node("a", script=script, mtu=1500,
@@ -125,11 +133,14 @@ def main():
     want = ["iperf3_bps"]
     if args.lnd != "o2ib":
         want += ["put_ns", "small_ns", "ping_ns", "put2_ns", "put2_split",
-                 "put2_cpu", "failover_ns", "rfailover_ns", "flap_ns"]
+                 "put2_cpu", "failover_ns", "rfailover_ns", "flap_ns",
+                 "sock_lst_write_mibps", "sock_lst_read_mibps",
+                 "sock_lst_ping_rate"]
     if args.lnd != "sock":
         want += ["ibwrite_mibps"]
     if args.lnd != "sock" and not r["o2ib_skipped"]:
-        want += ["o2ib_put_ns", "o2ib_get_ns"]
+        want += ["o2ib_put_ns", "o2ib_get_ns", "o2ib_lst_write_mibps",
+                 "o2ib_lst_read_mibps", "o2ib_lst_ping_rate"]
     missing = [k for k in want if not r.get(k)]
     if missing:
         print("incomplete results (no %s) in %s" % (", ".join(missing), run_dir))
@@ -152,6 +163,11 @@ def main():
         show("LNet/sock 1 MiB PUT a -> b", "put_ns", "MiB/s")
         show("LNet/sock 0 B PUT a -> b (64 in flight)", "small_ns", "PUTs/s")
         show("LNet/sock ping a -> b", "ping_ns", "pings/s")
+        show("lst brw write 1M (8) a -> b, a's W", "sock_lst_write_mibps",
+             "MiB/s")
+        show("lst brw read 1M (8) a <- b, a's R", "sock_lst_read_mibps",
+             "MiB/s")
+        show("lst ping (8), a's W rate", "sock_lst_ping_rate", "msgs/s")
         show("LNet/sock 1 MiB PUT a -> b, two rails", "put2_ns", "MiB/s")
         show("  share of rail tcp (rest: tcp1)", "put2_split", "%")
         show("  a's CPUs busy meanwhile", "put2_cpu", "%")
@@ -173,14 +189,28 @@ def main():
     elif args.lnd != "sock":
         show("LNet/o2ib 1 MiB PUT a -> b", "o2ib_put_ns", "MiB/s")
         show("LNet/o2ib 1 MiB GET a <- b", "o2ib_get_ns", "MiB/s")
+        show("lst/o2ib brw write 1M (8), a's W", "o2ib_lst_write_mibps",
+             "MiB/s")
+        show("lst/o2ib brw read 1M (8), a's R", "o2ib_lst_read_mibps",
+             "MiB/s")
+        show("lst/o2ib ping (8), a's W rate", "o2ib_lst_ping_rate",
+             "msgs/s")
     if args.lnd != "o2ib":
         ratio("LNet/sock PUT / TCP bandwidth:", "put_ns", "iperf3_bps")
+        ratio("lst/sock brw write / TCP bandwidth:", "sock_lst_write_mibps",
+              "iperf3_bps")
+        ratio("lst/sock brw read / TCP bandwidth:", "sock_lst_read_mibps",
+              "iperf3_bps")
         ratio("LNet/sock PUT, two rails / one rail:", "put2_ns", "put_ns")
         ratio("LNet/sock PUT, flapping / one rail:", "flap_ns", "put_ns")
     if args.lnd != "sock" and not r["o2ib_skipped"]:
         ratio("LNet/o2ib PUT / ib_write_bw bandwidth:", "o2ib_put_ns",
               "ibwrite_mibps")
         ratio("LNet/o2ib GET / ib_write_bw bandwidth:", "o2ib_get_ns",
+              "ibwrite_mibps")
+        ratio("lst/o2ib brw write / ib_write_bw:", "o2ib_lst_write_mibps",
+              "ibwrite_mibps")
+        ratio("lst/o2ib brw read / ib_write_bw:", "o2ib_lst_read_mibps",
               "ibwrite_mibps")
     if args.lnd != "sock":
         ratio("ib_write_bw / TCP bandwidth:", "ibwrite_mibps", "iperf3_bps")

@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# LNet selftest over ksocklnd: node a is lst's console and a test node, b
-# a test node (spec lnet-selftest.md 8.2, between our own nodes).
+# LNet selftest over ksocklnd (LST_LND=o2ib: over ko2iblnd, the data
+# and stat phases only, lst_o2ib.sh): node a is lst's console and a test
+# node, b a test node (spec lnet-selftest.md 8.2, between our own
+# nodes).
 #  - sessions and groups: new_session, add_group (nodes Active),
 #    list_group, show_session, ping;
 #  - bad input refused with the kernel's message: no key, a foreign key,
-#    a 1-byte brw (stock nodes assert), an offset that adds a page;
+#    a 1-byte brw (stock nodes assert), an offset that adds a page; raw
+#    netlink requests (lst_nl_bad), also without CAP_NET_ADMIN, changing
+#    nothing;
 #  - brw write and read, check=full, at 8 B, 4 KiB, 1 MiB and an
 #    unaligned offset, and ping, as finite loops: the data moved and was
 #    checked by the node that received it (show_error: 0 errors);
@@ -17,13 +21,19 @@
 #    traffic: ping shows it Unknown; end_session.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
-. "$LNET_TOP/tests/vm/sock_lib.sh"
+LST_LND=${LST_LND:-sock}
+if [ "$LST_LND" = o2ib ]; then
+	. "$LNET_TOP/tests/vm/o2ib_lib.sh"
+else
+	. "$LNET_TOP/tests/vm/sock_lib.sh"
+fi
 
 LST=$LNET_TOP/build/utils/lst
+LST_NL_BAD=$LNET_TOP/build/utils/lst_nl_bad
 export LST_SESSION=4242
 
 lst_load() {
-	sock_load
+	"${LST_LND}_load"
 	# rpc_timeout: a's RPCs to a node that left fail in 5 s, not 64
 	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=5 ||
 		fail "insmod lnet_selftest $*"
@@ -31,7 +41,7 @@ lst_load() {
 
 lst_unload() {
 	module_loaded lnet_selftest && { rmmod lnet_selftest || fail "rmmod lnet_selftest"; }
-	sock_unload
+	"${LST_LND}_unload"
 }
 
 indent() {
@@ -105,6 +115,11 @@ B=$(nid_of b)
 lst_load
 barrier up
 
+if [ "$LNET_NODE" = b ] && [ "$LST_LND" != sock ]; then
+	barrier done 900
+	lst_unload
+	exit 0
+fi
 if [ "$LNET_NODE" = b ]; then
 	barrier batches 600		# a runs the batches
 	barrier leave 600		# a's forever batch is running
@@ -119,6 +134,12 @@ if [ "$LNET_NODE" = b ]; then
 	exit 0
 fi
 
+if [ "$LST_LND" != sock ]; then
+	run new_session lstvm
+	run add_group a "$A"
+	run add_group b "$B"
+fi
+if [ "$LST_LND" = sock ]; then
 phase "sessions and groups"
 refused "no session" add_group a "$A"
 run new_session --timeout 600 lstvm
@@ -135,6 +156,18 @@ run list_group --active b
 want "12345-$B: Active"
 run show_session
 want "lstvm ID:"
+
+phase "bad netlink requests"
+# each refused with a message; the session and its groups unchanged
+before=$("$LST" show_session; "$LST" list_group a b)
+"$LST_NL_BAD" "$LST_SESSION" > /tmp/lst_nl_bad ||
+	{ cat /tmp/lst_nl_bad; fail "lst_nl_bad"; }
+log "lst_nl_bad: $(grep -c '^ok' /tmp/lst_nl_bad) requests refused"
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LST_NL_BAD" --eperm > /tmp/lst_nl_eperm ||
+	{ cat /tmp/lst_nl_eperm; fail "lst_nl_bad --eperm"; }
+after=$("$LST" show_session; "$LST" list_group a b)
+[ "$before" = "$after" ] || fail "bad requests changed the session: $after"
 run ping --group b
 want "12345-$B: Active [session: lstvm"
 
@@ -144,6 +177,8 @@ refused "size must be a multiple of 8" add_test --batch bad --from a --to b brw 
 refused "adds no page" add_test --batch bad --from a --to b brw write size=4k off=8
 refused "no such group" add_test --batch bad --from a --to nosuch ping
 refused "span is larger" add_test --batch bad --distribute 1:2 --from a --to b ping
+
+fi
 
 phase "brw and ping, data checked"
 # One batch of seven tests, 2 units of 8 RPCs each: the data moved (a's
@@ -187,7 +222,7 @@ batch_idle inject
 [ "$(brw_errors_of a)" = 1 ] || fail "a: want 1 brw error, got $(brw_errors_of a)"
 run show_error b
 want "Total 0 error nodes in b"
-barrier batches
+[ "$LST_LND" = sock ] && barrier batches
 
 phase "stat while a write runs"
 run add_batch flow
@@ -202,6 +237,14 @@ run stat --count 1 --delay 2 --bw --read b
 r=$(echo "$OUT" | sed -n 's/^\[R\] Avg: *\([0-9.]*\).*/\1/p')
 log "b reads at $r MiB/s"
 awk -v r="$r" 'BEGIN { exit !(r > 0) }' || fail "b's read bandwidth is $r"
+
+if [ "$LST_LND" != sock ]; then
+	run stop flow
+	run end_session
+	barrier done
+	lst_unload
+	exit 0
+fi
 
 phase "a test node leaves mid-batch"
 barrier leave

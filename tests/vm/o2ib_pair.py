@@ -24,7 +24,10 @@ our modules loaded:
 - o2ib_multirail: two rails (o2ib, o2ib1 on rxe1/eth1): discovery finds
   both NIDs of the peer, push tells it ours, bulk traffic uses both,
   every byte checked; one rail deleted (pushed);
-- o2ib_health: as sock_health, over o2ib and o2ib1.
+- o2ib_health: as sock_health, over o2ib and o2ib1;
+- lst_o2ib: LNet selftest over o2ib, lst.sh's data phases: brw write and
+  read check=full (8 B to 1 MiB, an unaligned offset) and ping with every
+  RPC checked, brw_inject_errors, stat figures.
 """
 
 import vm
@@ -32,7 +35,7 @@ from cases import VmTest
 
 SCENARIOS = ["o2ib_smoke.sh", "o2ib_traffic.sh", "o2ib_conns.sh",
              "o2ib_hostile.sh", "o2ib_get_interop.sh", "o2ib_multirail.sh",
-             "o2ib_health.sh"]
+             "o2ib_health.sh", "lst_o2ib.sh"]
 
 TESTS = [
     VmTest("o2ib_pair",

@@ -146,16 +146,21 @@ static int nidlist_parse(struct nidlist *l, int argc, char **argv)
 	return 0;
 }
 
+/* The NIDs of @l as LST_A_NODES; a message too small for them fails. */
 static int put_nodes(struct nl_msg *msg, const struct nidlist *l)
 {
 	struct nlattr *nest = nla_nest_start(msg, LST_A_NODES);
 	int i;
 
-	if (!nest)
-		return -EMSGSIZE;
-	for (i = 0; i < l->n; i++)
+	for (i = 0; nest && i < l->n; i++)
 		if (nla_put_string(msg, LST_A_NID, l->nid[i]))
-			return -EMSGSIZE;
+			break;
+	/* a nest's length is 16 bits */
+	if (!nest || i < l->n || nlmsg_tail(nlmsg_hdr(msg)) -
+	    (void *)nest > 0xffff) {
+		fprintf(stderr, "too many nodes for one request\n");
+		return -E2BIG;
+	}
 	nla_nest_end(msg, nest);
 	return 0;
 }
@@ -384,9 +389,13 @@ static int cmd_add_group(int argc, char **argv)
 		return rc;
 	msg = lst_msg(LST_CMD_GROUP_ADD, true, true);
 	nla_put_string(msg, LST_A_GROUP, argv[1]);
-	put_nodes(msg, &l);
-	rc = run_trans(msg, "add_group", &rs);
+	rc = put_nodes(msg, &l);
 	free(l.nid);
+	if (rc) {
+		nlmsg_free(msg);
+		return rc;
+	}
+	rc = run_trans(msg, "add_group", &rs);
 	if (rc)
 		return rc;
 	bad = print_trans_errors(&rs, "create session");
@@ -473,9 +482,12 @@ static int cmd_update_group(int argc, char **argv)
 	nla_put_u32(msg, LST_A_UPDATE_OPC, opc);
 	if (state)
 		nla_put_u32(msg, LST_A_STATE, state);
-	if (l.n)
-		put_nodes(msg, &l);
+	rc = l.n ? put_nodes(msg, &l) : 0;
 	free(l.nid);
+	if (rc) {
+		nlmsg_free(msg);
+		return rc;
+	}
 	rc = run_trans(msg, "update_group", &rs);
 	if (!rc && print_trans_errors(&rs, opc == LST_GROUP_REFRESH ?
 				      "create session" : "remove session"))
@@ -1031,10 +1043,13 @@ static int cmd_ping(int argc, char **argv)
 			break;
 		case 'n':
 			rc = nidlist_parse(&l, 1, &optarg);
-			if (rc)
-				return rc;
-			put_nodes(msg, &l);
+			if (!rc)
+				rc = put_nodes(msg, &l);
 			free(l.nid);
+			if (rc) {
+				nlmsg_free(msg);
+				return rc;
+			}
 			break;
 		default:
 			die_usage("ping [--group G | --nodes NIDS | --batch B [--server]\n"
@@ -1084,12 +1099,13 @@ static int stat_query(const char *arg, unsigned int timeout,
 		nla_put_string(msg, LST_A_GROUP, arg);
 	} else {
 		rc = nidlist_parse(&l, 1, (char **)&arg);
+		if (!rc)
+			rc = put_nodes(msg, &l);
+		free(l.nid);
 		if (rc) {
 			nlmsg_free(msg);
 			return rc;
 		}
-		put_nodes(msg, &l);
-		free(l.nid);
 	}
 	nla_put_u32(msg, LST_A_TIMEOUT, timeout);
 	return run_trans(msg, "stat", rs);
@@ -1406,6 +1422,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lst: %s\n", err.msg);
 		return 1;
 	}
+	/* room for a request of LST_MAX_NODES NIDs */
+	nlmsg_set_default_size(128 * 1024);
 	rc = lst_cmds[i].fn(argc - 1, argv + 1);
 	lnl_close();
 	return rc ? 1 : 0;
