@@ -60,10 +60,10 @@ static void lst_con_call_result(struct lst_con_node *nd, unsigned int svc,
 				bool pinger, struct lst_con_result *r)
 {
 	if (!rpc->status) {
-		nd->state = lst_node_state(&lst_con.sid,
-				lst_get64(rpc->reply, LST_REP_SID + LST_SID_NID),
-				(s64)lst_get64(rpc->reply,
-					       LST_REP_SID + LST_SID_STAMP));
+		u64 nid = lst_get64(rpc->reply, LST_REP_SID + LST_SID_NID);
+		u64 stamp = lst_get64(rpc->reply, LST_REP_SID + LST_SID_STAMP);
+
+		nd->state = lst_node_state(&lst_con.sid, nid, (s64)stamp);
 		nd->last_reply = jiffies;
 		if (svc == LST_SVC_MAKE_SESSION)
 			nd->timeout = lst_get32(rpc->reply,

@@ -226,7 +226,11 @@ want "Total 0 error nodes in b"
 
 phase "stat while a write runs"
 run add_batch flow
-run add_test --batch flow --concurrency 4 --from a --to b brw write size=1M check=full
+# (over soft-RoCE under TCG a 1 MiB RPC takes seconds on the debug
+# kernel: smaller ones keep the phase short there)
+flow_size=1M
+[ "$LST_LND" = sock ] || flow_size=256k
+run add_test --batch flow --concurrency 4 --from a --to b brw write size=$flow_size check=full
 run run flow
 run stat --count 1 --delay 2 --bw --write a
 want "[LNet Bandwidth of a]"

@@ -126,11 +126,11 @@ static void bad_requests(void)
 	expect_reject("session_end with another key", msg, EACCES);
 
 	/* groups */
-	expect_reject("group_add without a key",
-		      (msg = lnl_msg(LST_CMD_GROUP_ADD, true),
-		       nla_put_string(msg, LST_A_GROUP, "g"), msg), EACCES);
-	expect_reject("group_add without a group", group_add(NULL, 1,
-		      "192.0.2.1@tcp"), EINVAL);
+	msg = lnl_msg(LST_CMD_GROUP_ADD, true);
+	nla_put_string(msg, LST_A_GROUP, "g");
+	expect_reject("group_add without a key", msg, EACCES);
+	expect_reject("group_add without a group",
+		      group_add(NULL, 1, "192.0.2.1@tcp"), EINVAL);
 	expect_reject("group_add without nodes", group_add("g", -1, NULL),
 		      EINVAL);
 	expect_reject("group_add with an empty node list",
