@@ -263,17 +263,28 @@ failover_line() {
 # timeout or the push and goes again by rail 0.  "rfailover_ns MAX
 # MEDIAN ERRORS".
 bench_sock_remote_failover() {
-	local nid=$1 r pid s1 a1
+	local nid=$1 r pid s1 a1 i
 	a1=$(mr_nid a net1)
+	# PUTs one at a time would mostly take tcp (no credit contention to
+	# spread them) and the cut would catch none: the peer net tcp1 is
+	# preferred (UDSP priority 0) while healthy, so the stream is on it
+	# when the cable goes, and health moves it to tcp.
+	"$LNETCTL" udsp add --dst "${LND}1" --priority 0 || fail "udsp add"
 	for ((r = 1; r <= RUNS; r++)); do
 		# Both rails healthy (the local failover left a's own NI in
 		# recovery): else selection keeps the stream on rail 0.
 		"$LNETCTL" net set --all --health 1000 || fail "net set --health"
 		"$LNETCTL" peer set --all --health 1000 || fail "peer set --health"
-		# Both rails carry traffic.  After the cable came back a PUT
-		# on the connection the cut left behind may be lost until
-		# its deadline (logged, not fatal: this is a measure).
-		lt put "$nid" 1048576 8 8
+		# Until PUTs take tcp1 again (b's NI back up: its push in),
+		# 20 s at most.  After the cable came back a PUT on the
+		# connection the cut left behind may be lost until its
+		# deadline (logged, not fatal: this is a measure).
+		for ((i = 0; i < 20; i++)); do
+			s1=$(ni_sends "$a1")
+			lt put "$nid" 1048576 4 1
+			[ $(($(ni_sends "$a1") - s1)) -ge 3 ] && break
+			sleep 1
+		done
 		failover_stream "$nid" > /tmp/rfailover &
 		pid=$!
 		s1=$(ni_sends "$a1")
@@ -285,6 +296,7 @@ bench_sock_remote_failover() {
 		remote_cable up
 		sleep 2		# b's NI up again, its push on the way
 	done
+	"$LNETCTL" udsp del --all || fail "udsp del"
 	"$LNETCTL" peer set --all --health 1000 || true
 }
 

@@ -198,13 +198,17 @@ for t in "brw write size=1M" "brw read size=1M" "brw write size=4k" \
 	run add_test --batch data --concurrency 2 --loop 8 --from a --to b $t check=full
 done
 run add_test --batch data --concurrency 2 --loop 8 --from a --to b ping
+# D:S 1:2 over a and b: a's client pings both (a is a server too)
+run add_group ab "$A" "$B"
+run add_test --batch data --concurrency 2 --loop 8 --distribute 1:2 --from a --to ab ping
 run list_batch data
-want "Test 7 (ping)"
+want "Test 8 (ping)"
+want "from: a to: ab distribute: 1:2"
 run run data
 batch_idle data
 grew send_length "$sent" $((16 * (M + 4096 + 4000)))
 grew recv_length "$rcvd" $((16 * (M + 8 + 4000)))
-grew send_count "$msgs" $((16 * 7))
+grew send_count "$msgs" $((16 * 7 + 32))
 run show_error a b
 want "Total 0 error nodes in a"
 want "Total 0 error nodes in b"
