@@ -37,7 +37,7 @@
 /* Test parameters (spec 7.3, 7.5, 5.1). */
 #define LST_GENL_CONCUR_MAX	1024
 #define LST_GENL_SPAN_MAX	341	/* a longer list breaks stock nodes */
-#define LST_GENL_BRW_SIZE_MAX	(1 << 20)
+#define LST_GENL_BRW_SIZE_MAX	1048576
 #define LST_GENL_TIMEOUT_MAX	3600	/* seconds, any timeout */
 
 /* Node states (spec 7.1), LST_A_STATE; also a filter mask. */
