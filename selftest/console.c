@@ -83,7 +83,6 @@ static struct lst_con_node *lst_con_node_get(const struct lnet_processid *id)
 	if (!nd)
 		return ERR_PTR(-ENOMEM);
 	nd->id = *id;
-	nd->nid4 = lnet_nid_to_nid4(&id->nid);
 	nd->state = LST_NODE_UNKNOWN;
 	nd->uses = 1;
 	list_add_tail(&nd->link, &lst_con.nodes);
@@ -123,18 +122,28 @@ static int lst_con_fill_mksn(unsigned int i, void *req, struct lst_bulk **bk,
 	return 0;
 }
 
-/* The nodes of @grp not ACTIVE, in an array the caller frees. */
-static struct lst_con_node **lst_con_group_copy(struct lst_con_group *grp,
-						unsigned int *n, u32 states)
+/**
+ * lst_con_vec() - room for @n node pointers (a transaction's targets)
+ * @n: how many at most
+ *
+ * Return: the array (kvfree() it), or NULL.
+ */
+struct lst_con_node **lst_con_vec(unsigned int n)
 {
-	struct lst_con_node **v;
+	return kvmalloc_array(max(n, 1U), sizeof(struct lst_con_node *),
+			      GFP_KERNEL);
+}
 
-	v = kvmalloc_array(max(grp->nnodes, 1U), sizeof(*v), GFP_KERNEL);
-	if (!v)
-		return NULL;
-	memcpy(v, grp->nodes, grp->nnodes * sizeof(*v));
-	*n = lst_con_nodes_in(v, grp->nnodes, states);
-	return v;
+/* MAKE_SESSION to the ones of @nodes not ACTIVE (results to @out). */
+static int lst_con_mksn(struct lst_con_node **nodes, unsigned int n,
+			struct lst_con_results *out)
+{
+	n = lst_con_nodes_in(nodes, n, ~LST_NODE_ACTIVE);
+	if (!n)
+		return 0;
+	return lst_con_trans(LST_SVC_MAKE_SESSION, nodes, n,
+			     LST_CON_RPC_TIMEOUT, lst_con_fill_mksn, NULL, out,
+			     false);
 }
 
 /* REMOVE_SESSION to the ACTIVE ones of @nodes (results to @out). */
@@ -146,6 +155,26 @@ static int lst_con_rmsn(struct lst_con_node **nodes, unsigned int n,
 		return 0;
 	return lst_con_trans(LST_SVC_REMOVE_SESSION, nodes, n,
 			     LST_CON_RPC_TIMEOUT, NULL, NULL, out, false);
+}
+
+/*
+ * The session's nodes of @ids, each once, into @v (room for @n): how
+ * many.
+ */
+static unsigned int lst_con_nodes_of(const struct lnet_processid *ids,
+				     unsigned int n, struct lst_con_node **v)
+{
+	unsigned int i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct lst_con_node *nd = lst_con_node_find(&ids[i]);
+
+		for (j = 0; nd && j < k && v[j] != nd; j++)
+			;
+		if (nd && j == k)
+			v[k++] = nd;
+	}
+	return k;
 }
 
 static void lst_con_pinger_arm(void)
@@ -240,7 +269,7 @@ void lst_con_session_end(void)
 	unsigned int n = 0;
 
 	cancel_delayed_work(&lst_con.pinger);
-	v = kvmalloc_array(max(lst_con.nnodes, 1U), sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(lst_con.nnodes);
 	if (v) {
 		list_for_each_entry(nd, &lst_con.nodes, link)
 			v[n++] = nd;
@@ -281,8 +310,9 @@ int lst_con_group_add(const char *name, const struct lnet_processid *ids,
 		      struct netlink_ext_ack *extack)
 {
 	struct lst_con_group *grp = lst_con_group_find(name);
+	bool created = !grp;
 	struct lst_con_node **v;
-	unsigned int i, k;
+	unsigned int i;
 	int rc = 0;
 
 	if (!grp) {
@@ -301,25 +331,15 @@ int lst_con_group_add(const char *name, const struct lnet_processid *ids,
 		rc = lst_con_group_link(grp, &ids[i]);
 	if (rc) {
 		NL_SET_ERR_MSG(extack, "too many nodes in the session");
+		if (created)
+			lst_con_group_free(grp);
 		return rc;
 	}
 	/* MAKE_SESSION to the listed nodes not ACTIVE (spec 7.3) */
-	v = kvmalloc_array(n, sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(n);
 	if (!v)
 		return -ENOMEM;
-	for (i = 0, k = 0; i < n; i++) {
-		struct lst_con_node *nd = lst_con_node_find(&ids[i]);
-		unsigned int j;
-
-		for (j = 0; j < k && v[j] != nd; j++)
-			;
-		if (j == k && nd->state != LST_NODE_ACTIVE)
-			v[k++] = nd;
-	}
-	if (k)
-		rc = lst_con_trans(LST_SVC_MAKE_SESSION, v, k,
-				   LST_CON_RPC_TIMEOUT, lst_con_fill_mksn, NULL,
-				   out, false);
+	rc = lst_con_mksn(v, lst_con_nodes_of(ids, n, v), out);
 	kvfree(v);
 	return rc;
 }
@@ -328,17 +348,13 @@ int lst_con_group_add(const char *name, const struct lnet_processid *ids,
 int lst_con_group_refresh(struct lst_con_group *grp,
 			  struct lst_con_results *out)
 {
-	struct lst_con_node **v;
-	unsigned int n;
-	int rc = 0;
+	struct lst_con_node **v = lst_con_vec(grp->nnodes);
+	int rc;
 
-	v = lst_con_group_copy(grp, &n, ~LST_NODE_ACTIVE);
 	if (!v)
 		return -ENOMEM;
-	if (n)
-		rc = lst_con_trans(LST_SVC_MAKE_SESSION, v, n,
-				   LST_CON_RPC_TIMEOUT, lst_con_fill_mksn, NULL,
-				   out, false);
+	memcpy(v, grp->nodes, grp->nnodes * sizeof(*v));
+	rc = lst_con_mksn(v, grp->nnodes, out);
 	kvfree(v);
 	return rc;
 }
@@ -373,23 +389,21 @@ int lst_con_group_remove(struct lst_con_group *grp,
 			 struct netlink_ext_ack *extack)
 {
 	struct lst_con_node **v;
-	unsigned int i, j, k = 0;
+	unsigned int i, j, k = 0, listed;
 	int rc;
 
 	if (grp->tests) {
 		NL_SET_ERR_MSG(extack, "the group is used by a test");
 		return -EBUSY;
 	}
-	v = kvmalloc_array(max(n, 1U), sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(n);
 	if (!v)
 		return -ENOMEM;
-	/* REMOVE_SESSION to those in no other group (spec 7.3) */
-	for (i = 0; i < n; i++) {
-		struct lst_con_node *nd = lst_con_node_find(&ids[i]);
-
-		if (nd && lst_con_group_has(grp, nd) && nd->uses == 1)
-			v[k++] = nd;
-	}
+	/* REMOVE_SESSION to those of @grp in no other group (spec 7.3) */
+	listed = lst_con_nodes_of(ids, n, v);
+	for (i = 0; i < listed; i++)
+		if (lst_con_group_has(grp, v[i]) && v[i]->uses == 1)
+			v[k++] = v[i];
 	rc = lst_con_rmsn(v, k, out);
 	kvfree(v);
 	for (i = 0; i < n; i++) {
@@ -416,7 +430,7 @@ int lst_con_group_del(struct lst_con_group *grp, struct lst_con_results *out,
 		NL_SET_ERR_MSG(extack, "the group is used by a test");
 		return -EBUSY;
 	}
-	v = kvmalloc_array(max(grp->nnodes, 1U), sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(grp->nnodes);
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < grp->nnodes; i++)
@@ -509,7 +523,7 @@ static int lst_con_fill_test(unsigned int i, void *req, struct lst_bulk **bk,
 		struct lst_con_node *nd =
 			t->to->nodes[(first + k) % t->to->nnodes];
 
-		put_unaligned_le64(nd->nid4, e);
+		put_unaligned_le64(lnet_nid_to_nid4(&nd->id.nid), e);
 		put_unaligned_le32(nd->id.pid, e + 8);
 	}
 	return 0;
@@ -659,7 +673,7 @@ static int lst_con_bar_trans(struct lst_con_batch *bat, struct lst_con_bar *b,
 	unsigned int n, all;
 	int rc = 0;
 
-	v = kvmalloc_array(max(lst_con.nnodes, 1U), sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(lst_con.nnodes);
 	if (!v)
 		return -ENOMEM;
 	all = lst_con_batch_nodes(bat, server, b->idx, v);
@@ -752,7 +766,7 @@ static void lst_con_pinger(struct work_struct *work)
 		lst_con_session_end();
 		goto out;
 	}
-	v = kvmalloc_array(max(lst_con.nnodes, 1U), sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(lst_con.nnodes);
 	if (v) {
 		list_for_each_entry(nd, &lst_con.nodes, link) {
 			unsigned long half = nd->timeout * HZ / 2;

@@ -27,8 +27,7 @@
 /**
  * struct lst_con_node - a node of the console's session
  * @link: in lst_con.nodes
- * @id: its NID (nid4: selftest ids are 64-bit) and PID 12345
- * @nid4: the same, as the wire carries it
+ * @id: its NID (a nid4 one: selftest ids are 64-bit) and PID 12345
  * @state: LST_NODE_*
  * @timeout: its session timeout (MAKE_SESSION reply), seconds; 0 never
  * @last_reply: jiffies of its last reply
@@ -37,7 +36,6 @@
 struct lst_con_node {
 	struct list_head	link;
 	struct lnet_processid	id;
-	u64			nid4;
 	u32			state;
 	u32			timeout;
 	unsigned long		last_reply;
@@ -157,6 +155,7 @@ int lst_con_trans(unsigned int svc, struct lst_con_node **nodes,
 		  void *arg, struct lst_con_results *out, bool pinger);
 
 /* console.c: the commands (lst_con.lock held, session checked). */
+struct lst_con_node **lst_con_vec(unsigned int n);
 struct lst_con_group *lst_con_group_find(const char *name);
 struct lst_con_batch *lst_con_batch_find(const char *name);
 struct lst_con_node *lst_con_node_find(const struct lnet_processid *id);

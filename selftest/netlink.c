@@ -450,7 +450,7 @@ static int lst_cmd_nodes(struct nlattr **tb, unsigned int cmd,
 	unsigned int n = 0;
 	int i, k, rc = 0;
 
-	v = kvmalloc_array(max(lst_con.nnodes, 1U), sizeof(*v), GFP_KERNEL);
+	v = lst_con_vec(lst_con.nnodes);
 	if (!v)
 		return -ENOMEM;
 	if (tb[LST_A_GROUP]) {
@@ -750,20 +750,95 @@ static int lst_put_batch(struct sk_buff *skb, const struct lst_con_batch *b)
 	return 0;
 }
 
+/* A message of @cb's dump, or NULL when @skb is full. */
+static void *lst_list_msg(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &lst_genl_family, NLM_F_MULTI,
+			   genl_dumpit_info(cb)->op.cmd);
+}
+
+/* Close @hdr after a put that returned @rc: false if it did not fit. */
+static bool lst_list_end(struct sk_buff *skb, void *hdr, int rc)
+{
+	if (rc) {
+		genlmsg_cancel(skb, hdr);
+		return false;
+	}
+	genlmsg_end(skb, hdr);
+	return true;
+}
+
 /*
- * GROUP_GET and BATCH_GET: a walk of the lists by position, resumed at
- * cb->args[0] (item) and [1] (node or test in it).
+ * GROUP_GET: a message per group, or per node of group @name.  A dump
+ * resumes after the cb->args[0] messages it sent already.
  */
+static void lst_dump_groups(struct sk_buff *skb, struct netlink_callback *cb,
+			    const char *name)
+{
+	struct lst_con_group *g;
+	long k = 0;
+
+	list_for_each_entry(g, &lst_con.groups, link) {
+		unsigned int i, n = name ? g->nnodes : 1;
+
+		if (name && strcmp(name, g->name))
+			continue;
+		for (i = 0; i < n; i++) {
+			void *hdr;
+
+			if (k++ < cb->args[0])
+				continue;
+			hdr = lst_list_msg(skb, cb);
+			if (!hdr || !lst_list_end(skb, hdr, name ?
+					lst_put_node(skb, g, g->nodes[i]) :
+					lst_put_group(skb, g)))
+				return;
+			cb->args[0]++;
+		}
+	}
+}
+
+/* BATCH_GET: a message per batch, or per test of batch @name. */
+static void lst_dump_batches(struct sk_buff *skb,
+			     struct netlink_callback *cb, const char *name)
+{
+	struct lst_con_batch *b;
+	struct lst_con_test *t;
+	long k = 0;
+	void *hdr;
+
+	list_for_each_entry(b, &lst_con.batches, link) {
+		if (!name) {
+			if (k++ < cb->args[0])
+				continue;
+			hdr = lst_list_msg(skb, cb);
+			if (!hdr || !lst_list_end(skb, hdr, lst_put_batch(skb, b)))
+				return;
+			cb->args[0]++;
+			continue;
+		}
+		if (strcmp(name, b->name))
+			continue;
+		list_for_each_entry(t, &b->tests, link) {
+			if (k++ < cb->args[0])
+				continue;
+			hdr = lst_list_msg(skb, cb);
+			if (!hdr || !lst_list_end(skb, hdr, lst_put_test(skb, b, t)))
+				return;
+			cb->args[0]++;
+		}
+	}
+}
+
+/* GROUP_GET and BATCH_GET: checked, then walked under the console lock. */
 static int lst_genl_list_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **tb = genl_dumpit_info(cb)->attrs;
-	unsigned int cmd = genl_dumpit_info(cb)->op.cmd;
-	bool groups = cmd == LST_CMD_GROUP_GET;
-	int name_attr = groups ? LST_A_GROUP : LST_A_BATCH;
-	const char *name = tb[name_attr] ? nla_data(tb[name_attr]) : NULL;
-	struct list_head *pos;
-	long idx = 0, sub;
-	int rc = 0;
+	bool groups = genl_dumpit_info(cb)->op.cmd == LST_CMD_GROUP_GET;
+	struct nlattr *na = tb[groups ? LST_A_GROUP : LST_A_BATCH];
+	const char *name = na ? nla_data(na) : NULL;
+	int rc;
 
 	rc = lst_need_admin(cb->skb, cb->extack);
 	if (rc)
@@ -772,62 +847,19 @@ static int lst_genl_list_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	rc = lst_check_session(tb, false, cb->extack);
 	if (rc)
 		goto out;
-	if (name && !(groups ? (void *)lst_con_group_find(name) :
-			       (void *)lst_con_batch_find(name))) {
-		if (groups)
-			NL_SET_ERR_MSG(cb->extack, "no such group");
-		else
-			NL_SET_ERR_MSG(cb->extack, "no such batch");
+	if (name && groups && !lst_con_group_find(name)) {
+		NL_SET_ERR_MSG(cb->extack, "no such group");
 		rc = -ENOENT;
-		goto out;
+	} else if (name && !groups && !lst_con_batch_find(name)) {
+		NL_SET_ERR_MSG(cb->extack, "no such batch");
+		rc = -ENOENT;
+	} else if (groups) {
+		lst_dump_groups(skb, cb, name);
+		rc = skb->len;
+	} else {
+		lst_dump_batches(skb, cb, name);
+		rc = skb->len;
 	}
-	list_for_each(pos, groups ? &lst_con.groups : &lst_con.batches) {
-		struct lst_con_group *g = list_entry(pos, struct lst_con_group,
-						     link);
-		struct lst_con_batch *b = list_entry(pos, struct lst_con_batch,
-						     link);
-		const char *this = groups ? g->name : b->name;
-		unsigned int nsub = groups ? g->nnodes : b->ntests;
-		struct lst_con_test *t = NULL;
-
-		if (idx++ < cb->args[0])
-			continue;
-		if (name && strcmp(name, this))
-			continue;
-		if (!groups)
-			t = list_first_entry_or_null(&b->tests,
-						     struct lst_con_test, link);
-		for (sub = 0; sub < (name ? nsub : 1); sub++) {
-			void *hdr;
-
-			if (t && sub)
-				t = list_next_entry(t, link);
-			if (sub < cb->args[1])
-				continue;
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, &lst_genl_family,
-					  NLM_F_MULTI, cmd);
-			if (!hdr)
-				goto full;
-			if (!name)
-				rc = groups ? lst_put_group(skb, g) :
-					      lst_put_batch(skb, b);
-			else
-				rc = groups ? lst_put_node(skb, g, g->nodes[sub]) :
-					      lst_put_test(skb, b, t);
-			if (rc) {
-				genlmsg_cancel(skb, hdr);
-				rc = 0;
-				goto full;
-			}
-			genlmsg_end(skb, hdr);
-			cb->args[1] = sub + 1;
-		}
-		cb->args[0] = idx;
-		cb->args[1] = 0;
-	}
-full:
-	rc = skb->len;
 out:
 	mutex_unlock(&lst_con.lock);
 	return rc;

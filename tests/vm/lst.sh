@@ -156,6 +156,15 @@ run list_group --active b
 want "12345-$B: Active"
 run show_session
 want "lstvm ID:"
+# a node in two groups: removed from one, it keeps its session (no
+# REMOVE_SESSION: it is in another group)
+run add_group tmp "$A"
+run update_group tmp --remove "$A"
+run list_group tmp
+want $'\t0\t0\t0\t0\t0\ttmp'
+run del_group tmp
+run ping --group a
+want "12345-$A: Active"
 
 phase "bad netlink requests"
 # each refused with a message; the session and its groups unchanged
