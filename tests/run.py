@@ -163,6 +163,10 @@ class Runner:
         passed = sum(1 for r in self.results if r[1].ok)
         failed = len(self.results) - passed
         report.write_junit(os.path.join(self.out, "results.xml"), self.results)
+        recap = report.failure_recap(self.results)
+        if recap:
+            print("failures:")
+            print("\n".join(recap))
         print("slowest:")
         for line in report.slowest(self.results):
             print(line)

@@ -649,25 +649,66 @@ void kib_net_close_all(struct kib_net *net)
 	kib_txlist_done(&txs, net->kn_down);
 }
 
-static bool kib_txlist_late(struct list_head *txs, bool waiting_too)
+static struct kib_tx *kib_txlist_late(struct list_head *txs,
+				      bool waiting_too)
 {
 	struct kib_tx *tx;
 
 	list_for_each_entry(tx, txs, tx_list)
 		if ((tx->tx_queued || (waiting_too && tx->tx_waiting)) &&
 		    time_after_eq(jiffies, tx->tx_deadline))
-			return true;
-	return false;
+			return tx;
+	return NULL;
 }
 
-/* A message queued or a transaction waiting too long closes @conn. */
-static bool kib_conn_timed_out_locked(struct kib_conn *conn)
+/*
+ * A message queued or a transaction waiting too long closes @conn.
+ * Return: the late tx, and in @where the list it is on.
+ */
+static struct kib_tx *kib_conn_late_tx_locked(struct kib_conn *conn,
+					      const char **where)
 {
-	return kib_txlist_late(&conn->ibc_tx_queue, false) ||
-	       kib_txlist_late(&conn->ibc_tx_queue_rsrvd, false) ||
-	       kib_txlist_late(&conn->ibc_tx_queue_nocred, false) ||
-	       kib_txlist_late(&conn->ibc_tx_queue_mr, false) ||
-	       kib_txlist_late(&conn->ibc_active_txs, true);
+	static const char * const names[] = {
+		"queued", "queued for a reserved credit", "queued (no credit)",
+		"waiting for an MR", "posted or waiting for the peer",
+	};
+	struct list_head *lists[] = {
+		&conn->ibc_tx_queue, &conn->ibc_tx_queue_rsrvd,
+		&conn->ibc_tx_queue_nocred, &conn->ibc_tx_queue_mr,
+		&conn->ibc_active_txs,
+	};
+	struct kib_tx *tx;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		tx = kib_txlist_late(lists[i], i == ARRAY_SIZE(lists) - 1);
+		if (tx) {
+			*where = names[i];
+			return tx;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Say what timed out and the connection's flow-control state: a stall
+ * is a lost credit, a send never completed or an MR never freed, and
+ * which one shows only here.
+ */
+static void kib_report_late_tx_locked(struct kib_conn *conn,
+				      const struct kib_tx *tx,
+				      const char *where)
+{
+	struct kib_mr_pool_stats mr = {};
+
+	if (conn->ibc_net->kn_mr_pool)
+		kib_mr_pool_stats(conn->ibc_net->kn_mr_pool, &mr);
+	pr_warn("ko2iblnd: timed out tx to %pI4h, closing: type 0x%x %s (sending %d waiting %d); conn credits %d outstanding %d reserved %d sends posted %d/%d noops posted %d; MR pool %u of %u in use\n",
+		&(u32){ lnet_nid4_addr(conn->ibc_peer->ibp_nid) },
+		tx->tx_type, where, tx->tx_sending, tx->tx_waiting,
+		conn->ibc_credits, conn->ibc_outstanding, conn->ibc_reserved,
+		conn->ibc_nsends_posted, conn->ibc_concurrent_sends,
+		conn->ibc_noops_posted, mr.in_use, mr.total);
 }
 
 /**
@@ -682,6 +723,7 @@ void kib_reaper(struct work_struct *work)
 	struct kib_conn *conn, *keep[16];
 	struct kib_peer *peer, *ptmp;
 	struct kib_tx *tx, *tmp;
+	const char *where;
 	int nkeep = 0, i;
 	LIST_HEAD(late);
 
@@ -700,10 +742,10 @@ void kib_reaper(struct work_struct *work)
 		list_for_each_entry(conn, &peer->ibp_conns, ibc_list) {
 			if (conn->ibc_state != KIB_CONN_ESTABLISHED)
 				continue;
-			if (kib_conn_timed_out_locked(conn)) {
+			tx = kib_conn_late_tx_locked(conn, &where);
+			if (tx) {
 				kib_stat_inc(KIB_STAT_TX_TIMEOUT);
-				pr_warn("ko2iblnd: timed out tx to %pI4h, closing\n",
-					&(u32){ lnet_nid4_addr(peer->ibp_nid) });
+				kib_report_late_tx_locked(conn, tx, where);
 				kib_conn_close_locked(conn, -ETIMEDOUT);
 				break;	/* the list changed */
 			}

@@ -92,7 +92,8 @@ phase() {
 
 # barrier NAME [TIMEOUT]: wait until every node of the test reached NAME.
 # Fails at once when another node's script has failed (guest-init.sh
-# leaves .failed.<node>), instead of waiting out the timeout.
+# leaves .failed.<node>), instead of waiting out the timeout, after the
+# scenario's diag (if it has one) showed this node's state.
 barrier() {
 	local name=$1 timeout=${2:-300} n want waited=0 f nodes arrived
 	read -r -a nodes <<< "$LNET_NODES"
@@ -103,7 +104,13 @@ barrier() {
 		n=${#arrived[@]}
 		[ "$n" -ge "$want" ] && return 0
 		for f in /tmp/shared/.failed.*; do
-			[ -e "$f" ] && fail "barrier $name: node ${f##*.failed.} failed"
+			[ -e "$f" ] || continue
+			# This node's side of what failed there, if the
+			# scenario knows how to show it.
+			if declare -F diag > /dev/null; then
+				diag || true
+			fi
+			fail "barrier $name: node ${f##*.failed.} failed"
 		done
 		[ $waited -ge $((timeout * 10)) ] && fail "barrier $name: $n/$want"
 		nap 0.1

@@ -88,6 +88,29 @@ def write_junit(path, results):
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 
+# Lines of a failure's details worth repeating in the recap at the end of
+# a run (whose middle a reader of a long log may never see).
+KEY_LINE = re.compile(r"\] FAIL: |timed out|BUG:|WARNING:|Oops|KASAN|"
+                      r"kmemleak|lockdep|UBSAN|hung_task|ib_post_send")
+
+
+def failure_recap(results, per_job=12):
+    """Lines that recap the failed jobs: each one's reason and the key
+    lines of its details."""
+    lines = []
+    for name, res, _, _ in results:
+        if res.ok:
+            continue
+        lines.append("  %s: %s" % (name, res.reason))
+        seen = []
+        for line in (res.details or "").splitlines():
+            line = line.strip()
+            if KEY_LINE.search(line) and line not in seen:
+                seen.append(line)
+        lines += ["      " + x[:300] for x in seen[:per_job]]
+    return lines
+
+
 def slowest(results, n=5):
     """Lines naming the n slowest jobs."""
     top = sorted(results, key=lambda r: -r[2])[:n]

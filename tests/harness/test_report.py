@@ -7,7 +7,8 @@ import unittest
 import xml.etree.ElementTree as ET
 
 import vm
-from report import Phase, merge_phases, node_phases, write_junit
+from report import (Phase, failure_recap, merge_phases, node_phases,
+                    write_junit)
 
 CONSOLE = """[    5.000000] LNET-TEST: a up
 [    5.100000] LNET-TEST: a phase ping
@@ -58,3 +59,17 @@ class Phases(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Recap(unittest.TestCase):
+    def test_failed_jobs_only_with_their_key_lines(self):
+        details = ("--- a: console tail ---\n[a] fine\n"
+                   "[ 1.0] ko2iblnd: timed out tx to 1.2.3.4, closing\n"
+                   "[a] FAIL: put failed\n[a] FAIL: put failed\n")
+        results = [("ok[distro]", vm.Result(True), 1, []),
+                   ("bad[distro]", vm.Result(False, "a: script exit 1",
+                                             details), 2, [])]
+        self.assertEqual(failure_recap(results), [
+            "  bad[distro]: a: script exit 1",
+            "      [ 1.0] ko2iblnd: timed out tx to 1.2.3.4, closing",
+            "      [a] FAIL: put failed"])

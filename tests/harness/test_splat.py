@@ -120,6 +120,11 @@ class Verdict(unittest.TestCase):
         self.assertIn("script exit 1", self.judge(UP, rc="1")[0])
         self.assertIn("script exit missing", self.judge(UP, rc="")[0])
 
+    def test_rc_gives_the_scripts_reason(self):
+        failed = UP + "\n[a] phase x\n[a] FAIL: resends 0\n[b] FAIL: other"
+        self.assertEqual(self.judge(failed, rc="1")[0],
+                         "a: script exit 1 (resends 0)")
+
     def test_debug_needs_final_kmemleak_scan(self):
         self.assertIn("kmemleak", self.judge(UP, debug=True)[0])
         done = UP + "\n" + log("LNET-TEST: a kmemleak scan done")

@@ -359,7 +359,13 @@ class Topology:
             return "%s: timeout after %ds" % (node.name, self.timeout), tail
         rc = self._read(node, "rc").strip()
         if rc != "0":
-            return ("%s: script exit %s" % (node.name, rc or "missing"), tail)
+            # The script's own reason, so that the one-line summary says
+            # what failed even when the details are cut.
+            why = re.search(r"^\[%s\] FAIL: (.*)$" % re.escape(node.name),
+                            console, re.MULTILINE)
+            return ("%s: script exit %s%s" % (
+                node.name, rc or "missing",
+                " (%s)" % why.group(1).strip()[:300] if why else ""), tail)
         # On the debug kernel "no leak report" means something only if
         # kmemleak was alive and its final scan ran (guest-init.sh).
         if self.debug and not re.search(r"LNET-TEST: %s kmemleak scan done$"
