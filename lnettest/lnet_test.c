@@ -10,6 +10,7 @@
  *	put <nid> <size> <count> <concurrency>
  *	get <nid> <size> <count> <concurrency>
  *	push <nid> [bad|nomr|burst]
+ *	raw <nid> <portal> <match bits> <length> <hex bytes>
  *	serve | unserve
  *
  * The target side ("serve", automatic for a run when not serving) posts
@@ -34,6 +35,10 @@
  * PUTs that landed (puts=), those delivered as good whose bytes or length
  * were wrong (bad=: corruption, never expected) and those whose event
  * carried an error (failed=: a receive the LND could not complete).
+ * "raw" PUTs (no ACK) <length> bytes, the hex bytes then zeros, to any
+ * portal and match bits of pid 12345 at <nid>: a hostile or malformed
+ * message of another protocol on top of LNet (the selftest's), as a
+ * misbehaving node would send it.
  * A PUT whose wrong bytes are all those of another recent operation's
  * pattern counts as overlap= instead: two PUTs landed in one sink at
  * once, which LNet allows and happens when the initiator gave up on one
@@ -954,10 +959,94 @@ out:
 	return rc;
 }
 
+#define LNET_TEST_RAW_MAX	8192	/* a raw PUT's bytes at most */
+
+struct lnet_test_raw {
+	struct completion	unlinked;
+	int			status;
+};
+
+static void lnet_test_raw_event(struct lnet_event *ev)
+{
+	struct lnet_test_raw *r = ev->md_user_ptr;
+
+	if (ev->type == LNET_EVENT_SEND)
+		r->status = ev->status;
+	if (ev->unlinked)
+		complete(&r->unlinked);
+}
+
+/*
+ * lnet_test_raw() - PUT @len bytes (@hex's, then zeros) without ACK to
+ * @portal and @mbits of @nid, and wait for its SEND event.
+ */
+static int lnet_test_raw(const struct lnet_nid *nid, u32 portal, u64 mbits,
+			 u32 len, const char *hex)
+{
+	struct lnet_processid target = { .nid = *nid, .pid = LNET_PID_LUSTRE };
+	size_t nhex = strlen(hex) / 2;
+	char nidstr[LNET_NIDSTR_SIZE];
+	struct lnet_test_raw r = {};
+	struct lnet_handle_md mdh;
+	struct lnet_md md;
+	u8 *buf;
+	int rc;
+
+	if (strlen(hex) % 2 || nhex > len || len > LNET_TEST_RAW_MAX ||
+	    portal >= LNET_MAX_PORTALS)
+		return -EINVAL;
+	buf = kzalloc(len ?: 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	rc = hex2bin(buf, hex, nhex);
+	if (rc)
+		goto out;
+	init_completion(&r.unlinked);
+	md = (struct lnet_md) {
+		.start = buf,
+		.length = len,
+		.threshold = 1,			/* SEND */
+		.user_ptr = &r,
+		.handler = lnet_test_raw_event,
+	};
+	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
+	if (rc)
+		goto out;
+	rc = lnet_put(NULL, mdh, LNET_NOACK_REQ, &target, portal, mbits, 0,
+		      0);
+	if (rc)
+		lnet_md_unlink(mdh);
+	wait_for_completion(&r.unlinked);
+	if (!rc)
+		rc = r.status;
+out:
+	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
+	snprintf(lnet_test_result, sizeof(lnet_test_result),
+		 "op=raw nid=%s portal=%u mbits=%llu len=%u rc=%d\n", nidstr,
+		 portal, mbits, len, rc);
+	kfree(buf);
+	return rc;
+}
+
+/* "raw NID PORTAL MBITS LEN HEX" */
+static int lnet_test_raw_command(const struct lnet_nid *nid, char **argv)
+{
+	u32 portal, len;
+	u64 mbits;
+	int rc;
+
+	rc = kstrtou32(argv[2], 0, &portal);
+	if (!rc)
+		rc = kstrtou64(argv[3], 0, &mbits);
+	if (!rc)
+		rc = kstrtou32(argv[4], 0, &len);
+	return rc ?: lnet_test_raw(nid, portal, mbits, len, argv[5]);
+}
+
 /* Parse and run one command line. */
 static int lnet_test_command(char *line)
 {
-	char *argv[5], *p = strim(line);
+	char *argv[6], *p = strim(line);
 	struct lnet_nid nid;
 	u32 v[3] = { 1, 1, 1 };
 	int argc = 0, i, rc;
@@ -974,12 +1063,16 @@ static int lnet_test_command(char *line)
 	}
 	if (argc < 2 || lnet_nid_from_str(argv[1], &nid))
 		return -EINVAL;
+	if (!strcmp(argv[0], "raw") && argc == 6)
+		return lnet_test_raw_command(&nid, argv);
 	if (!strcmp(argv[0], "push") && argc == 2)
 		return lnet_test_push(&nid, "");
 	if (!strcmp(argv[0], "push") && argc == 3 &&
 	    (!strcmp(argv[2], "bad") || !strcmp(argv[2], "nomr") ||
 	     !strcmp(argv[2], "burst")))
 		return lnet_test_push(&nid, argv[2]);
+	if (argc == 6)
+		return -EINVAL;
 	for (i = 2; i < argc; i++) {
 		rc = kstrtou32(argv[i], 0, &v[i - 2]);
 		if (rc)
@@ -999,17 +1092,19 @@ static int lnet_test_command(char *line)
 static ssize_t lnet_test_run_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
-	char buf[128];
+	char *buf;
 	int rc;
 
-	if (count >= sizeof(buf))
+	/* A raw command's hex bytes, and the rest of a line. */
+	if (count > 2 * LNET_TEST_RAW_MAX + 128)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	mutex_lock(&lnet_test_mutex);
 	rc = lnet_test_command(buf);
 	mutex_unlock(&lnet_test_mutex);
+	kfree(buf);
 	return rc ? rc : count;
 }
 

@@ -86,6 +86,10 @@ link_set() {
 # the next one starts, or with the script, whose exit status judges it.
 # Use one name per step that can fail on its own: "ping", "bulk_put", ...
 phase() {
+	# report.py reads one word: a name with a space would be lost.
+	case $1 in
+	"" | *[[:space:]]*) fail "phase name '$1': one word, please" ;;
+	esac
 	echo "LNET-TEST: $LNET_NODE phase $1" > /dev/kmsg
 	log "phase $1"
 }

@@ -15,6 +15,11 @@
 #    checked by the node that received it (show_error: 0 errors);
 #    brw_inject_errors makes exactly one error; stat figures move the
 #    right way (a's W and b's R for a write);
+#  - hostile framework RPCs from b to a's test node (lnet_test "raw"
+#    PUTs): short, bad magic, a request of the wrong type dropped and
+#    counted; MAKE_SESSION, REMOVE_SESSION and BATCH stop with a foreign
+#    session id refused; an oversized one dropped by LNet: a's session,
+#    groups and batch unchanged, and a still serves its console;
 #  - a test node that leaves mid-batch (rmmod) gives errors on the
 #    console, not a hang; stop --force ends the batch;
 #  - a node's session expires (session_timeout=6) without console
@@ -110,6 +115,53 @@ brw_errors_of() {
 	echo "${n:-0}"
 }
 
+# rpcs_dropped_of NODE: NODE's RPCs dropped (show_error), 0 if none.
+rpcs_dropped_of() {
+	local n
+	n=$("$LST" show_error "$1" 2>&1 |
+	    sed -n 's/.*\[RPC: [0-9]* errors, \([0-9]*\) dropped.*/\1/p')
+	echo "${n:-0}"
+}
+
+# le BYTES VALUE: VALUE little-endian in hex.
+le() {
+	local i out=
+	for ((i = 0; i < $1; i++)); do
+		out+=$(printf '%02x' $((($2 >> (8 * i)) & 255)))
+	done
+	printf '%s' "$out"
+}
+
+# lst_msg TYPE [MAGIC]: a selftest message header (spec 3.1), features 1.
+lst_msg() {
+	le 4 "${2:-0xeeb0f00d}"; le 4 1; le 4 "$1"; le 4 0; le 4 0; le 4 1
+}
+
+# raw_to NODE SERVICE LEN HEX: PUT LEN bytes (HEX, then zeros) to NODE's
+# selftest framework portal (51), match bits SERVICE.
+raw_to() {
+	log "raw PUT to $1 service $2: $3 bytes"
+	echo "raw $1 51 $2 $3 $4" > "$RUN" || fail "raw PUT: $(cat "$RUN")"
+}
+
+# hostile_rpcs NID: b's hostile framework requests to NID (a's test
+# node), each as a node without a's session id would send it.  A foreign
+# sid: b's address with a stamp a's console never uses.
+hostile_rpcs() {
+	local sid rpy=0x0123456789abcdef
+	sid=$(le 8 0x00020000c000020b; le 8 1)
+	# dropped by the framework, counted (3)
+	raw_to "$1" 1 100 "$(lst_msg 0)$(le 8 $rpy)$sid"
+	raw_to "$1" 1 160 "$(lst_msg 0 0xdeadbeef)$(le 8 $rpy)$sid"
+	raw_to "$1" 1 160 "$(lst_msg 14)$(le 8 $rpy)$sid"
+	# refused with a reply (to b, which has no buffer for it)
+	raw_to "$1" 1 160 "$(lst_msg 0)$(le 8 $rpy)$sid$(le 4 0)$(printf evil | od -An -tx1 | tr -d ' \n')"
+	raw_to "$1" 2 160 "$(lst_msg 2)$(le 8 $rpy)$sid"
+	raw_to "$1" 3 160 "$(lst_msg 4)$(le 8 $rpy)$sid$(le 8 1)$(le 4 2)"
+	# more than a request buffer: dropped by LNet
+	raw_to "$1" 1 4096 "$(lst_msg 0)$(le 8 $rpy)$sid"
+}
+
 A=$(nid_of a)
 B=$(nid_of b)
 lst_load
@@ -122,6 +174,9 @@ if [ "$LNET_NODE" = b ] && [ "$LST_LND" != sock ]; then
 fi
 if [ "$LNET_NODE" = b ]; then
 	barrier batches 600		# a runs the batches
+	barrier hostile 600
+	hostile_rpcs "$A"
+	barrier hostile-sent 600
 	barrier leave 600		# a's forever batch is running
 	rmmod lnet_selftest || fail "rmmod lnet_selftest under a batch"
 	barrier left 600
@@ -140,7 +195,7 @@ if [ "$LST_LND" != sock ]; then
 	run add_group b "$B"
 fi
 if [ "$LST_LND" = sock ]; then
-phase "sessions and groups"
+phase sessions_groups
 refused "no session" add_group a "$A"
 run new_session --timeout 600 lstvm
 want "SESSION: lstvm"
@@ -166,7 +221,7 @@ run del_group tmp
 run ping --group a
 want "12345-$A: Active"
 
-phase "bad netlink requests"
+phase bad_netlink
 # each refused with a message; the session and its groups unchanged
 before=$("$LST" show_session; "$LST" list_group a b)
 "$LST_NL_BAD" "$LST_SESSION" > /tmp/lst_nl_bad ||
@@ -180,7 +235,7 @@ after=$("$LST" show_session; "$LST" list_group a b)
 run ping --group b
 want "12345-$B: Active [session: lstvm"
 
-phase "bad test parameters"
+phase bad_test_params
 run add_batch bad
 refused "size must be a multiple of 8" add_test --batch bad --from a --to b brw write size=1
 refused "adds no page" add_test --batch bad --from a --to b brw write size=4k off=8
@@ -189,7 +244,7 @@ refused "span is larger" add_test --batch bad --distribute 1:2 --from a --to b p
 
 fi
 
-phase "brw and ping, data checked"
+phase brw_ping_checked
 # One batch of seven tests, 2 units of 8 RPCs each: the data moved (a's
 # counters: a write's data leaves a as the replies to b's GETs, a read's
 # comes as b's PUTs, a ping is one request PUT), and show_error is clean
@@ -222,7 +277,7 @@ run show_error a b
 want "Total 0 error nodes in a"
 want "Total 0 error nodes in b"
 
-phase "brw_inject_errors"
+phase brw_inject_errors
 # a corrupts the buffer of one unit it writes from: b's check finds it,
 # a's unit stops on its first error (stop_onerr): one brw error
 echo 1 > /sys/module/lnet_selftest/parameters/brw_inject_errors
@@ -237,7 +292,31 @@ run show_error b
 want "Total 0 error nodes in b"
 [ "$LST_LND" = sock ] && barrier batches
 
-phase "stat while a write runs"
+if [ "$LST_LND" = sock ]; then
+phase hostile_rpcs
+run add_batch keep
+run add_test --batch keep --concurrency 1 --from a --to b ping
+run run keep
+before=$("$LST" show_session; "$LST" list_group a b)
+dropped=$(rpcs_dropped_of a)
+lnet_drops=$(lnet_stat drop_count)
+barrier hostile
+barrier hostile-sent
+after=$("$LST" show_session; "$LST" list_group a b)
+[ "$before" = "$after" ] || fail "hostile RPCs changed the session: $after"
+[ "$(rpcs_dropped_of a)" = $((dropped + 3)) ] ||
+	fail "a dropped $(($(rpcs_dropped_of a) - dropped)) hostile RPCs, want 3"
+grew drop_count "$lnet_drops" 1
+# the session is still a's, the batch still runs, a serves its console
+run ping --group a
+want "12345-$A: Active [session: lstvm"
+run query keep
+want "1 of 1 nodes are running"
+run stop keep
+want "keep is stopped"
+fi
+
+phase stat_during_write
 run add_batch flow
 # (over soft-RoCE under TCG a 1 MiB RPC takes seconds on the debug
 # kernel: smaller ones keep the phase short there)
@@ -263,7 +342,7 @@ if [ "$LST_LND" != sock ]; then
 	exit 0
 fi
 
-phase "a test node leaves mid-batch"
+phase node_leaves
 barrier leave
 barrier left
 # the forever loop's RPCs to b fail now (rpc_timeout): errors counted,
@@ -276,7 +355,7 @@ done
 run stop --force flow
 want "flow is stopped"
 
-phase "session timeout on a node"
+phase session_timeout
 barrier back
 run ping --group b
 want "12345-$B: Unknown"

@@ -21,6 +21,16 @@ ni_sends() {
 	awk -v nid="$1" '$1 == nid { print $6 }' /sys/kernel/debug/lnet/nis
 }
 
+# ni_puts NID: the PUTs local NI NID sent ("lnetctl net show -v 2"
+# sent_stats), which recovery pings (GETs) do not move: over ksocklnd a
+# ping on a connection whose peer vanished still counts as sent.
+ni_puts() {
+	"$LNETCTL" net show -v 2 | awk -v nid="$1" '
+		$2 == "nid:" { cur = $3; sent = 0 }
+		$1 == "sent_stats:" { sent = 1; next }
+		sent && $1 == "put:" { if (cur == nid) { print $2; exit } sent = 0 }'
+}
+
 # mr_nid NODE LINK: NODE's NID on LINK (net0: $LND, net1: ${LND}1).
 mr_nid() {
 	local ip_var=IP_${1}_$2 net=$LND
