@@ -20,11 +20,13 @@ value() {
 lnet_load
 
 # --- configure ---
+phase configure
 must_fail "net show before configure" "not configured" "$LNETCTL" net show
 "$LNETCTL" lnet configure || fail "lnet configure"
 "$LNETCTL" lnet configure || fail "lnet configure, again"
 
 # --- net show, lo ---
+phase net_show
 "$LNETCTL" stats reset || fail "stats reset"
 cat >"$T/show0" <<'YAML'
 net:
@@ -126,6 +128,7 @@ YAML
 "$LNETCTL" net show -v 2 | expect_yaml "net show -v 2" "$T/show2"
 
 # --- stats before and after a ping ---
+phase stats_ping
 "$LNETCTL" stats show >"$T/stats0"
 grep -q '^statistics:$' "$T/stats0" || fail "stats show: no statistics:"
 for k in msgs_alloc msgs_max errors send_count recv_count route_count \
@@ -171,6 +174,7 @@ must_fail "ping of an unreachable NID" "failed to ping 192.0.2.1@tcp" \
 	"$LNETCTL" ping 192.0.2.1@tcp
 
 # --- global show / set ---
+phase global
 "$LNETCTL" global show >"$T/global0"
 cat "$T/global0"
 grep -q '^global:$' "$T/global0" || fail "global show: no global:"
@@ -197,6 +201,7 @@ must_fail "set retry_count above transaction_timeout (kernel check)" \
 	"$T/global0"
 
 # --- export / import ---
+phase export_import
 "$LNETCTL" set retry_count 3
 "$LNETCTL" set discovery 0
 "$LNETCTL" export >"$T/export.full"
@@ -244,6 +249,7 @@ must_fail "import of an unsupported block" "route" \
 "$LNETCTL" global show | expect_yaml "global restored" "$T/global0"
 
 # --- bad lnetctl arguments: refused, nothing changed ---
+phase bad_args
 "$LNETCTL" net show -v >"$T/show.before"
 "$LNETCTL" global show >"$T/global.before"
 must_fail "unknown net type" "--net value 'foo'" \
@@ -308,6 +314,7 @@ cpp=$("$LNETCTL" net show --net tcp9 -v | value conns_per_peer)
 "$LNETCTL" net show | grep -q "@tcp9\$" && fail "net del --nid left the NI"
 
 # --- lnd tunables: conns_per_peer ---
+phase tunables
 "$LNETCTL" net add --net tcp9 --if eth0 --conns-per-peer 3 ||
 	fail "net add tcp9 --conns-per-peer 3"
 "$LNETCTL" net show --net tcp9 -v >"$T/cpp.show"
@@ -400,6 +407,7 @@ must_fail "unknown command" "unknown command" "$LNETCTL" frob
 	"$T/global.before"
 
 # --- bad raw netlink requests ---
+phase bad_netlink
 "$NL_BAD" >"$T/nl_bad" || { cat "$T/nl_bad"; fail "lnet_nl_bad"; }
 cat "$T/nl_bad"
 setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
@@ -418,6 +426,7 @@ setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
 	"$T/global.before"
 
 # --- health: net set / peer set --health, debug recovery, stats ---
+phase health
 "$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (health)"
 hnid=${!my_ip}@tcp9
 health_value() {
@@ -484,6 +493,7 @@ must_fail "debug recovery without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 
 # --- fault injection rules (spec 6): add, show, reset, del, refusals;
 # what they do to traffic: tests/vm/health_lib.sh ---
+phase fault_rules
 "$LNETCTL" fault drop add -s '*' -d '*@tcp9' -r 2 -m put -m get -p 4 ||
 	fail "fault drop add (portal)"
 "$LNETCTL" fault drop add --source 192.0.2.1@tcp9 --dest '*' --interval 5 \
@@ -540,6 +550,7 @@ must_fail "fault del without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 
 # --- the tool itself under valgrind (user space: the distro kernel run is
 # enough, and valgrind under KASAN+kmemleak emulation is far too slow) ---
+phase valgrind
 if [ "${LNET_DEBUG_KERNEL:-0}" != 1 ]; then
 	command -v valgrind >/dev/null || fail "valgrind is not installed"
 	vg() {
@@ -562,6 +573,7 @@ if [ "${LNET_DEBUG_KERNEL:-0}" != 1 ]; then
 fi
 
 # --- unconfigure ---
+phase unconfigure
 "$LNETCTL" lnet unconfigure || fail "lnet unconfigure"
 must_fail "net show after unconfigure" "not configured" "$LNETCTL" net show
 lnet_unload
