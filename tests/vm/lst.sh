@@ -125,9 +125,10 @@ rpcs_dropped_of() {
 
 # le BYTES VALUE: VALUE little-endian in hex.
 le() {
-	local i out=
+	local i b out=
 	for ((i = 0; i < $1; i++)); do
-		out+=$(printf '%02x' $((($2 >> (8 * i)) & 255)))
+		printf -v b '%02x' $((($2 >> (8 * i)) & 255))	# no fork
+		out+=$b
 	done
 	printf '%s' "$out"
 }
