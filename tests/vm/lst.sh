@@ -324,7 +324,20 @@ run add_batch flow
 flow_size=1M
 [ "$LST_LND" = sock ] || flow_size=256k
 run add_test --batch flow --concurrency 4 --from a --to b brw write size=$flow_size check=full
+s0=$(lnet_stat send_length)
 run run flow
+# Measured once it moves data (over o2ib a 2 s sample right after "run"
+# was once empty): 1 MiB sent by a within 20 s, or a stall worth a diag.
+for i in $(seq 1 100); do
+	[ $(($(lnet_stat send_length) - s0)) -ge $M ] && break
+	nap 0.2
+done
+if [ $(($(lnet_stat send_length) - s0)) -lt $M ]; then
+	run query flow
+	diag
+	fail "the flow sent $(($(lnet_stat send_length) - s0)) bytes in 20 s"
+fi
+log "the flow moved $(($(lnet_stat send_length) - s0)) bytes before stat"
 run stat --count 1 --delay 2 --bw --write a
 want "[LNet Bandwidth of a]"
 w=$(echo "$OUT" | sed -n 's/^\[W\] Avg: *\([0-9.]*\).*/\1/p')
