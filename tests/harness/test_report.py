@@ -57,10 +57,6 @@ class Phases(unittest.TestCase):
             self.assertEqual(root.find("testcase/failure").get("message"), "boom")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Recap(unittest.TestCase):
     def test_failed_jobs_only_with_their_key_lines(self):
         details = ("--- a: console tail ---\n[a] fine\n"
@@ -73,3 +69,7 @@ class Recap(unittest.TestCase):
             "  bad[distro]: a: script exit 1",
             "      [ 1.0] ko2iblnd: timed out tx to 1.2.3.4, closing",
             "      [a] FAIL: put failed"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -329,15 +329,16 @@ run run flow
 # Measured once it moves data (over o2ib a 2 s sample right after "run"
 # was once empty): 1 MiB sent by a within 20 s, or a stall worth a diag.
 for i in $(seq 1 100); do
-	[ $(($(lnet_stat send_length) - s0)) -ge $M ] && break
+	sent=$(($(lnet_stat send_length) - s0))
+	[ "$sent" -ge $M ] && break
 	nap 0.2
 done
-if [ $(($(lnet_stat send_length) - s0)) -lt $M ]; then
+if [ "$sent" -lt $M ]; then
 	run query flow
 	diag
-	fail "the flow sent $(($(lnet_stat send_length) - s0)) bytes in 20 s"
+	fail "the flow sent $sent bytes in 20 s"
 fi
-log "the flow moved $(($(lnet_stat send_length) - s0)) bytes before stat"
+log "the flow moved $sent bytes before stat"
 run stat --count 1 --delay 2 --bw --write a
 want "[LNet Bandwidth of a]"
 w=$(echo "$OUT" | sed -n 's/^\[W\] Avg: *\([0-9.]*\).*/\1/p')
