@@ -91,10 +91,15 @@ def write_junit(path, results):
 # Lines of a failure's details worth repeating in the recap at the end of
 # a run (whose middle a reader of a long log may never see).
 KEY_LINE = re.compile(r"\] FAIL: |timed out|BUG:|WARNING:|Oops|KASAN|"
-                      r"kmemleak|lockdep|UBSAN|hung_task|ib_post_send")
+                      r"kmemleak|lockdep|UBSAN|hung_task|ib_post_send|"
+                      r"RIP: |Kernel panic")
+# A kernel report's first frames say where it happened.
+TRACE_START = re.compile(r"Call Trace:")
+TRACE_FRAME = re.compile(r"\]\s+(\? )?\w+\+0x[0-9a-f]+/0x[0-9a-f]+")
+TRACE_FRAMES = 6
 
 
-def failure_recap(results, per_job=12):
+def failure_recap(results, per_job=20):
     """Lines that recap the failed jobs: each one's reason and the key
     lines of its details."""
     lines = []
@@ -103,9 +108,15 @@ def failure_recap(results, per_job=12):
             continue
         lines.append("  %s: %s" % (name, res.reason))
         seen = []
+        frames = 0
         for line in (res.details or "").splitlines():
             line = line.strip()
-            if KEY_LINE.search(line) and line not in seen:
+            if TRACE_START.search(line):
+                frames = TRACE_FRAMES
+            elif frames and TRACE_FRAME.search(line):
+                frames -= 1
+                seen.append(line)
+            elif KEY_LINE.search(line) and line not in seen:
                 seen.append(line)
         lines += ["      " + x[:300] for x in seen[:per_job]]
     return lines

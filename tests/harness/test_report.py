@@ -70,6 +70,22 @@ class Recap(unittest.TestCase):
             "      [ 1.0] ko2iblnd: timed out tx to 1.2.3.4, closing",
             "      [a] FAIL: put failed"])
 
+    def test_a_kernel_report_with_its_first_frames(self):
+        details = ("[ 9.0] watchdog: BUG: soft lockup - CPU#0 stuck for 626s!\n"
+                   "[ 9.0] RIP: 0010:rxe_completer+0x12/0x900 [rdma_rxe]\n"
+                   "[ 9.0] Call Trace:\n[ 9.0]  <IRQ>\n"
+                   + "".join("[ 9.0]  f%d+0x1/0x2\n" % i for i in range(9))
+                   + "[ 9.0] Kernel panic - not syncing: softlockup: hung tasks\n")
+        results = [("bad[distro]", vm.Result(False, "a: kernel splat", details),
+                    2, [])]
+        recap = failure_recap(results)
+        self.assertEqual(recap[1:3], [
+            "      [ 9.0] watchdog: BUG: soft lockup - CPU#0 stuck for 626s!",
+            "      [ 9.0] RIP: 0010:rxe_completer+0x12/0x900 [rdma_rxe]"])
+        self.assertEqual(recap[3:], ["      [ 9.0]  f%d+0x1/0x2" % i
+                                     for i in range(6)] + [
+            "      [ 9.0] Kernel panic - not syncing: softlockup: hung tasks"])
+
 
 if __name__ == "__main__":
     unittest.main()

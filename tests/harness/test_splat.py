@@ -133,5 +133,27 @@ class Verdict(unittest.TestCase):
         self.assertIn("kmemleak", self.judge(failed, debug=True)[0])
 
 
+class Ended(unittest.TestCase):
+    """_ended: a node whose QEMU ended without a result fails the others'
+    barriers (the file guest-init.sh would have left)."""
+
+    def ended(self, rc):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "a"))
+            if rc is not None:
+                with open(os.path.join(d, "a", "rc"), "w") as f:
+                    f.write(rc)
+            topo = vm.Topology("t", [vm.Node("a")], vm.Boot("x", "img"), d, d)
+            topo._ended(topo.nodes[0])
+            return os.path.exists(os.path.join(d, ".failed.a"))
+
+    def test_no_result_fails_the_others(self):
+        self.assertTrue(self.ended(None))
+
+    def test_a_result_is_left_to_the_guest(self):
+        self.assertFalse(self.ended("0"))
+        self.assertFalse(self.ended("1"))
+
+
 if __name__ == "__main__":
     unittest.main()

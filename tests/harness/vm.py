@@ -226,7 +226,11 @@ class Topology:
             "ro",
         ] + self.boot.args + [
             "panic=-1", "rcupdate.rcu_cpu_stall_timeout=300",
-            "watchdog_thresh=60", "loglevel=5",
+            # A soft lockup (a CPU stuck in the kernel for 2 x 60 s) ends
+            # the node at once, its trace on the console: the harness
+            # then tells the other nodes (_run), and the job fails in
+            # minutes with the trace instead of at its timeout.
+            "watchdog_thresh=60", "softlockup_panic=1", "loglevel=5",
             # The whole log is kept: the harness scans the guest's dmesg
             # at the end, and KUnit's KTAP is read from it.
             "log_buf_len=16M",
@@ -316,14 +320,20 @@ class Topology:
         deadline = time.monotonic() + self.timeout
         timed_out = []
         try:
-            for node, p in procs:
-                left = max(1, deadline - time.monotonic())
-                try:
-                    p.wait(timeout=left)
-                except subprocess.TimeoutExpired:
-                    timed_out.append(node.name)
-                    p.kill()
-                    p.wait()
+            running = list(procs)
+            while running:
+                for node, p in list(running):
+                    if p.poll() is not None:
+                        running.remove((node, p))
+                        self._ended(node)
+                if running and time.monotonic() >= deadline:
+                    for node, p in running:
+                        timed_out.append(node.name)
+                        p.kill()
+                        p.wait()
+                    running = []
+                if running:
+                    time.sleep(0.5)
         finally:
             links.close()
             for _, p in procs:
@@ -332,6 +342,14 @@ class Topology:
                     p.wait()
                 _live.pop(p.pid, None)
         return self._judge(timed_out)
+
+    def _ended(self, node):
+        """A node's QEMU exited.  If its init wrote no result (a kernel
+        panic, a soft lockup: see softlockup_panic), tell the other nodes
+        as its init would have (guest-lib.sh's barrier), so that they show
+        their side and stop instead of waiting out the timeout."""
+        if not os.path.exists(os.path.join(self.run_dir, node.name, "rc")):
+            open(os.path.join(self.run_dir, ".failed." + node.name), "a").close()
 
     def _read(self, node, name):
         try:
