@@ -262,7 +262,8 @@ def main():
 
     runner = Runner(args)
     try:
-        return runner.run(jobs)
+        with vm.LinkBuffers():
+            return runner.run(jobs)
     finally:
         vm.kill_all()
 

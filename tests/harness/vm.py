@@ -98,6 +98,48 @@ def _pdeathsig():
     libc.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
 
 
+# A link is a UDP multicast socket in each QEMU (-netdev socket), whose
+# receive buffer is the host's net.core.rmem_default (208 KiB on Debian).
+# Under TCG a guest drains its NIC slower than the other guest fills it:
+# a burst bigger than that buffer (four 256 KiB RDMA WRITEs) is dropped
+# on the host.  ksocklnd's TCP recovers quickly; soft-RoCE waits out its
+# retransmission timer (~0.5 s) for each loss, and a bulk flow stalls
+# for seconds, or its QP gives up (Udp RcvbufErrors: ~1% of the
+# datagrams of o2ib_health + lst_o2ib).  The tests want links that lose
+# nothing unless a test cuts them: the buffers are raised while they run.
+LINK_RCVBUF = 16 << 20
+RMEM_DEFAULT = "/proc/sys/net/core/rmem_default"
+
+
+class LinkBuffers:
+    """Raise the host's default UDP receive buffer for the QEMU links
+    while tests run (a context manager); the old value comes back."""
+
+    def __init__(self, path=RMEM_DEFAULT, size=LINK_RCVBUF):
+        self.path = path
+        self.size = size
+        self.old = None
+
+    def __enter__(self):
+        try:
+            with open(self.path) as f:
+                old = int(f.read())
+            if old < self.size:
+                with open(self.path, "w") as f:
+                    f.write("%d\n" % self.size)
+                self.old = old
+        except OSError as e:
+            print("note: the QEMU links keep the host's UDP receive buffer "
+                  "(%s: %s): bulk RDMA tests may stall on drops" % (self.path, e))
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            with open(self.path, "w") as f:
+                f.write("%d\n" % self.old)
+        return False
+
+
 def kill_all():
     """Kill and reap every QEMU this process started."""
     for pid, proc in list(_live.items()):
