@@ -7,12 +7,18 @@
  * of a GET on the initiator, where no REPLY header crosses the wire.  A
  * fake LND on a ptlf net records what the core hands it.  Also: a GET
  * whose MD it used up is not left on the response tracker's list (it was,
- * and the freed MD corrupted the list).
+ * and the freed MD corrupted the list).  And a received message a fault
+ * injection delay rule holds (lnet/fault.c): it reaches lnd_recv() only
+ * once released, matched then; dropped if its NI stops first.
  */
 #include <kunit/test.h>
+#include <kunit/visibility.h>
 #include <linux/uio.h>
 
+#include <lnet/fault.h>
 #include <lnet/lib-lnet.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define RT_PORTAL	62
 #define RT_BITS		0x1234ULL
@@ -273,8 +279,82 @@ static void rdma_get_no_reply_md(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rt.ev[0].unlinked);
 }
 
+/*
+ * A delay rule holds a received GET before it is matched: the LND's
+ * lnd_recv() comes when the rule goes (matched then, the data to write
+ * given), or with NULL when its NI stops.  As in Lustre, a delay rule
+ * naming a local NID never matches.
+ */
+static void rdma_get_delayed(struct kunit *test)
+{
+	struct lnet_processid peer = rt_peer(test);
+	struct lnet_processid any = { .nid = LNET_ANY_NID,
+				      .pid = LNET_PID_ANY };
+	struct lnet_md umd = {
+		.start = rt_src, .length = RT_LEN, .threshold = 1,
+		.options = LNET_MD_OP_GET, .handler = rt_handler,
+	};
+	struct lnet_fault_attr delay = {
+		.type = LNET_FAULT_DELAY, .rate = 1, .latency = 3600,
+		.src.any = true, .dst.any = true, .local.any = true,
+		.msg_mask = BIT(LNET_MSG_GET),
+	};
+	u8 wire[LNET_HDR_NID4_SIZE];
+	struct lnet_handle_md mdh;
+	struct lnet_me *me;
+	unsigned int i;
+
+	for (i = 0; i < RT_LEN; i++)
+		rt_src[i] = i * 5 + 3;
+	me = lnet_me_attach(RT_PORTAL, &any, RT_BITS, 0, LNET_INS_AFTER);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(me));
+	KUNIT_ASSERT_EQ(test, lnet_md_attach(me, &umd, LNET_UNLINK, &mdh), 0);
+	KUNIT_ASSERT_EQ(test, lnet_fault_add(&delay, NULL), 0);
+
+	rt_get_wire(test, RT_BITS, 40, wire);
+	KUNIT_EXPECT_EQ(test, lnet_parse_rdma(rt.ni, wire, sizeof(wire),
+					      &peer.nid, &rt), 0);
+	KUNIT_EXPECT_EQ(test, rt.recv_calls, 0);
+	KUNIT_EXPECT_EQ(test, rt.nev, 0);
+
+	/* The rule goes: matched and handed to the LND at once. */
+	KUNIT_EXPECT_EQ(test, lnet_fault_del(LNET_FAULT_DELAY, NULL, NULL), 1);
+	KUNIT_ASSERT_EQ(test, rt.recv_calls, 1);
+	KUNIT_ASSERT_NOT_NULL(test, rt.recv_msg);
+	KUNIT_EXPECT_PTR_EQ(test, rt.recv_private, (void *)&rt);
+	KUNIT_EXPECT_EQ(test, rt.recv_msg->msg_type, LNET_MSG_REPLY);
+	KUNIT_EXPECT_EQ(test, rt.mlen, 40);
+	KUNIT_EXPECT_EQ(test, memcmp(rt.data, rt_src, 40), 0);
+	lnet_finalize(rt.recv_msg, 0);
+	KUNIT_ASSERT_EQ(test, rt.nev, 1);
+	KUNIT_EXPECT_EQ(test, rt.ev[0].type, LNET_EVENT_GET);
+	KUNIT_EXPECT_EQ(test, rt.ev[0].status, 0);
+
+	/* Held again; its NI stops: the LND is told to drop it. */
+	KUNIT_ASSERT_EQ(test, lnet_fault_add(&delay, NULL), 0);
+	rt.recv_msg = (void *)&rt;
+	KUNIT_EXPECT_EQ(test, lnet_parse_rdma(rt.ni, wire, sizeof(wire),
+					      &peer.nid, &rt), 0);
+	KUNIT_EXPECT_EQ(test, rt.recv_calls, 1);
+	lnet_fault_delay_flush_ni(rt.ni);
+	KUNIT_EXPECT_EQ(test, rt.recv_calls, 2);
+	KUNIT_EXPECT_NULL(test, rt.recv_msg);
+	KUNIT_EXPECT_EQ(test, rt.nev, 1);
+	KUNIT_EXPECT_EQ(test, lnet_fault_del(LNET_FAULT_DELAY, NULL, NULL), 1);
+
+	/* A delay rule with a local NID: never matches, handled at once. */
+	delay.local.any = false;
+	delay.local.nid = rt.ni->ni_nid;
+	KUNIT_ASSERT_EQ(test, lnet_fault_add(&delay, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lnet_parse_rdma(rt.ni, wire, sizeof(wire),
+					      &peer.nid, &rt), 0);
+	KUNIT_EXPECT_EQ(test, rt.recv_calls, 3);
+	KUNIT_EXPECT_EQ(test, lnet_fault_del(LNET_FAULT_DELAY, NULL, NULL), 1);
+}
+
 static struct kunit_case lnet_rdma_cases[] = {
 	KUNIT_CASE(rdma_get_target),
+	KUNIT_CASE(rdma_get_delayed),
 	KUNIT_CASE(rdma_get_initiator),
 	KUNIT_CASE(rdma_get_no_reply_md),
 	{}

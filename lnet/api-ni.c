@@ -502,6 +502,8 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 
 	if (lnd->lnd_accept)
 		lnet_acceptor_stop(ni);
+	/* Nothing held for a delay rule keeps the NI or its LND's buffers. */
+	lnet_fault_delay_flush_ni(ni);
 
 	lnet_lock();
 	lnet_credits_drain(&ni->ni_txc, &failed);

@@ -14,15 +14,21 @@
  *   (include/lnet/health.h) for a message it was about to send, instead
  *   of sending it: lnet_send_error_simulation(), called by ksocklnd and
  *   ko2iblnd where they hand a message to the wire, as Lustre's do;
- * - a delay rule holds a message for `latency` seconds before its LND
- *   gets it.  Lustre also delays received messages; our LNDs complete a
- *   receive inside lnet_parse(), so ours delays at send only.
+ * - a delay rule holds a message for `latency` seconds, as Lustre does
+ *   both on send and on receive: a message to send, holding its credits,
+ *   before its LND gets it; a received message after its header was
+ *   checked, before it is matched (lnet_parse_local()): its LND keeps
+ *   its buffer and connection until lnd_recv() (the sender's credit comes
+ *   back late, as in Lustre).  As in Lustre the delay matcher passes no
+ *   local NID: a delay rule that names one never matches.
  *
  * Rules are few and set by an admin: a list read under RCU, written under
  * a mutex, at most LNET_FAULT_RULES_MAX.  Each has a spinlock for its
  * counters and schedule (taken from softirq receive paths too: _bh).
- * Held messages keep their credits; a work item sends them when their
- * time comes, or at once when a delay rule is deleted or LNet stops.
+ * A work item releases held messages when their time comes, or at once
+ * when a delay rule is deleted (sent, received) or LNet stops (sent, the
+ * received ones dropped); an NI that stops first releases its own (sends
+ * fail, receives are dropped), so that it never waits for a delay.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -56,6 +62,8 @@ struct lnet_fault_held {
 	struct list_head	fh_list;
 	struct lnet_msg		*fh_msg;
 	unsigned long		fh_due;
+	bool			fh_rx;		/* received, not yet matched */
+	bool			fh_rdma_req;	/* lnet_parse_rdma()'s */
 };
 
 static LIST_HEAD(lnet_fault_heldq);
@@ -490,21 +498,32 @@ bool lnet_send_error_simulation(struct lnet_msg *msg,
 }
 EXPORT_SYMBOL(lnet_send_error_simulation);
 
-static void lnet_fault_held_send(struct list_head *list)
+/* Release held messages: send, or match and receive (@drop: discard). */
+static void lnet_fault_held_release(struct list_head *list, bool drop)
 {
 	struct lnet_fault_held *fh, *tmp;
 	int rc;
 
 	list_for_each_entry_safe(fh, tmp, list, fh_list) {
+		struct lnet_msg *msg = fh->fh_msg;
+
 		list_del(&fh->fh_list);
-		rc = lnet_ni_send_delayed(fh->fh_msg);
-		if (rc)
-			lnet_finalize(fh->fh_msg, rc);
+		if (fh->fh_rx) {
+			lnet_parse_local(msg, fh->fh_rdma_req, drop);
+		} else {
+			rc = lnet_ni_send_delayed(msg);
+			/* Its NI stopped: another may take it (resend.c). */
+			if (rc == -ESHUTDOWN)
+				msg->msg_health_status =
+					LNET_MSG_STATUS_LOCAL_DROPPED;
+			if (rc)
+				lnet_finalize(msg, rc);
+		}
 		kfree(fh);
 	}
 }
 
-/* Send the held messages whose time came; rearm for the next one. */
+/* Release the held messages whose time came; rearm for the next one. */
 static void lnet_fault_delay_work(struct work_struct *work)
 {
 	struct lnet_fault_held *fh, *tmp;
@@ -520,17 +539,17 @@ static void lnet_fault_delay_work(struct work_struct *work)
 		list_move_tail(&fh->fh_list, &due);
 	}
 	spin_unlock_bh(&lnet_fault_held_lock);
-	lnet_fault_held_send(&due);
+	lnet_fault_held_release(&due, false);
 }
 
-/**
- * lnet_fault_delay_tx() - hold a message a delay rule takes
- * @msg: a message holding its credits, about to go to its LND
- *
- * Return: true if held (it is sent later by lnet_ni_send_delayed()).
+/*
+ * Hold @msg for a delay rule that takes it (@rx: received).  Not once
+ * LNet or its NI stops: the flushes that ran then, under the same lock,
+ * saw every message held before.
  */
-bool lnet_fault_delay_tx(struct lnet_msg *msg)
+static bool lnet_fault_hold(struct lnet_msg *msg, bool rx, bool rdma_req)
 {
+	struct lnet_ni *ni = rx ? msg->msg_rxni : msg->msg_txni;
 	struct lnet_fault_held *fh, *last;
 	u32 latency;
 
@@ -542,13 +561,12 @@ bool lnet_fault_delay_tx(struct lnet_msg *msg)
 	if (!fh)
 		return false;	/* not delayed, then */
 	fh->fh_msg = msg;
+	fh->fh_rx = rx;
+	fh->fh_rdma_req = rdma_req;
 	fh->fh_due = jiffies + lnet_secs_to_jiffies(latency);
 	spin_lock_bh(&lnet_fault_held_lock);
-	/*
-	 * Once LNet stops, nothing is held: lnet_fault_delay_flush() ran
-	 * after the state changed, under this lock, so it sees all held.
-	 */
-	if (READ_ONCE(the_lnet.ln_state) != LNET_STATE_RUNNING) {
+	if (READ_ONCE(the_lnet.ln_state) != LNET_STATE_RUNNING ||
+	    !READ_ONCE(ni->ni_up)) {
 		spin_unlock_bh(&lnet_fault_held_lock);
 		kfree(fh);
 		return false;
@@ -566,9 +584,34 @@ bool lnet_fault_delay_tx(struct lnet_msg *msg)
 }
 
 /**
- * lnet_fault_delay_flush() - send every held message now
+ * lnet_fault_delay_tx() - hold a message a delay rule takes
+ * @msg: a message holding its credits, about to go to its LND
  *
- * When a delay rule is deleted and before LNet stops its NIs.
+ * Return: true if held (it is sent later by lnet_ni_send_delayed()).
+ */
+bool lnet_fault_delay_tx(struct lnet_msg *msg)
+{
+	return lnet_fault_hold(msg, false, false);
+}
+
+/**
+ * lnet_fault_delay_rx() - hold a received message a delay rule takes
+ * @msg: its header checked, not matched yet (lnet_parse())
+ * @rdma_req: it came through lnet_parse_rdma()
+ *
+ * Return: true if held (lnet_parse_local() matches it later).
+ */
+bool lnet_fault_delay_rx(struct lnet_msg *msg, bool rdma_req)
+{
+	return lnet_fault_hold(msg, true, rdma_req);
+}
+
+/**
+ * lnet_fault_delay_flush() - release every held message now
+ *
+ * When a delay rule is deleted, and before LNet stops its NIs (the
+ * received messages are then dropped: lnet_parse_local() sees LNet
+ * stopping).
  *
  * Context: process, no LNet lock held.
  */
@@ -579,8 +622,34 @@ void lnet_fault_delay_flush(void)
 	spin_lock_bh(&lnet_fault_held_lock);
 	list_splice_init(&lnet_fault_heldq, &all);
 	spin_unlock_bh(&lnet_fault_held_lock);
-	lnet_fault_held_send(&all);
+	lnet_fault_held_release(&all, false);
 }
+
+/**
+ * lnet_fault_delay_flush_ni() - release what is held on an NI that stops
+ * @ni: the NI, no longer up and with no sender left in it
+ *
+ * Its held sends fail (-ESHUTDOWN, resendable), its held receives are
+ * dropped: the NI's LND then shuts down with no message of ours holding
+ * its buffers, and the NI waits for no delay.  An LND whose device goes
+ * while the NI stays calls it too, once its connections are closed.
+ *
+ * Context: process, no LNet lock held.
+ */
+void lnet_fault_delay_flush_ni(struct lnet_ni *ni)
+{
+	struct lnet_fault_held *fh, *tmp;
+	LIST_HEAD(mine);
+
+	spin_lock_bh(&lnet_fault_held_lock);
+	list_for_each_entry_safe(fh, tmp, &lnet_fault_heldq, fh_list)
+		if ((fh->fh_rx ? fh->fh_msg->msg_rxni :
+				 fh->fh_msg->msg_txni) == ni)
+			list_move_tail(&fh->fh_list, &mine);
+	spin_unlock_bh(&lnet_fault_held_lock);
+	lnet_fault_held_release(&mine, true);
+}
+EXPORT_SYMBOL(lnet_fault_delay_flush_ni);
 
 /**
  * lnet_fault_fini() - module exit: no rule, no held message left

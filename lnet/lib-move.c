@@ -667,6 +667,51 @@ static bool lnet_src_spoofed(const struct lnet_nid *src,
 	       lnet_nid_net(src) == lnet_nid_net(from);
 }
 
+/**
+ * lnet_parse_local() - match a received message and hand it to its LND
+ * @msg: from lnet_parse(), its header checked, holding its NI
+ * @rdma_req: it arrived as an RDMA request (lnet_parse_rdma())
+ * @drop: discard it (a held message whose NI stops)
+ *
+ * The second half of lnet_parse(), run at once or, for a message a delay
+ * rule held (lnet/fault.c), when its time comes: the LND's lnd_recv() is
+ * called with the message, or with NULL when it is dropped.
+ *
+ * Context: process context or softirq, no LNet lock held.
+ */
+void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop)
+{
+	struct lnet_ni *ni = msg->msg_rxni;
+	void *private = msg->msg_private;
+	u32 type = msg->msg_hdr.type;
+	u32 len = msg->msg_hdr.payload_length;
+	int reason;
+
+	lnet_lock();
+	if (drop || the_lnet.ln_state != LNET_STATE_RUNNING)
+		reason = LNET_DROP_SHUTDOWN;
+	else if (type == LNET_MSG_PUT)
+		reason = lnet_parse_put(msg);
+	else if (type == LNET_MSG_GET)
+		reason = lnet_parse_get(msg);
+	else if (type == LNET_MSG_REPLY)
+		reason = lnet_parse_reply(msg);
+	else
+		reason = lnet_parse_ack(msg);
+	if (reason)
+		lnet_drop_count_locked(ni, reason, type, len);
+	lnet_unlock();
+
+	if (reason) {
+		lnet_ni_recv(ni, private, NULL, len);
+		lnet_msg_free(msg);
+	} else if (msg->msg_reply) {
+		lnet_get_respond(ni, private, msg, rdma_req);
+	} else {
+		lnet_ni_recv(ni, private, msg, len);
+	}
+}
+
 static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 			     size_t size, const struct lnet_nid *from,
 			     void *private, bool rdma_req)
@@ -714,52 +759,35 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		reason = LNET_DROP_SHUTDOWN;
 	else if (!msg)
 		reason = LNET_DROP_NOMEM;
-	if (!reason) {
-		msg->msg_hdr = hdr;
-		msg->msg_type = hdr.type;
-		msg->msg_rxni = ni;
-		ni->ni_refcount++;
-		msg->msg_private = private;
-		msg->msg_from = *from;
-		/*
-		 * Matching and events see the peer's primary NID (spec 8);
-		 * 0@lo carries only our own NIDs, which are no peer's.
-		 */
-		msg->msg_initiator.nid = ni == the_lnet.ln_loni ? hdr.src_nid :
-			*lnet_peer_primary_nid_locked(&hdr.src_nid);
-		msg->msg_initiator.pid = hdr.src_pid;
-		msg->msg_rlength = hdr.payload_length;
-		switch (hdr.type) {
-		case LNET_MSG_PUT:
-			reason = lnet_parse_put(msg);
-			break;
-		case LNET_MSG_GET:
-			reason = lnet_parse_get(msg);
-			break;
-		case LNET_MSG_REPLY:
-			reason = lnet_parse_reply(msg);
-			break;
-		default:
-			reason = lnet_parse_ack(msg);
-			break;
-		}
-	}
-	if (reason)
+	if (reason) {
 		lnet_drop_count_locked(ni, reason, hdr.type,
 				       hdr.payload_length);
-	lnet_unlock();
-
-	if (reason) {
+		lnet_unlock();
 		lnet_ni_recv(ni, private, NULL, hdr.payload_length);
 		if (msg)
 			lnet_msg_free(msg);
 		return 0;
 	}
-	if (msg->msg_reply) {
-		lnet_get_respond(ni, private, msg, rdma_req);
+	msg->msg_hdr = hdr;
+	msg->msg_type = hdr.type;
+	msg->msg_rxni = ni;
+	ni->ni_refcount++;
+	msg->msg_private = private;
+	msg->msg_from = *from;
+	/*
+	 * Matching and events see the peer's primary NID (spec 8); 0@lo
+	 * carries only our own NIDs, which are no peer's.
+	 */
+	msg->msg_initiator.nid = ni == the_lnet.ln_loni ? hdr.src_nid :
+		*lnet_peer_primary_nid_locked(&hdr.src_nid);
+	msg->msg_initiator.pid = hdr.src_pid;
+	msg->msg_rlength = hdr.payload_length;
+	lnet_unlock();
+
+	/* A fault injection delay rule may hold it, and match it later. */
+	if (unlikely(lnet_fault_delay_rx(msg, rdma_req)))
 		return 0;
-	}
-	lnet_ni_recv(ni, private, msg, hdr.payload_length);
+	lnet_parse_local(msg, rdma_req, false);
 	return 0;
 }
 
@@ -776,7 +804,11 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
  *
  * Checks the header, matches it and calls the LND's lnd_recv() with the
  * message to receive, or with a NULL message when it is dropped.  A drop
- * is counted by reason.
+ * is counted by reason.  lnd_recv() is called before this returns, but
+ * for a message a fault injection delay rule holds: then it is called
+ * later, from another context, once the delay is over (or, with a NULL
+ * message, when LNet stops or the NI goes).  Until then the LND keeps
+ * @private and what it refers to (its buffer, its connection) alive.
  *
  * Context: Process context or softirq.
  * Return: 0 if LNet took the message (lnd_recv() was or will be called),

@@ -38,7 +38,9 @@ static void lnet_lo_work(struct work_struct *work)
 		lnet_hdr_to_nid16(&msg->msg_hdr, wire);
 		rc = lnet_parse(lo->lo_ni, wire, sizeof(wire),
 				&msg->msg_hdr.src_nid, msg);
-		lnet_finalize(msg, rc);
+		/* Else lnet_lo_recv() finalizes it, maybe later (a delay). */
+		if (rc)
+			lnet_finalize(msg, rc);
 		cond_resched();
 	}
 }
@@ -82,7 +84,10 @@ static int lnet_lo_send(struct lnet_ni *ni, void *private,
 	return 0;
 }
 
-/* @private is the sending message: copy straight from its MD. */
+/*
+ * @private is the sending message: copy straight from its MD, then both
+ * are done (the sending one also when the receiver dropped it).
+ */
 static int lnet_lo_recv(struct lnet_ni *ni, void *private,
 			struct lnet_msg *msg, struct iov_iter *to,
 			unsigned int mlen, unsigned int rlen)
@@ -90,11 +95,13 @@ static int lnet_lo_recv(struct lnet_ni *ni, void *private,
 	struct lnet_msg *tx = private;
 	int rc = 0;
 
-	if (!msg)
-		return 0;
-	if (mlen)
-		rc = lnet_md_copy_to_iter(tx->msg_md, tx->msg_offset, mlen, to);
-	lnet_finalize(msg, rc);
+	if (msg) {
+		if (mlen)
+			rc = lnet_md_copy_to_iter(tx->msg_md, tx->msg_offset,
+						  mlen, to);
+		lnet_finalize(msg, rc);
+	}
+	lnet_finalize(tx, 0);
 	return 0;
 }
 

@@ -133,7 +133,9 @@ int lnet_fault_get(enum lnet_fault_type type, unsigned int idx,
 bool lnet_fault_drop_rx(const struct lnet_hdr *hdr,
 			const struct lnet_nid *local);
 bool lnet_fault_delay_tx(struct lnet_msg *msg);
+bool lnet_fault_delay_rx(struct lnet_msg *msg, bool rdma_req);
 void lnet_fault_delay_flush(void);
+void lnet_fault_delay_flush_ni(struct lnet_ni *ni);
 void lnet_fault_fini(void);
 
 bool lnet_send_error_simulation(struct lnet_msg *msg,

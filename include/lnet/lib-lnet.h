@@ -126,6 +126,7 @@ int lnet_get_recovery(const struct lnet_nid *self, struct lnet_handle_md mdh,
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_ni_send_rc(struct lnet_msg *msg);
 int lnet_ni_send_delayed(struct lnet_msg *msg);
+void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 	       const struct lnet_nid *from, void *private);
 int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,

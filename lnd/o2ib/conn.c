@@ -137,11 +137,36 @@ struct kib_conn *kib_conn_alloc(struct kib_peer *peer, bool active)
 	return conn;
 }
 
+/*
+ * The receive buffers go with the last reference, not at teardown: a
+ * message LNet holds for a delay rule (lnet/fault.c) keeps its buffer
+ * and a reference until kib_recv().  The device outlives every
+ * connection (kib_net_stop() waits for kn_nconns).
+ */
+static void kib_conn_free_rxs(struct kib_conn *conn)
+{
+	struct ib_device *dev = conn->ibc_net->kn_dev;
+	int i;
+
+	for (i = 0; conn->ibc_rxs && i < conn->ibc_nrx; i++) {
+		struct kib_rx *rx = &conn->ibc_rxs[i];
+
+		if (!rx->rx_msg)
+			continue;
+		ib_dma_unmap_single(dev, rx->rx_dma, IBLND_MSG_SIZE,
+				    DMA_FROM_DEVICE);
+		kfree(rx->rx_msg);
+	}
+	kfree(conn->ibc_rxs);
+	conn->ibc_rxs = NULL;
+}
+
 static void kib_conn_release(struct kref *ref)
 {
 	struct kib_conn *conn = container_of(ref, struct kib_conn, ibc_ref);
 	struct kib_net *net = conn->ibc_net;
 
+	kib_conn_free_rxs(conn);
 	kib_peer_put(conn->ibc_peer);
 	kfree(conn);
 	if (atomic_dec_and_test(&net->kn_nconns))
@@ -308,27 +333,13 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 	return 0;
 }
 
-/* Release what kib_conn_setup() created (the id goes after). */
+/* Release the QP and CQ kib_conn_setup() created (the id goes after). */
 static void kib_conn_free_resources(struct kib_conn *conn)
 {
-	struct ib_device *dev = conn->ibc_net->kn_dev;
-	int i;
-
 	if (conn->ibc_qp_created)
 		rdma_destroy_qp(conn->ibc_cmid);
 	if (conn->ibc_cq)
 		ib_free_cq(conn->ibc_cq);
-	for (i = 0; conn->ibc_rxs && i < conn->ibc_nrx; i++) {
-		struct kib_rx *rx = &conn->ibc_rxs[i];
-
-		if (!rx->rx_msg)
-			continue;
-		ib_dma_unmap_single(dev, rx->rx_dma, IBLND_MSG_SIZE,
-				    DMA_FROM_DEVICE);
-		kfree(rx->rx_msg);
-	}
-	kfree(conn->ibc_rxs);
-	conn->ibc_rxs = NULL;
 }
 
 /*

@@ -383,6 +383,8 @@ static void kib_net_stop(struct kib_net *net, int error)
 	list_for_each_entry(peer, &net->kn_peers, ibp_list)
 		cancel_delayed_work_sync(&peer->ibp_connect_work);
 	kib_net_close_all(net);
+	/* A device removed: LNet's NI stays, its delayed messages go now. */
+	lnet_fault_delay_flush_ni(net->kn_ni);
 	wait_event(net->kn_waitq, !atomic_read(&net->kn_nconns));
 
 	if (net->kn_mr_pool)

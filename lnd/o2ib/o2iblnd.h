@@ -276,14 +276,26 @@ enum kib_conn_state {
 	KIB_CONN_DEAD,		/* queues emptied: nothing may be queued */
 };
 
+/* Where an LNet message's buffer is between lnet_parse() and kib_recv(). */
+enum kib_rx_parse {
+	KIB_RX_IDLE,
+	KIB_RX_PARSING,		/* in lnet_parse() */
+	KIB_RX_HELD,		/* LNet holds it: kib_recv() comes later */
+};
+
 /**
  * struct kib_rx - a receive buffer, posted for the connection's life
  * @rx_cqe: completion callback
  * @rx_conn: its connection
  * @rx_list: in ibc_early_rxs while the connection is not established
- * @rx_msg: IBLND_MSG_SIZE bytes
+ * @rx_msg: IBLND_MSG_SIZE bytes (freed with the connection's last
+ *	reference)
  * @rx_dma: DMA address of @rx_msg
  * @rx_nob: bytes received
+ * @rx_parse: enum kib_rx_parse, changed by cmpxchg() (kib_handle_rx()
+ *	and kib_recv() may race when LNet releases a held message at once)
+ * @rx_held: kib_recv() runs outside the completion handler: its repost
+ *	must not race the teardown (kib_repost_rx())
  */
 struct kib_rx {
 	struct ib_cqe		rx_cqe;
@@ -292,6 +304,8 @@ struct kib_rx {
 	struct kib_msg		*rx_msg;
 	u64			rx_dma;
 	u32			rx_nob;
+	int			rx_parse;	/* enum kib_rx_parse */
+	bool			rx_held;	/* kib_recv() of a held one */
 };
 
 /**

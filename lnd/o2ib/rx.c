@@ -46,6 +46,25 @@ int kib_post_rx(struct kib_rx *rx)
 	return ib_post_recv(conn->ibc_cmid->qp, &wr, NULL);
 }
 
+/*
+ * Post a buffer kib_recv() got after LNet held it: outside the completion
+ * handler, which teardown's ib_drain_qp() waits for, so under kn_lock,
+ * which a connection's closing takes before its QP can go.
+ * Return: as kib_post_rx(), 1 if the connection closed meanwhile.
+ */
+static int kib_post_rx_held(struct kib_rx *rx)
+{
+	struct kib_conn *conn = rx->rx_conn;
+	struct kib_net *net = conn->ibc_net;
+	int rc = 1;
+
+	spin_lock_bh(&net->kn_lock);
+	if (conn->ibc_state < KIB_CONN_CLOSING)
+		rc = kib_post_rx(rx);
+	spin_unlock_bh(&net->kn_lock);
+	return rc;
+}
+
 /* Repost @rx once done with it, and account the credit it returns. */
 static void kib_repost_rx(struct kib_rx *rx, enum kib_post_credit credit)
 {
@@ -55,7 +74,9 @@ static void kib_repost_rx(struct kib_rx *rx, enum kib_post_credit credit)
 
 	if (READ_ONCE(conn->ibc_state) >= KIB_CONN_CLOSING)
 		return;
-	rc = kib_post_rx(rx);
+	rc = unlikely(rx->rx_held) ? kib_post_rx_held(rx) : kib_post_rx(rx);
+	if (rc > 0)
+		return;
 	if (rc) {
 		kib_conn_close(conn, rc);
 		return;
@@ -174,6 +195,34 @@ static void kib_handle_put_ack(struct kib_rx *rx)
 	kib_queue_tx(conn, tx);
 }
 
+/*
+ * Hand an LNet message to LNet, which calls kib_recv() before returning,
+ * unless a delay rule holds it (lnet/fault.c): kib_recv() then comes
+ * later, from another context, and the buffer keeps a reference to its
+ * connection until then.  Return: as lnet_parse().
+ */
+static int kib_parse(struct kib_rx *rx, const struct lnet_nid *from,
+		     void *hdr, bool rdma_req)
+{
+	struct kib_conn *conn = rx->rx_conn;
+	struct lnet_ni *ni = conn->ibc_net->kn_ni;
+	int rc;
+
+	WRITE_ONCE(rx->rx_parse, KIB_RX_PARSING);
+	if (rdma_req)
+		rc = lnet_parse_rdma(ni, hdr, LNET_HDR_NID4_SIZE, from, rx);
+	else
+		rc = lnet_parse(ni, hdr, LNET_HDR_NID4_SIZE, from, rx);
+	if (rc < 0)
+		return rc;	/* kib_recv() was not called */
+	/* The completion handler's own hold on @conn lasts until here. */
+	kref_get(&conn->ibc_ref);
+	if (cmpxchg(&rx->rx_parse, KIB_RX_PARSING, KIB_RX_HELD) !=
+	    KIB_RX_PARSING)
+		kib_conn_put(conn);	/* kib_recv() ran: not the last one */
+	return 0;
+}
+
 /**
  * kib_handle_rx() - dispatch a received message of an established
  *	connection
@@ -237,16 +286,14 @@ void kib_handle_rx(struct kib_rx *rx)
 					      -EPROTO);
 			return;
 		}
-		rc = lnet_parse(net->kn_ni, msg->ibm_u.immediate.ibim_hdr,
-				LNET_HDR_NID4_SIZE, &from, rx);
+		rc = kib_parse(rx, &from, msg->ibm_u.immediate.ibim_hdr,
+			       false);
 		break;
 	case IBLND_MSG_PUT_REQ:
-		rc = lnet_parse_rdma(net->kn_ni, msg->ibm_u.putreq.ibprm_hdr,
-				     LNET_HDR_NID4_SIZE, &from, rx);
+		rc = kib_parse(rx, &from, msg->ibm_u.putreq.ibprm_hdr, true);
 		break;
 	case IBLND_MSG_GET_REQ:
-		rc = lnet_parse_rdma(net->kn_ni, msg->ibm_u.get.ibgm_hdr,
-				     LNET_HDR_NID4_SIZE, &from, rx);
+		rc = kib_parse(rx, &from, msg->ibm_u.get.ibgm_hdr, true);
 		break;
 	case IBLND_MSG_PUT_NAK:
 		kib_stat_inc(KIB_STAT_PUT_NAKS);
@@ -423,22 +470,10 @@ fail:
 	return rc;	/* LNet finalizes the REPLY */
 }
 
-/**
- * kib_recv() - lnd_recv: receive the payload of a parsed message
- * @ni: the NI
- * @private: the struct kib_rx it arrived in
- * @msg: the LNet message, NULL if dropped; for a GET_REQ the REPLY
- * @to: where the payload goes (for a GET_REQ: the reply data)
- * @mlen: bytes to receive
- * @rlen: bytes sent
- *
- * Context: process (called by lnet_parse() from kib_handle_rx()).
- * Return: 0, or -errno (LNet then finalizes @msg with it).
- */
-int kib_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
-	     struct iov_iter *to, unsigned int mlen, unsigned int rlen)
+static int kib_recv_rx(struct kib_rx *rx, struct lnet_msg *msg,
+		       struct iov_iter *to, unsigned int mlen,
+		       unsigned int rlen)
 {
-	struct kib_rx *rx = private;
 	struct kib_msg *rxmsg = rx->rx_msg;
 	int rc = 0;
 
@@ -465,4 +500,37 @@ int kib_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		WARN_ON_ONCE(1);
 		return -EPROTO;
 	}
+}
+
+/**
+ * kib_recv() - lnd_recv: receive the payload of a parsed message
+ * @ni: the NI
+ * @private: the struct kib_rx it arrived in
+ * @msg: the LNet message, NULL if dropped; for a GET_REQ the REPLY
+ * @to: where the payload goes (for a GET_REQ: the reply data)
+ * @mlen: bytes to receive
+ * @rlen: bytes sent
+ *
+ * Context: process: called by lnet_parse() from kib_handle_rx(), or
+ * later by LNet's fault injection for a message a delay rule held (its
+ * connection may have closed since: what is sent fails then).
+ * Return: 0, or -errno (LNet then finalizes @msg with it).
+ */
+int kib_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
+	     struct iov_iter *to, unsigned int mlen, unsigned int rlen)
+{
+	struct kib_rx *rx = private;
+	struct kib_conn *conn = rx->rx_conn;
+	bool held;
+	int rc;
+
+	held = cmpxchg(&rx->rx_parse, KIB_RX_PARSING, KIB_RX_IDLE) !=
+	       KIB_RX_PARSING;
+	if (held)
+		WRITE_ONCE(rx->rx_parse, KIB_RX_IDLE);
+	rx->rx_held = held;
+	rc = kib_recv_rx(rx, msg, to, mlen, rlen);
+	if (held)
+		kib_conn_put(conn);	/* kib_parse()'s */
+	return rc;
 }

@@ -258,9 +258,22 @@ struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
 	conn->ksc_ack_tx.tx_nob = KSOCK_MSG_HDR_SIZE;
 	iov_iter_kvec(&conn->ksc_ack_tx.tx_payload, ITER_SOURCE, NULL, 0, 0);
 	ksock_rx_reset(conn);
+	spin_lock_init(&conn->ksc_rx_lock);
+	refcount_set(&conn->ksc_refs, 1);
 	conn->ksc_rx_last = jiffies;
 	conn->ksc_tx_last = jiffies;
 	return conn;
+}
+
+/**
+ * ksock_conn_put() - drop a reference; the last one frees it
+ * @conn: a connection whose teardown ran, or that LNet still holds a
+ *	message of (its socket already released)
+ */
+void ksock_conn_put(struct ksock_conn *conn)
+{
+	if (refcount_dec_and_test(&conn->ksc_refs))
+		kfree(conn);
 }
 
 /* Free a connection that never started (no callbacks, not listed). */
@@ -392,6 +405,13 @@ static void ksock_conn_teardown(struct work_struct *work)
 
 	ksock_callbacks_reset(conn);
 	kernel_sock_shutdown(conn->ksc_sock, SHUT_RDWR);
+	/*
+	 * From now on a message LNet held (rx.c) is failed by its own
+	 * ksock_recv(); one resumed before is in ksc_rx_msg below.
+	 */
+	spin_lock_bh(&conn->ksc_rx_lock);
+	conn->ksc_rx_closed = true;
+	spin_unlock_bh(&conn->ksc_rx_lock);
 	cancel_work_sync(&conn->ksc_rx_work);
 	cancel_work_sync(&conn->ksc_tx_work);
 
@@ -412,7 +432,7 @@ static void ksock_conn_teardown(struct work_struct *work)
 	atomic64_dec(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
 	ksock_stat_inc(KSOCK_STAT_CONNS_CLOSED);
 	sock_release(conn->ksc_sock);
-	kfree(conn);
+	ksock_conn_put(conn);
 	ksock_connd_work_done(net);
 }
 

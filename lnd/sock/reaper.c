@@ -20,10 +20,13 @@ static int ksock_conn_timed_out(struct ksock_conn *conn, unsigned long limit)
 {
 	struct sock *sk = conn->ksc_sock->sk;
 	u32 snd_una = READ_ONCE(tcp_sk(sk)->snd_una);
+	enum ksock_rx_state rx = READ_ONCE(conn->ksc_rx_state);
 
-	if (conn->ksc_rx_got || conn->ksc_rx_state > KSOCK_RX_LNET_HDR ||
-	    (conn->ksc_rx_state == KSOCK_RX_LNET_HDR &&
-	     conn->ksc_version >= KSOCK_PROTO_V2)) {
+	/* A message LNet holds for a delay rule is not the peer's stall. */
+	if (rx != KSOCK_RX_PARSE_WAIT &&
+	    (conn->ksc_rx_got || rx > KSOCK_RX_LNET_HDR ||
+	     (rx == KSOCK_RX_LNET_HDR &&
+	      conn->ksc_version >= KSOCK_PROTO_V2))) {
 		if (time_after(jiffies, READ_ONCE(conn->ksc_rx_last) + limit)) {
 			ksock_stat_inc(KSOCK_STAT_RX_TIMEOUT);
 			return -ETIMEDOUT;

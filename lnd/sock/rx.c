@@ -7,9 +7,12 @@
  *     -> PAYLOAD (straight into the MD LNet matched, via lnd_recv)
  *     -> DISCARD (what the MD does not take) -> MSG_HDR ...
  *
- * lnet_parse() calls lnd_recv before it returns; lnd_recv only records
- * where the payload goes.  The message is finalized when all of it is
- * in, and a zero-copy request is acknowledged then (spec 4.9, zc.c);
+ * lnet_parse() calls lnd_recv before it returns (PARSE), but for a message
+ * a fault injection delay rule holds: the rx work then stops reading
+ * (PARSE_WAIT) until ksock_recv() comes from LNet and queues it again.
+ * lnd_recv only records where the payload goes.  The message is
+ * finalized when all of it is in, and a zero-copy request is
+ * acknowledged then (spec 4.9, zc.c);
  * ZC ACKs that come in (NOOPs, or in an LNET message's header) complete
  * our own sends.
  * Anything malformed closes the connection and is counted.
@@ -146,6 +149,7 @@ static int ksock_rx_lnet_hdr(struct ksock_conn *conn)
 	u8 *hdr = conn->ksc_rx_buf + KSOCK_MSG_HDR_SIZE;
 	struct lnet_ni *ni = conn->ksc_peer->ksp_net->ksn_ni;
 	__le32 plen;
+	bool held;
 	int rc;
 
 	rc = ksock_rx_fill(conn, KSOCK_MSG_HDR_SIZE, size);
@@ -158,15 +162,23 @@ static int ksock_rx_lnet_hdr(struct ksock_conn *conn)
 	}
 	if (conn->ksc_userspace)
 		ksock_rx_userspace_src(conn, hdr, nid16);
-	conn->ksc_rx_recv_called = false;
 	conn->ksc_rx_left = le32_to_cpu(plen);
+	WRITE_ONCE(conn->ksc_rx_state, KSOCK_RX_PARSE);
+	refcount_inc(&conn->ksc_refs);	/* for LNet holding it */
 	rc = lnet_parse(ni, hdr, size, &conn->ksc_peer->ksp_nid, conn);
 	if (rc) {
+		ksock_conn_put(conn);	/* not the last: teardown waits */
 		ksock_stat_inc(KSOCK_STAT_RX_BAD_HDR);
 		return -EPROTO;
 	}
-	if (WARN_ON_ONCE(!conn->ksc_rx_recv_called))
-		conn->ksc_rx_state = KSOCK_RX_DISCARD;
+	spin_lock_bh(&conn->ksc_rx_lock);
+	held = conn->ksc_rx_state == KSOCK_RX_PARSE;
+	if (held)
+		WRITE_ONCE(conn->ksc_rx_state, KSOCK_RX_PARSE_WAIT);
+	spin_unlock_bh(&conn->ksc_rx_lock);
+	if (held)
+		return -EAGAIN;	/* ksock_recv() resumes, drops the ref */
+	ksock_conn_put(conn);
 	return 0;
 }
 
@@ -179,25 +191,45 @@ static int ksock_rx_lnet_hdr(struct ksock_conn *conn)
  * @mlen: bytes to receive
  * @rlen: bytes on the wire
  *
- * Called by lnet_parse() from our rx work, which reads the payload.
+ * Called by lnet_parse() from our rx work, which then reads the payload;
+ * or later, from LNet's fault injection, for a message a delay rule held
+ * (PARSE_WAIT): the rx work is queued again, or, if the connection closed
+ * meanwhile, the message fails.
  *
- * Return: 0.
+ * Return: 0, or the connection's error for a held message it lost.
  */
 int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	       struct iov_iter *to, unsigned int mlen, unsigned int rlen)
 {
 	struct ksock_conn *conn = private;
+	enum ksock_rx_state next = KSOCK_RX_DISCARD;
+	bool held;
+	int rc;
 
-	conn->ksc_rx_recv_called = true;
+	spin_lock_bh(&conn->ksc_rx_lock);
+	held = conn->ksc_rx_state == KSOCK_RX_PARSE_WAIT;
+	if (held && conn->ksc_rx_closed) {
+		spin_unlock_bh(&conn->ksc_rx_lock);
+		rc = conn->ksc_error ?: -ECONNABORTED;
+		ksock_conn_put(conn);
+		return rc;
+	}
 	conn->ksc_rx_msg = msg;
 	conn->ksc_rx_left = rlen;
 	if (to && mlen) {
 		conn->ksc_rx_iter = *to;
 		iov_iter_truncate(&conn->ksc_rx_iter, min(mlen, rlen));
-		conn->ksc_rx_state = KSOCK_RX_PAYLOAD;
-	} else {
-		conn->ksc_rx_state = KSOCK_RX_DISCARD;
+		next = KSOCK_RX_PAYLOAD;
 	}
+	/* Published after where the payload goes: see ksock_rx_step(). */
+	smp_store_release(&conn->ksc_rx_state, next);
+	if (held) {
+		conn->ksc_rx_last = jiffies;
+		queue_work(ksock_sched_wq, &conn->ksc_rx_work);
+	}
+	spin_unlock_bh(&conn->ksc_rx_lock);
+	if (held)
+		ksock_conn_put(conn);	/* ksock_rx_lnet_hdr()'s */
 	return 0;
 }
 
@@ -252,15 +284,18 @@ static int ksock_rx_discard(struct ksock_conn *conn)
 /* One step of the state machine: 0 to go on, -EAGAIN, or an error. */
 static int ksock_rx_step(struct ksock_conn *conn)
 {
-	switch (conn->ksc_rx_state) {
+	/* A ksock_recv() from elsewhere may have just resumed us. */
+	switch (smp_load_acquire(&conn->ksc_rx_state)) {
 	case KSOCK_RX_MSG_HDR:
 		return ksock_rx_msg_hdr(conn);
 	case KSOCK_RX_LNET_HDR:
 		return ksock_rx_lnet_hdr(conn);
 	case KSOCK_RX_PAYLOAD:
 		return ksock_rx_payload(conn);
-	default:
+	case KSOCK_RX_DISCARD:
 		return ksock_rx_discard(conn);
+	default:
+		return -EAGAIN;	/* PARSE_WAIT: ksock_recv() queues us */
 	}
 }
 

@@ -328,6 +328,8 @@ enum ksock_rx_state {
 	KSOCK_RX_LNET_HDR,	/* the LNet header */
 	KSOCK_RX_PAYLOAD,	/* into the MD LNet matched */
 	KSOCK_RX_DISCARD,	/* what is not received into an MD */
+	KSOCK_RX_PARSE,		/* in lnet_parse() */
+	KSOCK_RX_PARSE_WAIT,	/* LNet holds the message: ksock_recv() later */
 };
 
 /**
@@ -353,7 +355,11 @@ enum ksock_rx_state {
  * @ksc_rx_msg: message whose payload is received, or NULL
  * @ksc_rx_iter: where the payload goes
  * @ksc_rx_left: payload bytes of the current message not yet read
- * @ksc_rx_recv_called: lnd_recv was called for the current message
+ * @ksc_rx_lock: @ksc_rx_state's PARSE/PARSE_WAIT hand-over between the
+ *	rx work and a ksock_recv() from elsewhere, and @ksc_rx_closed
+ * @ksc_rx_closed: teardown started: a held message's payload is lost
+ * @ksc_refs: references: one from allocation to the end of its teardown,
+ *	one while LNet holds a message of it (lnet_parse() to ksock_recv())
  * @ksc_rx_zc_cookie: ZC request of the current message, to acknowledge
  * @ksc_rx_last: last receive progress (jiffies)
  * @ksc_zc_acks: ZC ACKs owed for requests received here (sent here)
@@ -386,7 +392,9 @@ struct ksock_conn {
 	struct lnet_msg		*ksc_rx_msg;
 	struct iov_iter		ksc_rx_iter;
 	unsigned int		ksc_rx_left;
-	bool			ksc_rx_recv_called;
+	spinlock_t		ksc_rx_lock;
+	bool			ksc_rx_closed;
+	refcount_t		ksc_refs;
 	u64			ksc_rx_zc_cookie;
 	unsigned long		ksc_rx_last;
 	struct ksock_zc_acks	ksc_zc_acks;
@@ -414,6 +422,7 @@ struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
 				    u32 version, bool flip);
 void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn);
 void ksock_conn_free(struct ksock_conn *conn);
+void ksock_conn_put(struct ksock_conn *conn);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
 void ksock_conn_close(struct ksock_conn *conn, int error);
 void ksock_peer_close_conns_locked(struct ksock_peer *peer, int error);

@@ -419,7 +419,9 @@ hl_fault_class() {
 
 # hl_fault: lnetctl fault (spec 6): each health error class of a drop
 # rule; a plain drop rule at b loses a's pings; a delay rule holds a's
-# PUTs, and deleting it sends what it holds at once.
+# PUTs, and deleting it sends what it holds at once; a delay rule at b
+# holds the PUTs b receives (Lustre delays at receive too), and deleting
+# it receives what it holds at once.
 hl_fault() {
 	local a1=$1 b0=$2 b1=$3 c t
 	if [ "$LNET_NODE" = a ]; then
@@ -461,7 +463,13 @@ hl_fault() {
 			fail "a drop rule left after del --all"
 	fi
 	barrier hl-fault-undropped
-	[ "$LNET_NODE" = a ] || return 0
+	[ "$LNET_NODE" = a ] && hl_delay_tx "$b0"
+	hl_delay_rx "$b0"
+}
+
+# hl_delay_tx B0: a delay rule on a holds the PUTs a sends.
+hl_delay_tx() {
+	local b0=$1 t
 	ping_ok "$b0" 10
 	phase fault_delay
 	"$LNETCTL" fault delay add -s '*' -d '*' -m put -r 1 -l 2 ||
@@ -486,6 +494,55 @@ hl_fault() {
 	t=$(field elapsed_ns)
 	[ "$t" -lt $((60 * HL_SLOW * 1000000000)) ] ||
 		fail "the held PUT took $t ns after its rule went"
+}
+
+# hl_delay_rx B0: a delay rule on b holds the PUTs b receives from a
+# (before they are matched: the LND keeps its buffer and connection),
+# every byte still checked by b's lnet_test; deleting the rule receives
+# what it holds at once.
+hl_delay_rx() {
+	local b0=$1 t i
+	barrier hl-delay-tx-done
+	if [ "$LNET_NODE" = b ]; then
+		"$LNETCTL" fault delay add -s '*' -d '*' -m put -r 1 -l 2 ||
+			fail "fault delay add on the receiver"
+	fi
+	barrier hl-delay-rx
+	if [ "$LNET_NODE" = a ]; then
+		phase fault_delay_rx
+		lt_ok put "$b0" 4096 2 1
+		[ "$(field elapsed_ns)" -ge 4000000000 ] ||
+			fail "2 PUTs held 2 s each by b took $(field elapsed_ns) ns"
+	fi
+	barrier hl-delay-rx-sent
+	if [ "$LNET_NODE" = b ]; then
+		[ "$(fault_stat delay ls_delayed)" = 2 ] ||
+			{ "$LNETCTL" fault delay show; fail "b delayed not 2 PUTs"; }
+		"$LNETCTL" fault delay del --all || fail "fault delay del --all"
+		"$LNETCTL" fault delay add -s '*' -d '*' -m put -r 1 -l 3600 ||
+			fail "fault delay add -l 3600 on the receiver"
+	fi
+	barrier hl-delay-rx-hour
+	if [ "$LNET_NODE" = a ]; then
+		lt_start put "$b0" 4096 1 1
+	else
+		for i in $(seq 1 $((50 * HL_SLOW))); do
+			[ "$(fault_stat delay ls_delayed)" = 1 ] && break
+			nap 0.2
+		done
+		[ "$(fault_stat delay ls_delayed)" = 1 ] ||
+			{ "$LNETCTL" fault delay show; fail "b holds no PUT"; }
+		"$LNETCTL" fault delay del --all || fail "fault delay del --all"
+	fi
+	if [ "$LNET_NODE" = a ]; then
+		lt_wait
+		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] ||
+			fail "the PUT b held: $RESULT"
+		t=$(field elapsed_ns)
+		[ "$t" -lt $((60 * HL_SLOW * 1000000000)) ] ||
+			fail "the PUT b held took $t ns after its rule went"
+	fi
+	barrier hl-delay-rx-done
 }
 
 health_run() {
