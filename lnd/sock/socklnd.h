@@ -392,7 +392,7 @@ struct ksock_conn {
 	struct lnet_msg		*ksc_rx_msg;
 	struct iov_iter		ksc_rx_iter;
 	unsigned int		ksc_rx_left;
-	spinlock_t		ksc_rx_lock;
+	spinlock_t		ksc_rx_lock;	/* PARSE/PARSE_WAIT hand-over */
 	bool			ksc_rx_closed;
 	refcount_t		ksc_refs;
 	u64			ksc_rx_zc_cookie;
