@@ -91,8 +91,8 @@ def write_junit(path, results):
 # Lines of a failure's details worth repeating in the recap at the end of
 # a run (whose middle a reader of a long log may never see).
 KEY_LINE = re.compile(r"\] FAIL: |timed out|BUG:|WARNING:|Oops|KASAN|"
-                      r"kmemleak|lockdep|UBSAN|hung_task|ib_post_send|"
-                      r"RIP: |Kernel panic")
+                      r"kmemleak:|unreferenced object|lockdep|UBSAN|"
+                      r"hung_task|ib_post_send|RIP: |Kernel panic")
 # A kernel report's first frames say where it happened.
 TRACE_START = re.compile(r"Call Trace:")
 TRACE_FRAME = re.compile(r"\]\s+(\? )?\w+\+0x[0-9a-f]+/0x[0-9a-f]+")

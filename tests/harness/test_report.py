@@ -60,6 +60,7 @@ class Phases(unittest.TestCase):
 class Recap(unittest.TestCase):
     def test_failed_jobs_only_with_their_key_lines(self):
         details = ("--- a: console tail ---\n[a] fine\n"
+                   "[ 0.9] LNET-TEST: a kmemleak scan done\n"
                    "[ 1.0] ko2iblnd: timed out tx to 1.2.3.4, closing\n"
                    "[a] FAIL: put failed\n[a] FAIL: put failed\n")
         results = [("ok[distro]", vm.Result(True), 1, []),
