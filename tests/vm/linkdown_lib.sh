@@ -56,6 +56,10 @@ ld_wait_gone() {
 		nap 0.2
 	done
 	diag
+	# Where it waits: its state and kernel stack (sysrq-w shows only
+	# tasks in D state; an rdma link delete once hung without one).
+	grep -h '^State' "/proc/$1/status" || true
+	cat "/proc/$1/stack" || true
 	echo w > /proc/sysrq-trigger
 	dmesg | tail -80
 	fail "$2"
