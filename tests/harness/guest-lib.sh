@@ -21,6 +21,17 @@ nap() {
 	read -r -t "$1" -u "$LNET_NAP_FD" _ || true
 }
 
+# running PID: the process has not exited.  Not kill -0: a child that
+# exited stays a zombie until bash reaps it, which a loop of builtins
+# (nap) may never make it do, and kill -0 succeeds on a zombie (an
+# "rdma link delete" that had ended was once waited for 490 s).
+running() {
+	local st
+	read -r st 2>/dev/null < "/proc/$1/stat" || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
+}
+
 log() {
 	echo "[$LNET_NODE] $*"
 }

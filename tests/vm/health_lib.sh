@@ -115,10 +115,10 @@ hl_traffic_stop() {
 	local i line
 	touch "$T/stop"
 	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
-		kill -0 "$HL_PID" 2>/dev/null || break
+		running "$HL_PID" || break
 		nap 0.2
 	done
-	if kill -0 "$HL_PID" 2>/dev/null; then
+	if running "$HL_PID"; then
 		diag
 		echo w > /proc/sysrq-trigger
 		fail "$1: lnet_test still running after ${CMD_LIMIT}s"

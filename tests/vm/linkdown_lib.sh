@@ -52,7 +52,7 @@ ld_bytes() {
 ld_wait_gone() {
 	local i
 	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
+		running "$1" || return 0
 		nap 0.2
 	done
 	diag
@@ -89,7 +89,7 @@ ld_initiator() {
 		for ((i = 0; i < 1200; i++)); do
 			ld_bytes
 			[ $((LD_SENT - base)) -ge $((LD_CUT_MIB << 20)) ] && break
-			kill -0 $pid 2>/dev/null ||
+			running $pid ||
 				fail "$round: transfer ended before the cut: $(cat "$RUN")"
 			nap 0.02
 		done

@@ -28,10 +28,10 @@ net_del_timed() {
 	"$LNETCTL" net del --net "$1" &
 	pid=$!
 	for ((i = 0; i < 200; i++)); do
-		kill -0 $pid 2>/dev/null || break
+		running $pid || break
 		nap 0.1
 	done
-	if kill -0 $pid 2>/dev/null; then
+	if running $pid; then
 		echo w > /proc/sysrq-trigger
 		dmesg | tail -150
 	fi

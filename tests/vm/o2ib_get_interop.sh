@@ -40,7 +40,7 @@ if [ "$LNET_NODE" = a ]; then
 		pid=$!
 		for ((i = 0; i < 600; i++)); do
 			grep -q '^connected$' "$out" && break
-			kill -0 $pid 2>/dev/null || break
+			running $pid || break
 			nap 0.1
 		done
 		grep -q '^connected$' "$out" ||
@@ -48,7 +48,7 @@ if [ "$LNET_NODE" = a ]; then
 		barrier "connected-$name"
 		for ((i = 0; i < WAIT * 10; i++)); do
 			grep -q 'GETs answered: OK$' "$out" && break
-			kill -0 $pid 2>/dev/null || break
+			running $pid || break
 			nap 0.1
 		done
 		sed "s/^/[a] o2ib_lustre $name: /" "$out"

@@ -168,7 +168,7 @@ if [ "$LNET_NODE" = b ]; then
 		[ "$p" -gt "$most" ] && most=$p
 		[ "$p" = 64 ] &&
 			[ "$(counter "$ACR" overflow)" = $((overflow + 36)) ] && break
-		kill -0 $fpid 2>/dev/null || break
+		running $fpid || break
 		nap 0.1
 	done
 	log "flood: acceptor $(tr '\n' ' ' < "$ACR")"
