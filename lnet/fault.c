@@ -599,6 +599,8 @@ bool lnet_fault_delay_tx(struct lnet_msg *msg)
  * @msg: its header checked, not matched yet (lnet_parse())
  * @rdma_req: it came through lnet_parse_rdma()
  *
+ * Context: the LNet lock held (the rule and held-queue locks nest
+ * inside it; neither is ever held while taking it).
  * Return: true if held (lnet_parse_local() matches it later).
  */
 bool lnet_fault_delay_rx(struct lnet_msg *msg, bool rdma_req)

@@ -667,27 +667,12 @@ static bool lnet_src_spoofed(const struct lnet_nid *src,
 	       lnet_nid_net(src) == lnet_nid_net(from);
 }
 
-/**
- * lnet_parse_local() - match a received message and hand it to its LND
- * @msg: from lnet_parse(), its header checked, holding its NI
- * @rdma_req: it arrived as an RDMA request (lnet_parse_rdma())
- * @drop: discard it (a held message whose NI stops)
- *
- * The second half of lnet_parse(), run at once or, for a message a delay
- * rule held (lnet/fault.c), when its time comes: the LND's lnd_recv() is
- * called with the message, or with NULL when it is dropped.
- *
- * Context: process context or softirq, no LNet lock held.
- */
-void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop)
+/* Match @msg, the LNet lock held: 0, or why it is dropped (counted). */
+static int lnet_parse_match_locked(struct lnet_msg *msg, bool drop)
 {
-	struct lnet_ni *ni = msg->msg_rxni;
-	void *private = msg->msg_private;
 	u32 type = msg->msg_hdr.type;
-	u32 len = msg->msg_hdr.payload_length;
 	int reason;
 
-	lnet_lock();
 	if (drop || the_lnet.ln_state != LNET_STATE_RUNNING)
 		reason = LNET_DROP_SHUTDOWN;
 	else if (type == LNET_MSG_PUT)
@@ -699,17 +684,48 @@ void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop)
 	else
 		reason = lnet_parse_ack(msg);
 	if (reason)
-		lnet_drop_count_locked(ni, reason, type, len);
-	lnet_unlock();
+		lnet_drop_count_locked(msg->msg_rxni, reason, type,
+				       msg->msg_hdr.payload_length);
+	return reason;
+}
+
+/* Hand a matched message to its LND's lnd_recv(), or drop it (@reason). */
+static void lnet_parse_deliver(struct lnet_msg *msg, int reason,
+			       bool rdma_req)
+{
+	struct lnet_ni *ni = msg->msg_rxni;
+	void *private = msg->msg_private;
 
 	if (reason) {
-		lnet_ni_recv(ni, private, NULL, len);
+		lnet_ni_recv(ni, private, NULL, msg->msg_hdr.payload_length);
 		lnet_msg_free(msg);
 	} else if (msg->msg_reply) {
 		lnet_get_respond(ni, private, msg, rdma_req);
 	} else {
-		lnet_ni_recv(ni, private, msg, len);
+		lnet_ni_recv(ni, private, msg, msg->msg_hdr.payload_length);
 	}
+}
+
+/**
+ * lnet_parse_local() - match a received message a delay rule held
+ * @msg: from lnet_parse(), its header checked, holding its NI
+ * @rdma_req: it arrived as an RDMA request (lnet_parse_rdma())
+ * @drop: discard it (its NI stops)
+ *
+ * The second half of lnet_parse() for a message a delay rule held
+ * (lnet/fault.c), run when its time comes: the LND's lnd_recv() is
+ * called with the message, or with NULL when it is dropped.
+ *
+ * Context: process context, no LNet lock held.
+ */
+void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop)
+{
+	int reason;
+
+	lnet_lock();
+	reason = lnet_parse_match_locked(msg, drop);
+	lnet_unlock();
+	lnet_parse_deliver(msg, reason, rdma_req);
 }
 
 static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
@@ -782,12 +798,17 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		*lnet_peer_primary_nid_locked(&hdr.src_nid);
 	msg->msg_initiator.pid = hdr.src_pid;
 	msg->msg_rlength = hdr.payload_length;
-	lnet_unlock();
-
-	/* A fault injection delay rule may hold it, and match it later. */
-	if (unlikely(lnet_fault_delay_rx(msg, rdma_req)))
+	/*
+	 * A fault injection delay rule may hold it, to be matched later
+	 * (lnet_parse_local()); else it is matched now, in the same lock.
+	 */
+	if (unlikely(lnet_fault_delay_rx(msg, rdma_req))) {
+		lnet_unlock();
 		return 0;
-	lnet_parse_local(msg, rdma_req, false);
+	}
+	reason = lnet_parse_match_locked(msg, false);
+	lnet_unlock();
+	lnet_parse_deliver(msg, reason, rdma_req);
 	return 0;
 }
 

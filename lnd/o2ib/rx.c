@@ -215,6 +215,9 @@ static int kib_parse(struct kib_rx *rx, const struct lnet_nid *from,
 		rc = lnet_parse(ni, hdr, LNET_HDR_NID4_SIZE, from, rx);
 	if (rc < 0)
 		return rc;	/* kib_recv() was not called */
+	/* Only kib_recv() sets it back: it ran, the usual case. */
+	if (READ_ONCE(rx->rx_parse) == KIB_RX_IDLE)
+		return 0;
 	/* The completion handler's own hold on @conn lasts until here. */
 	kref_get(&conn->ibc_ref);
 	if (cmpxchg(&rx->rx_parse, KIB_RX_PARSING, KIB_RX_HELD) !=

@@ -164,22 +164,26 @@ static int ksock_rx_lnet_hdr(struct ksock_conn *conn)
 		ksock_rx_userspace_src(conn, hdr, nid16);
 	conn->ksc_rx_left = le32_to_cpu(plen);
 	WRITE_ONCE(conn->ksc_rx_state, KSOCK_RX_PARSE);
-	refcount_inc(&conn->ksc_refs);	/* for LNet holding it */
 	rc = lnet_parse(ni, hdr, size, &conn->ksc_peer->ksp_nid, conn);
 	if (rc) {
-		ksock_conn_put(conn);	/* not the last: teardown waits */
 		ksock_stat_inc(KSOCK_STAT_RX_BAD_HDR);
 		return -EPROTO;
 	}
+	/* Only ksock_recv() moves it on from PARSE: it ran, the usual case. */
+	if (READ_ONCE(conn->ksc_rx_state) != KSOCK_RX_PARSE)
+		return 0;
 	spin_lock_bh(&conn->ksc_rx_lock);
 	held = conn->ksc_rx_state == KSOCK_RX_PARSE;
-	if (held)
+	if (held) {
+		/*
+		 * Dropped by ksock_recv() once it sees PARSE_WAIT; until
+		 * then this work runs, so teardown has not freed it.
+		 */
+		refcount_inc(&conn->ksc_refs);
 		WRITE_ONCE(conn->ksc_rx_state, KSOCK_RX_PARSE_WAIT);
+	}
 	spin_unlock_bh(&conn->ksc_rx_lock);
-	if (held)
-		return -EAGAIN;	/* ksock_recv() resumes, drops the ref */
-	ksock_conn_put(conn);
-	return 0;
+	return held ? -EAGAIN : 0;	/* held: ksock_recv() resumes us */
 }
 
 /**

@@ -359,7 +359,7 @@ enum ksock_rx_state {
  *	rx work and a ksock_recv() from elsewhere, and @ksc_rx_closed
  * @ksc_rx_closed: teardown started: a held message's payload is lost
  * @ksc_refs: references: one from allocation to the end of its teardown,
- *	one while LNet holds a message of it (lnet_parse() to ksock_recv())
+ *	one while LNet holds a message of it (PARSE_WAIT to ksock_recv())
  * @ksc_rx_zc_cookie: ZC request of the current message, to acknowledge
  * @ksc_rx_last: last receive progress (jiffies)
  * @ksc_zc_acks: ZC ACKs owed for requests received here (sent here)
