@@ -319,21 +319,30 @@ hl_local_rail_down() {
 		nap 0.2
 	done
 	health_wait net "$a1" eq 1000 60
-	# The new NI's first connection is made by a ping; then a batch
-	# of PUTs must all succeed and use it, in one of three tries (over
-	# o2ib a batch right after the rxe device and NI were renewed was
-	# seen to fail once: see ld_resume_puts in linkdown_lib.sh).
+	# The new NI's first connection is made by a ping.
 	ping_ok "$b1" 5
-	s1=$(ni_sends "$a1")
+	# Then a batch of PUTs must all succeed and some go by $a1, in one
+	# of three tries.  Before each, $b1 must be healthy: the PUTs $a1
+	# sent before the cut whose ACKs were lost demerit $b1 when their
+	# deadline passes (response timeouts, up to transaction_timeout
+	# after the cut), and selection then prefers $b0 until recovery
+	# pings restore $b1 (CI: a clean batch, none by $a1).  Over o2ib a
+	# batch right after the rxe device and NI were renewed was seen to
+	# fail once (see ld_resume_puts in linkdown_lib.sh).  PUTs counted:
+	# $b1's recovery pings go by $a1 too.
 	for ((i = 1; i <= 3; i++)); do
+		health_wait peer "$b1" eq 1000 60
+		s1=$(ni_puts "$a1")
 		lt put "$b0" $HL_SIZE 16 4
-		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] && break
-		log "local_rail_down: PUTs once the link is back, try $i: $RESULT"
+		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] &&
+			[ "$(ni_puts "$a1")" -gt "$s1" ] && break
+		log "local_rail_down: PUTs once the link is back, try $i: $RESULT; by $a1: $(($(ni_puts "$a1") - s1)), $b1 health $(health_of peer "$b1")"
 	done
 	[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] ||
 		{ diag; fail "no batch of PUTs got through once $a1 is back"; }
-	[ "$(ni_sends "$a1")" -gt "$s1" ] ||
-		{ diag; fail "$a1 carries no traffic once its link is back"; }
+	[ "$(ni_puts "$a1")" -gt "$s1" ] ||
+		{ "$LNETCTL" peer show -v 2; diag; fail "$a1 carries no PUT once its link is back"; }
+	log "local_rail_down: $a1 back, sent $(($(ni_puts "$a1") - s1)) of 16 PUTs"
 	# What was in flight when the cable went may have demerited b's NI
 	# on that rail too (over o2ib its transfers time out, all ended by
 	# now): the next phases want both rails healthy.  Set, not waited
