@@ -57,7 +57,7 @@ static const struct nla_policy lst_genl_policy[LST_A_MAX + 1] = {
 						   LST_BRW_OPC_WRITE),
 	[LST_A_BRW_SIZE]	= { .type = NLA_U32 },
 	[LST_A_BRW_CHECK]	= NLA_POLICY_RANGE(NLA_U32, LST_BRW_CHK_NONE,
-						   LST_BRW_CHK_FULL),
+						   LST_BRW_CHK_DISCARD),
 	[LST_A_BRW_OFF]		= { .type = NLA_U32 },
 	[LST_A_SERVER]		= { .type = NLA_FLAG },
 };

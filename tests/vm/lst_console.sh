@@ -7,11 +7,14 @@
 #    session;
 #  - brw_both_ways: one batch, data from a to b and from b to a (brw
 #    write and read with check=full at 1 MiB, 4 KiB and 4000 B at
-#    off=8) and ping with D:S 1:2 over both nodes: show_error clean on
+#    off=8, check=simple, check=discard and skip_rx_copy in stock lst's
+#    words) and ping with D:S 1:2 over both nodes: show_error clean on
 #    both (the node that received the data checked each byte), the data
 #    moved between a and b (their LNet counters), none of it through c;
 #  - hijack: a, as a second console, cannot take b from c's session
-#    without --force: b is Busy for a, still Active in c's session;
+#    without --force (b is Busy for a, still Active in c's session);
+#    with new_session --force it takes b (Busy for c), and once a's
+#    session ended c's update_group --refresh takes b back;
 #  - stat_remote: c's stat of a write from a to b shows a's W and b's R;
 #  - node_leaves: b unloads lnet_selftest under that running write: c
 #    sees a's brw errors and b Down, stop --force ends the batch, b
@@ -29,8 +32,8 @@ B=$(nid_of b)
 M=1048576
 # 16 RPCs per test below (2 units of 8); what each node sends of them
 # (a write's data leaves the client, a read's the server)
-A_SENDS=$((16 * (M + M)))
-B_SENDS=$((16 * (4096 + 4000 + 4000)))
+A_SENDS=$((16 * (M + M + 65536)))
+B_SENDS=$((16 * (4096 + 4000 + 4000 + 8192 + 8192)))
 lst_load
 barrier up
 
@@ -55,6 +58,15 @@ if [ "$LNET_NODE" != c ]; then
 		LST_SESSION=77 run list_group --busy b
 		want "12345-$B: Busy"
 		LST_SESSION=77 run end_session
+		LST_SESSION=78 run new_session --force thief
+		LST_SESSION=78 run add_group b "$B"
+		LST_SESSION=78 run list_group --active b
+		want "12345-$B: Active"
+	fi
+	barrier stolen 600
+	barrier stolen-seen 600		# c saw b in a's session
+	if [ "$LNET_NODE" = a ]; then
+		LST_SESSION=78 run end_session
 	fi
 	barrier hijacked 600
 	barrier leave 600		# the forever write from a to b runs
@@ -89,17 +101,24 @@ want "12345-$B: Active [session: lstc"
 phase brw_both_ways
 barrier data
 run add_batch data
-for t in "--from a --to b brw write size=1M" \
-	 "--from b --to a brw read size=1M" \
-	 "--from b --to a brw write size=4k" \
-	 "--from a --to b brw read size=4000 off=8" \
-	 "--from b --to a brw write size=4000 off=8"; do
+for t in "--from a --to b brw write size=1M check=full" \
+	 "--from b --to a brw read size=1M check=full" \
+	 "--from b --to a brw write size=4k check=full" \
+	 "--from a --to b brw read size=4000 off=8 check=full" \
+	 "--from b --to a brw write size=4000 off=8 check=full" \
+	 "--from a --to b brw w size=64k check=simple" \
+	 "--from a --to b brw size=8k check=discard" \
+	 "--from b --to a brw w size=8k skip_rx_copy"; do
 	# shellcheck disable=SC2086 # the test's words
-	run add_test --batch data --concurrency 2 --loop 8 $t check=full
+	run add_test --batch data --concurrency 2 --loop 8 $t
 done
 run add_test --batch data --concurrency 2 --loop 8 --distribute 1:2 --from ab --to ab ping
 run list_batch data
-want "Test 6 (ping)"
+# stock lst's words: w is write, read the default, skip_rx_copy discard
+want "brw write size=65536 off=0 check=simple"
+want "brw read size=8192 off=0 check=discard"
+want "brw write size=8192 off=0 check=discard"
+want "Test 9 (ping)"
 run run data
 batch_idle data
 run show_error ab
@@ -114,7 +133,13 @@ log "c sent $now_s bytes, received $now_r"
 barrier data-done
 
 phase hijack
+barrier stolen
+run ping --group ab
+want "12345-$A: Active [session: lstc"
+want "12345-$B: Busy [session: thief"
+barrier stolen-seen
 barrier hijacked
+run update_group b --refresh
 run ping --group ab
 want "12345-$A: Active [session: lstc"
 want "12345-$B: Active [session: lstc"

@@ -672,19 +672,23 @@ static long parse_size(const char *s)
 	return *end ? -1 : v;
 }
 
-/* brw read|write [size=N] [check=none|simple|full] [off=N] */
+/*
+ * brw [read|r|write|w] [size=N] [check=none|simple|full|discard]
+ * [skip_rx_copy] [off=N], as stock lst takes them: READ by default,
+ * skip_rx_copy the same as check=discard (spec 5.1).
+ */
 static int put_brw_params(struct nl_msg *msg, int argc, char **argv)
 {
-	unsigned int opc = 0, check = LST_BRW_CHK_NONE;
+	unsigned int opc = LST_BRW_OPC_READ, check = LST_BRW_CHK_NONE;
 	long size = 4096, off = 0;
 	int i;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "read"))
+		if (!strcmp(a, "read") || !strcmp(a, "r"))
 			opc = LST_BRW_OPC_READ;
-		else if (!strcmp(a, "write"))
+		else if (!strcmp(a, "write") || !strcmp(a, "w"))
 			opc = LST_BRW_OPC_WRITE;
 		else if (!strncmp(a, "size=", 5))
 			size = parse_size(a + 5);
@@ -696,12 +700,15 @@ static int put_brw_params(struct nl_msg *msg, int argc, char **argv)
 			check = LST_BRW_CHK_SIMPLE;
 		else if (!strcmp(a, "check=full"))
 			check = LST_BRW_CHK_FULL;
+		else if (!strcmp(a, "check=discard") ||
+			 !strcmp(a, "skip_rx_copy"))
+			check = LST_BRW_CHK_DISCARD;
 		else
 			return fprintf(stderr, "brw: unknown parameter %s\n", a),
 			       -EINVAL;
 	}
-	if (!opc || size < 0 || size > UINT_MAX || off < 0 || off > UINT_MAX) {
-		fprintf(stderr, "brw: read or write, size=, off= wanted\n");
+	if (size < 0 || size > UINT_MAX || off < 0 || off > UINT_MAX) {
+		fprintf(stderr, "brw: bad size= or off=\n");
 		return -EINVAL;
 	}
 	nla_put_u32(msg, LST_A_BRW_OPC, opc);
@@ -724,7 +731,8 @@ static int cmd_add_test(int argc, char **argv)
 	};
 	const char *usage = "add_test [--batch BATCH] [--concurrency N]\n"
 		"\t[--distribute D:S] [--loop N] --from GROUP --to GROUP\n"
-		"\tbrw read|write [size=N] [check=none|simple|full] [off=N] | ping";
+		"\tbrw [read|write] [size=N] [check=none|simple|full|discard]\n"
+		"\t    [skip_rx_copy] [off=N] | ping";
 	const char *batch = "batch", *from = NULL, *to = NULL;
 	unsigned int concur = 1, dist = 1, span = 1;
 	long loop = -1;
@@ -955,7 +963,9 @@ struct batch_list {
 	int n;
 };
 
-static const char * const check_names[] = { "?", "none", "simple", "full" };
+static const char * const check_names[] = {
+	"?", "none", "simple", "full", "discard", "?", "?", "?"
+};
 
 static int print_batch(struct nlattr **tb, struct nlattr *head, int len,
 		       void *arg)
@@ -981,7 +991,7 @@ static int print_batch(struct nlattr **tb, struct nlattr *head, int len,
 			       LST_BRW_OPC_READ ? "read" : "write",
 			       nla_get_u32(tb[LST_A_BRW_SIZE]),
 			       nla_get_u32(tb[LST_A_BRW_OFF]),
-			       check_names[nla_get_u32(tb[LST_A_BRW_CHECK]) & 3]);
+			       check_names[nla_get_u32(tb[LST_A_BRW_CHECK]) & 7]);
 		return 0;
 	}
 	printf("%d) %s (%u tests, %s)\n", ++b->n, str_attr(tb, LST_A_BATCH),

@@ -183,8 +183,8 @@ static void bad_requests(void)
 		      0);
 	expect_reject("add_test of brw opcode 3", test_add(LST_A_BRW_OPC, 3),
 		      0);
-	expect_reject("add_test of check mode 4",
-		      test_add(LST_A_BRW_CHECK, 4), 0);
+	expect_reject("add_test of check mode 5",
+		      test_add(LST_A_BRW_CHECK, 5), 0);
 	expect_reject("add_test with no opcode",
 		      test_add(LST_A_BRW_SIZE, 4096), EINVAL);
 	msg = test_add(LST_A_BRW_OPC, LST_BRW_OPC_WRITE);

@@ -58,6 +58,7 @@
 #define LST_BRW_CHK_NONE	1
 #define LST_BRW_CHK_SIMPLE	2
 #define LST_BRW_CHK_FULL	3
+#define LST_BRW_CHK_DISCARD	4	/* received, not stored (our nodes: NONE) */
 
 /* LST_A_UPDATE_OPC (lst update_group) */
 #define LST_GROUP_CLEAN		1	/* drop nodes in LST_A_STATE's states */
