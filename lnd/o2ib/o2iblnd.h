@@ -292,8 +292,10 @@ enum kib_rx_parse {
  *	reference)
  * @rx_dma: DMA address of @rx_msg
  * @rx_nob: bytes received
- * @rx_parse: enum kib_rx_parse, changed by cmpxchg() (kib_handle_rx()
+ * @rx_parse: enum kib_rx_parse, changed by xchg()/cmpxchg() (kib_parse()
  *	and kib_recv() may race when LNet releases a held message at once)
+ * @rx_parser: the task in kib_parse()'s lnet_parse(), NULL after: a
+ *	kib_recv() from any other task is a held message's
  * @rx_held: kib_recv() runs outside the completion handler: its repost
  *	must not race the teardown (kib_repost_rx())
  */
@@ -305,6 +307,7 @@ struct kib_rx {
 	u64			rx_dma;
 	u32			rx_nob;
 	int			rx_parse;	/* enum kib_rx_parse */
+	struct task_struct	*rx_parser;
 	bool			rx_held;	/* kib_recv() of a held one */
 };
 

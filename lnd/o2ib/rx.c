@@ -208,11 +208,13 @@ static int kib_parse(struct kib_rx *rx, const struct lnet_nid *from,
 	struct lnet_ni *ni = conn->ibc_net->kn_ni;
 	int rc;
 
+	WRITE_ONCE(rx->rx_parser, current);
 	WRITE_ONCE(rx->rx_parse, KIB_RX_PARSING);
 	if (rdma_req)
 		rc = lnet_parse_rdma(ni, hdr, LNET_HDR_NID4_SIZE, from, rx);
 	else
 		rc = lnet_parse(ni, hdr, LNET_HDR_NID4_SIZE, from, rx);
+	WRITE_ONCE(rx->rx_parser, NULL);
 	if (rc < 0)
 		return rc;	/* kib_recv() was not called */
 	/* Only kib_recv() sets it back: it ran, the usual case. */
@@ -222,7 +224,7 @@ static int kib_parse(struct kib_rx *rx, const struct lnet_nid *from,
 	kref_get(&conn->ibc_ref);
 	if (cmpxchg(&rx->rx_parse, KIB_RX_PARSING, KIB_RX_HELD) !=
 	    KIB_RX_PARSING)
-		kib_conn_put(conn);	/* kib_recv() ran: not the last one */
+		kib_conn_put(conn);	/* kib_recv() has its own: not the last */
 	return 0;
 }
 
@@ -524,16 +526,25 @@ int kib_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 {
 	struct kib_rx *rx = private;
 	struct kib_conn *conn = rx->rx_conn;
-	bool held;
 	int rc;
 
-	held = cmpxchg(&rx->rx_parse, KIB_RX_PARSING, KIB_RX_IDLE) !=
-	       KIB_RX_PARSING;
-	if (held)
+	/* Called by lnet_parse() in kib_parse(): the usual case. */
+	if (READ_ONCE(rx->rx_parser) == current) {
 		WRITE_ONCE(rx->rx_parse, KIB_RX_IDLE);
-	rx->rx_held = held;
+		rx->rx_held = false;
+		return kib_recv_rx(rx, msg, to, mlen, rlen);
+	}
+	/*
+	 * A held message, from another task.  @conn is alive: by
+	 * kib_parse()'s reference, or by the completion handler still in
+	 * kib_parse() before it takes one (the state is still PARSING: it
+	 * will see ours and drop its own).  Ours first, then theirs.
+	 */
+	kref_get(&conn->ibc_ref);
+	if (xchg(&rx->rx_parse, KIB_RX_IDLE) == KIB_RX_HELD)
+		kib_conn_put(conn);	/* kib_parse()'s: not the last one */
+	rx->rx_held = true;
 	rc = kib_recv_rx(rx, msg, to, mlen, rlen);
-	if (held)
-		kib_conn_put(conn);	/* kib_parse()'s */
+	kib_conn_put(conn);
 	return rc;
 }

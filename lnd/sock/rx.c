@@ -169,9 +169,11 @@ static int ksock_rx_lnet_hdr(struct ksock_conn *conn)
 		ksock_stat_inc(KSOCK_STAT_RX_BAD_HDR);
 		return -EPROTO;
 	}
-	/* Only ksock_recv() moves it on from PARSE: it ran, the usual case. */
-	if (READ_ONCE(conn->ksc_rx_state) != KSOCK_RX_PARSE)
-		return 0;
+	/*
+	 * Only ksock_recv() moves it on from PARSE.  Under the lock: one
+	 * from another task (a held message released at once) may still
+	 * be in its own lock section, which teardown must not overtake.
+	 */
 	spin_lock_bh(&conn->ksc_rx_lock);
 	held = conn->ksc_rx_state == KSOCK_RX_PARSE;
 	if (held) {
