@@ -12,6 +12,10 @@
 #   make kunit [SUITE=s]  KUnit suites in a VM (debug kernel)
 #   make vmtest T=<name>  one VM test (FLAVOUR=distro|debug)
 #   make shell            a shell in a VM with the modules (FLAVOUR=...)
+#   make fuzz             every fuzz target, FUZZ_TIME seconds each (default
+#                         60), or FUZZ_TARGET=<name> only; crashes are saved
+#                         under build/fuzz/crashes (Documentation/testing.rst)
+#   make fuzz-seeds       rewrite the fuzz seed corpora from the KUnit vectors
 
 KDIR ?= $(shell scripts/kdir.sh distro)
 # Each kernel gets its own object tree, so builds against different
@@ -73,3 +77,10 @@ vmtest:
 
 shell:
 	tests/run.py --flavour $(FLAVOUR) --shell
+
+.PHONY: fuzz fuzz-seeds
+fuzz:
+	fuzz/run.sh
+
+fuzz-seeds:
+	fuzz/seeds.py

@@ -16,6 +16,8 @@ PKGS=(
 	dwarves rsync busybox-static
 	# static checks
 	sparse perl shellcheck flake8
+	# fuzzing the parsers (fuzz/): libFuzzer, ASan and UBSan
+	clang libclang-rt-14-dev
 	# the user tool under valgrind (VM test lnetctl)
 	valgrind
 	# VMs and what runs inside them (the guest's root is this host's /)

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write the fuzz targets' seed corpora, fuzz/corpus/<target>/, from the
+KUnit tests' vectors (the byte arrays and strings of kunit/*.c) and from
+the wire spec's layouts (the byte-swapped forms a big-endian sender
+sends, the selftest messages of every type).  The corpora are kept in
+the repository; run this again ("make fuzz-seeds") when a vector
+changes.  Each seed file is named after the vector it comes from."""
+
+import os
+import re
+import shutil
+import struct
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(TOP, "fuzz", "corpus")
+
+# The symbolic constants the KUnit byte arrays use.
+SYMBOLS = {"LNET_HDR_NID4_SIZE": 72, "LNET_HDR_NID16_SIZE": 96,
+           "LNET_LND_SOCK": 2, "LNET_LND_O2IB": 5}
+
+
+def _eval(expr):
+    expr = expr.strip()
+    for name, val in SYMBOLS.items():
+        expr = re.sub(r"\b%s\b" % name, str(val), expr)
+    if not re.fullmatch(r"[0-9a-fA-FxX +*]+", expr):
+        raise ValueError("cannot evaluate %r" % expr)
+    return eval(expr)  # noqa: S307 - digits and + * only, checked above
+
+
+def kunit_arrays(name):
+    """The "u8 NAME[SIZE] = { ... };" arrays of kunit/NAME, zero-padded
+    to SIZE as C pads them."""
+    text = open(os.path.join(TOP, "kunit", name)).read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    out = {}
+    for m in re.finditer(r"\bu8\s+(\w+)\[([^\]]*)\]\s*=\s*\{(.*?)\};",
+                         text, flags=re.S):
+        size = _eval(m.group(2))
+        data = bytes(_eval(tok) for tok in m.group(3).split(",")
+                     if tok.strip())
+        out[m.group(1)] = data + bytes(size - len(data))
+    return out
+
+
+def kunit_strings(name):
+    """Every string literal of kunit/NAME, in order, without repeats."""
+    text = open(os.path.join(TOP, "kunit", name)).read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    seen = []
+    for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', text):
+        s = bytes(m.group(1), "ascii").decode("unicode_escape")
+        if s not in seen:
+            seen.append(s)
+    return seen
+
+
+def swap_fields(data, layout, off=0):
+    """@data with the integer fields of @layout (sizes; negative for a
+    run of bytes) byte-swapped from @off on."""
+    b = bytearray(data)
+    for size in layout:
+        if size > 0:
+            b[off:off + size] = b[off:off + size][::-1]
+        off += abs(size)
+    return bytes(b)
+
+
+def o2ib_be(msg):
+    """An o2ib message as a big-endian sender sends it (spec 5.2): the
+    header and the body's SBO fields; the LNet header stays LE."""
+    body = {0xc0: [2, 2, 4], 0xc1: [2, 2, 4], 0xd2: [-72, 8],
+            0xd4: [8, 8, 4, 4], 0xd6: [-72, 8, 4, 4],
+            0xd3: [8, 4], 0xd5: [8, 4], 0xd7: [8, 4]}
+    out = swap_fields(msg, [4, 2, 1, 1, 4, 4, 8, 8, 8, 8])
+    layout = body.get(msg[6], [])
+    out = swap_fields(out, layout, 48)
+    if msg[6] in (0xd4, 0xd6):
+        rd = 48 + sum(abs(x) for x in layout) - 8
+        nfrags = struct.unpack_from("<I", msg, rd + 4)[0]
+        out = swap_fields(out, [4, 8] * nfrags, rd + 8)
+    return out
+
+
+def pingbuf_large():
+    """Spec 6.2: a LARGE_ADDR buffer, 192.168.1.2@tcp and 2001:db8::1@tcp5
+    (the entry of kunit/lnet_pingbuf_test.c's pingbuf_large)."""
+    v6 = kunit_arrays("lnet_pingbuf_test.c")["v6"]
+    hdr = struct.pack("<IIII", 0x70696e67, 0x1e | 0x20, 12345, 2)
+    lo = struct.pack("<QII", 9 << 48, 1, 16 + 2 * 16 + len(v6))
+    ip4 = struct.pack("<QII", 2 << 48 | 0xc0a80102, 0x15aac0de, 0)
+    return hdr + lo + ip4 + v6
+
+
+def lst_messages():
+    """One 160-byte selftest message of every type (spec 3.2), LE and BE,
+    plus the spec's PING example (kunit/lst_wire_test.c)."""
+    out = {"ping_example": kunit_arrays("lst_wire_test.c")["want"] +
+           bytes(120)}
+    for t in range(18):
+        le = struct.pack("<IIIIII", 0xeeb0f00d, 1, t, 0, 0, 1) + bytes(136)
+        be = struct.pack(">IIIIII", 0xeeb0f00d, 1, t, 0, 0, 1) + bytes(136)
+        out["type%02d_le" % t] = le
+        out["type%02d_be" % t] = be
+    return out
+
+
+def udsp_record(op, idx, has_prio, prio, terms):
+    """One record of the udsp target: length, operation, index, flags,
+    priority (u32 LE), the --src, --dst, --rte texts NUL-separated."""
+    body = (bytes([op, idx & 0xff, 1 if has_prio else 0]) +
+            struct.pack("<I", prio) +
+            b"\0".join(t.encode() for t in terms))
+    return bytes([len(body)]) + body
+
+
+def udsp_seeds():
+    """Each case of kunit/lnet_udsp_test.c's udsp_cases added to the
+    rules, then shown, asked for its first term and deleted; and all of
+    them added in a row, then deleted at once."""
+    text = open(os.path.join(TOP, "kunit", "lnet_udsp_test.c")).read()
+    table = text[text.index("udsp_cases[] = {"):]
+    table = table[:table.index("};")]
+    cases = []
+    for m in re.finditer(r'\{\s*(NULL|"[^"]*"),\s*(NULL|"[^"]*"),\s*'
+                         r'(NULL|"[^"]*"),\s*(true|false),\s*(\w+),', table):
+        terms = ["" if g == "NULL" else g[1:-1] for g in m.group(1, 2, 3)]
+        prio = 0xffffffff if m.group(5) == "LNET_UDSP_PRIO_NONE" else \
+            int(m.group(5))
+        cases.append((terms, m.group(4) == "true", prio))
+    out = {}
+    for i, (terms, has_prio, prio) in enumerate(cases):
+        out["case%02d" % i] = (udsp_record(0, -1, has_prio, prio, terms) +
+                               udsp_record(2, 0, False, 0, []) +
+                               udsp_record(3, 0, False, 0, terms[:1]) +
+                               udsp_record(1, 0, False, 0, []))
+    out["all"] = b"".join(udsp_record(0, -1, h, p, t)
+                          for t, h, p in cases) + udsp_record(1, -1, False,
+                                                              0, [])
+    return out
+
+
+def corpora():
+    hdr = kunit_arrays("lnet_hdr_test.c")
+    o2ib = kunit_arrays("o2iblnd_wire_test.c")
+    ping = kunit_arrays("lnet_pingbuf_test.c")
+    msgs = ["v_connreq", "v_connack", "v_noop", "v_immediate", "v_putreq",
+            "v_putack1", "v_putack2", "v_getreq", "v_putdone", "v_getdone"]
+    nids = kunit_strings("lnet_nid_vectors.h")
+    lists = kunit_strings("lnet_nidlist_test.c")
+    return {
+        "lnet_hdr": {k: v for k, v in hdr.items()},
+        "o2ib_msg": dict([(k, o2ib[k]) for k in msgs] +
+                         [(k + "_be", o2ib_be(o2ib[k])) for k in msgs] +
+                         [("be", o2ib["be"])]),
+        "o2ib_conn": {"connreq": b"\0" + o2ib["v_connreq"],
+                      "connack": b"\0" + o2ib["v_connack"],
+                      "connreq_be": b"\0" + o2ib_be(o2ib["v_connreq"]),
+                      "rej": b"\1" + o2ib["v_rej"],
+                      "rej_v1": b"\1" + o2ib["v_rej_v1"],
+                      "rej_be": b"\1" + swap_fields(o2ib["v_rej"],
+                                                    [4, 2, 1, 1, 8, 2, 2,
+                                                     4])},
+        "pingbuf": {"spec_example": ping["spec_example"],
+                    "spec_example_be": swap_fields(ping["spec_example"],
+                                                   [4, 4, 4, 4, 8, 4, 4,
+                                                    8, 4, 4]),
+                    "large_addr": pingbuf_large()},
+        "lst_msg": lst_messages(),
+        "nid": {"nid%03d" % i: s.encode() for i, s in enumerate(nids)},
+        "nidlist": {"list%03d" % i: s.encode()
+                    for i, s in enumerate(lists)},
+        "udsp": udsp_seeds(),
+    }
+
+
+def main():
+    only = sys.argv[1:]
+    for target, seeds in corpora().items():
+        if only and target not in only:
+            continue
+        d = os.path.join(CORPUS, target)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for name, data in seeds.items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+        print("%s: %d seeds" % (target, len(seeds)))
+
+
+if __name__ == "__main__":
+    main()
