@@ -27,6 +27,20 @@ must_fail() {
 	log "refused as expected: $name: $(grep descr: "$T/err" | head -1)"
 }
 
+# must_lack NAME PATTERN ARGS...: "lnetctl ARGS" succeeds and no line of
+# its output matches the extended regex PATTERN; NAME says what a match
+# means.  (A failing lnetctl prints nothing: it is not "none listed".)
+must_lack() {
+	local name=$1 pat=$2
+	shift 2
+	"$LNETCTL" "$@" >"$T/out" 2>"$T/err" ||
+		{ cat "$T/err"; fail "$name: lnetctl $* failed"; }
+	if grep -qE -- "$pat" "$T/out"; then
+		cat "$T/out"
+		fail "$name"
+	fi
+}
+
 # peer_wait NID PATTERN [SECONDS]: wait until "peer show -v 3 --nid NID"
 # matches the extended regex PATTERN (a discovery or push ends in the
 # background); fail with what it shows after SECONDS (default 20).
