@@ -234,6 +234,10 @@ else
 	log "ko2iblnd: $(tr '\n' ' ' < "$KSTATS")"
 fi
 barrier done
+# b's 2 PUTs landed at a, each once and intact.
+if [ "$LNET_NODE" = a ]; then
+	target_expect 2
+fi
 
 echo unserve > "$RUN" || fail "unserve"
 rmmod lnet_test || fail "rmmod lnet_test"

@@ -23,8 +23,7 @@ COUNT=10
 QUEUED_MIN=500
 # The link is blocked for up to this many seconds.
 BLOCK_SECS=20
-# The same on the debug kernel, with fewer operations of each size.
-BLOCK=1
+# Fewer operations of each size on the debug kernel.
 [ "$LNET_DEBUG_KERNEL" = 1 ] && COUNT=4
 
 # No timeout may end a message while the link is blocked: sock_timeout,
@@ -59,10 +58,10 @@ for peer in $(peers); do
 	# 1,000 small PUTs in flight over 8 peer credits.  While the link
 	# drops every packet a sends (a pfifo of length 0) the socket buffer
 	# fills, ksocklnd holds the credits, and the rest wait in LNet.
-	[ "$BLOCK" = 1 ] && tc qdisc add dev eth0 root pfifo limit 0
+	tc qdisc add dev eth0 root pfifo limit 0 || fail "tc: block eth0"
 	lt_start put "$nid" 64 1000 1000
 	last=-1 still=0 end=$((SECONDS + BLOCK_SECS))
-	while ((BLOCK && SECONDS < end && still < 10)); do
+	while ((SECONDS < end && still < 10)); do
 		read -r alloc _ < "$STATS"
 		if [ "$alloc" = "$last" ] && [ "$alloc" -gt 0 ]; then
 			still=$((still + 1))
@@ -72,16 +71,14 @@ for peer in $(peers); do
 		last=$alloc
 		nap 0.1
 	done
-	if [ "$BLOCK" = 1 ]; then
-		tc qdisc del dev eth0 root
-		log "link blocked: $alloc LNet messages held back by credits"
-	fi
+	tc qdisc del dev eth0 root || fail "tc: unblock eth0"
+	log "link blocked: $alloc LNet messages held back by credits"
 	lt_wait
 	[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] &&
 		[ "$(field done)" = 1000 ] || fail "1000 PUTs: $RESULT"
 	[ "$(field reordered)" = 0 ] ||
 		fail "1000 PUTs: ACKs out of order: $RESULT"
-	[ "$BLOCK" = 0 ] || [ "$alloc" -ge "$QUEUED_MIN" ] ||
+	[ "$alloc" -ge "$QUEUED_MIN" ] ||
 		fail "only $alloc of 1000 PUTs were held back on credits"
 	[ "$LNET_NODE" = a ] && barrier "a-burst-done"
 	lt_ok get "$nid" 64 1000 1000
