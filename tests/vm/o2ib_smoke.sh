@@ -79,9 +79,10 @@ for c in rnr credit_overflow unknown_cookie rx_stale wc_errors tx_timeout \
 done
 barrier checked
 
-# b restarts its NI (a new incarnation) while a keeps its connection
-# state: a's next messages must get through after the old connection is
-# closed and, if a connects first, after one CONN_STALE reject.
+# b restarts its NI (a new incarnation): a's next messages must get
+# through once the old connection is closed.  (No CONN_STALE here: the
+# close leaves a's peer idle and a's reaper forgets it within a second,
+# so a's next connection request names no incarnation of b.)
 if [ "$LNET_NODE" = b ]; then
 	echo unserve > "$RUN" || fail "unserve"
 	"$LNETCTL" net del --net o2ib --if eth0 || fail "net del o2ib"
