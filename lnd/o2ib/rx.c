@@ -240,6 +240,11 @@ void kib_handle_rx(struct kib_rx *rx)
 	struct kib_conn *conn = rx->rx_conn;
 	struct kib_net *net = conn->ibc_net;
 	struct kib_msg *msg = rx->rx_msg;
+	/*
+	 * Read once: once kib_parse() handed the buffer to LNet, kib_recv()
+	 * may have reposted it already and a new message be landing in it.
+	 */
+	const u8 type = msg->ibm_type;
 	enum kib_post_credit credit = KIB_POST_NO_CREDIT;
 	struct lnet_nid from;
 	int rc = 0;
@@ -263,7 +268,7 @@ void kib_handle_rx(struct kib_rx *rx)
 		}
 		conn->ibc_credits += msg->ibm_credits;
 		/* V1: the credit the NOOP took goes back with the next message. */
-		if (msg->ibm_type == IBLND_MSG_NOOP &&
+		if (type == IBLND_MSG_NOOP &&
 		    !kib_oob_capable(conn->ibc_version))
 			conn->ibc_outstanding++;
 		spin_unlock_bh(&net->kn_lock);
@@ -272,7 +277,7 @@ void kib_handle_rx(struct kib_rx *rx)
 
 	/* LNet answers through the connection's peer, whatever the header. */
 	lnet_nid4_to_nid(conn->ibc_peer->ibp_nid, &from);
-	switch (msg->ibm_type) {
+	switch (type) {
 	case IBLND_MSG_NOOP:
 		kib_stat_inc(KIB_STAT_NOOPS_RCVD);
 		/*
@@ -326,7 +331,7 @@ void kib_handle_rx(struct kib_rx *rx)
 		kib_rx_protocol_error(rx, KIB_STAT_RX_BAD_LNET_HDR, rc);
 		return;
 	}
-	switch (msg->ibm_type) {
+	switch (type) {	/* not msg->ibm_type: the buffer may be reused */
 	case IBLND_MSG_IMMEDIATE:
 	case IBLND_MSG_PUT_REQ:
 	case IBLND_MSG_GET_REQ:
