@@ -127,13 +127,47 @@ hl_traffic_stop() {
 	HL_DONE=0
 	HL_ERRORS=0
 	while read -r line; do
+		[ "$line" != cut ] || continue
 		[ "$(field timeouts "$line")" = 0 ] ||
 			{ diag; fail "$1: an operation hung: $line"; }
 		HL_DONE=$((HL_DONE + $(field done "$line") - $(field errors "$line")))
 		HL_ERRORS=$((HL_ERRORS + $(field errors "$line")))
 	done < "$T/runs"
-	log "$1: $(wc -l < "$T/runs") runs, $HL_DONE PUTs done, $HL_ERRORS failed"
+	log "$1: $(grep -cvx cut "$T/runs") runs, $HL_DONE PUTs done, $HL_ERRORS failed"
 	[ "$HL_DONE" -gt 0 ] || fail "$1: no PUT went through"
+}
+
+# hl_cut_seen: mark in $T/runs the moment a rail was cut.
+hl_cut_seen() {
+	echo cut >> "$T/runs"
+}
+
+# hl_after_cut: the PUTs that succeeded in the runs begun after the cut
+# (not the one in flight at the mark).
+hl_after_cut() {
+	local line seen=0 n=0
+	while read -r line; do
+		if [ "$line" = cut ]; then
+			seen=1
+		elif [ $seen = 1 ]; then
+			seen=2
+		elif [ $seen = 2 ]; then
+			n=$((n + $(field done "$line") - $(field errors "$line")))
+		fi
+	done < "$T/runs"
+	echo "$n"
+}
+
+# hl_survives WHAT: the traffic survives the cut: 32 PUTs (two runs'
+# worth) succeed after it, by the other rail.
+hl_survives() {
+	local i
+	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
+		[ "$(hl_after_cut)" -ge 32 ] && return 0
+		nap 0.2
+	done
+	diag
+	fail "$1: $(hl_after_cut) PUTs succeeded since the cut in ${CMD_LIMIT}s, want 32"
 }
 
 # hl_peer_ni_status A1 B0 B1 (tcp): with no traffic, QEMU pulls b's eth1
@@ -217,12 +251,14 @@ hl_remote_rail_down() {
 	fi
 	barrier hl-cut
 	if [ "$LNET_NODE" = a ]; then
+		hl_cut_seen
 		health_wait peer "$b1" lt 1000 60
 		log "$b1 demerited: health $(health_of peer "$b1"), $a1: $(health_of net "$a1")"
 		"$LNETCTL" debug recovery --peer > "$T/recov"
 		grep -q "nid-[0-9]*: $b1" "$T/recov" ||
 			{ cat "$T/recov"; fail "$b1 is not in recovery"; }
 		# What was in flight on rail 1 ends by its deadline at most.
+		hl_survives remote_rail_down
 		hl_traffic_stop remote_rail_down
 		s1=$(ni_puts "$a1")
 		n1=$(ni_sends "$a1")
@@ -293,6 +329,7 @@ hl_local_rail_down() {
 	# QEMU pulls a's cable: the LND sees the carrier go (netdev or port
 	# event) and marks the NI down at once, not by failures.
 	link_set eth1 down
+	hl_cut_seen
 	for ((i = 0; i < 10; i++)); do
 		"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" && break
 		nap 0.2
@@ -300,6 +337,7 @@ hl_local_rail_down() {
 	"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" ||
 		{ diag; fail "$a1 not reported down 2 s after its link went"; }
 	nap 2
+	hl_survives local_rail_down
 	hl_traffic_stop local_rail_down
 	s1=$(ni_sends "$a1")
 	lt_ok put "$b0" $HL_SIZE 32 8
@@ -468,8 +506,7 @@ hl_fault() {
 		grep -q "fault [1-9]" /sys/kernel/debug/lnet/drops ||
 			{ cat /sys/kernel/debug/lnet/drops; fail "no drop counted as fault"; }
 		"$LNETCTL" fault drop del --all || fail "fault drop del --all"
-		"$LNETCTL" fault drop show | grep -q fa_src &&
-			fail "a drop rule left after del --all"
+		must_lack "a drop rule left after del --all" fa_src fault drop show
 	fi
 	barrier hl-fault-undropped
 	[ "$LNET_NODE" = a ] && hl_delay_tx "$b0"
