@@ -142,20 +142,24 @@ hl_cut_seen() {
 	echo cut >> "$T/runs"
 }
 
-# hl_after_cut: the PUTs that succeeded in the runs begun after the cut
-# (not the one in flight at the mark).
+# hl_after_cut: HL_AFTER_CUT, the PUTs that succeeded in the runs begun
+# after the cut (not the one in flight at the mark).  Builtins only: it
+# is polled.
 hl_after_cut() {
-	local line seen=0 n=0
+	local line seen=0 d e
+	HL_AFTER_CUT=0
 	while read -r line; do
 		if [ "$line" = cut ]; then
 			seen=1
 		elif [ $seen = 1 ]; then
 			seen=2
 		elif [ $seen = 2 ]; then
-			n=$((n + $(field done "$line") - $(field errors "$line")))
+			line=" $line "
+			d=${line#* done=}
+			e=${line#* errors=}
+			HL_AFTER_CUT=$((HL_AFTER_CUT + ${d%% *} - ${e%% *}))
 		fi
 	done < "$T/runs"
-	echo "$n"
 }
 
 # hl_survives WHAT: the traffic survives the cut: 32 PUTs (two runs'
@@ -163,11 +167,15 @@ hl_after_cut() {
 hl_survives() {
 	local i
 	for ((i = 0; i < CMD_LIMIT * 5; i++)); do
-		[ "$(hl_after_cut)" -ge 32 ] && return 0
+		hl_after_cut
+		if [ "$HL_AFTER_CUT" -ge 32 ]; then
+			log "$1: $HL_AFTER_CUT PUTs succeeded since the cut"
+			return 0
+		fi
 		nap 0.2
 	done
 	diag
-	fail "$1: $(hl_after_cut) PUTs succeeded since the cut in ${CMD_LIMIT}s, want 32"
+	fail "$1: $HL_AFTER_CUT PUTs succeeded since the cut in ${CMD_LIMIT}s, want 32"
 }
 
 # hl_peer_ni_status A1 B0 B1 (tcp): with no traffic, QEMU pulls b's eth1
