@@ -225,8 +225,9 @@ struct lst_svc {
 	bool			test;
 	struct workqueue_struct	*wq;
 
-	spinlock_t		lock;		/* bufs, posted, busy, stopping */
+	spinlock_t		lock;		/* bufs, rpcs, posted, busy, stopping */
 	struct list_head	bufs;		/* posted request buffers */
+	struct list_head	rpcs;		/* requests being served */
 	unsigned int		posted;
 	unsigned int		busy;		/* requests being served */
 	bool			stopping;
@@ -244,6 +245,9 @@ struct lst_svc {
  * @bulk: set by the handler: the bulk to move before replying
  * @bulkid: the request's bulk match bits
  * @bulk_status: how the bulk went (for @bulk_done)
+ * @link: in its service's rpcs while it is served
+ * @op_mdh: the MD of its LNet operation in flight, or none
+ * @aborted: its service stops: no more operations, no reply
  */
 struct lst_srpc {
 	struct lst_svc	*svc;
@@ -255,6 +259,9 @@ struct lst_srpc {
 	struct lst_bulk		*bulk;
 	u64			bulkid;
 	int			bulk_status;
+	struct list_head	link;		/* svc->lock: and the two below */
+	struct lnet_handle_md	op_mdh;
+	bool			aborted;
 
 	struct completion	event;
 	int			ev_status;

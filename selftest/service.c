@@ -13,9 +13,13 @@
  * portals lazy: a request that finds no buffer waits in LNet.  Ours drops
  * it, counted by LNet; Documentation/selftest.rst.)
  *
- * Stop: no more buffers posted, the posted ones unlinked, the requests
- * in progress served to the end (their LNet operations all complete),
- * then the service is idle.
+ * Stop (spec 4.9 step 2): no more buffers posted, the posted ones
+ * unlinked, and every request in progress aborted: the MD of its LNet
+ * operation in flight is unlinked (a bulk GET whose REPLY will never
+ * come ends at once, with response tracking off too), it starts no
+ * other and sends no reply; then the service is idle.  Nothing waits on
+ * the remote node, but for an operation an LND still holds, which ends
+ * by the LND's timeout.
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
@@ -198,13 +202,17 @@ static void lst_srpc_event(struct lnet_event *ev)
 
 /*
  * PUT or GET from a bound MD to the requester on the RDMA portal and wait
- * for its last event (LNet ends every operation, by its deadline at
- * most).  Return: the operation's status.
+ * for its last event: LNet ends every operation (by its deadline at most,
+ * or never for a GET whose REPLY is lost with response tracking off), or
+ * lst_service_stop() unlinks its MD.  Return: the operation's status,
+ * -EINTR if the service stops.
  */
 static int lst_srpc_op(struct lst_srpc *rpc, struct lnet_md *md, bool get,
 		       u64 match)
 {
+	struct lst_svc *svc = rpc->svc;
 	struct lnet_handle_md mdh;
+	bool aborted;
 	int rc;
 
 	md->user_ptr = rpc;
@@ -215,7 +223,14 @@ static int lst_srpc_op(struct lst_srpc *rpc, struct lnet_md *md, bool get,
 	rc = lnet_md_bind(md, LNET_UNLINK, &mdh);
 	if (rc)
 		return rc;
-	if (get)
+	spin_lock_irq(&svc->lock);
+	aborted = rpc->aborted;
+	if (!aborted)
+		rpc->op_mdh = mdh;	/* a stop from now on unlinks it */
+	spin_unlock_irq(&svc->lock);
+	if (aborted)
+		rc = -EINTR;
+	else if (get)
 		rc = lnet_get(&rpc->self, mdh, &rpc->peer, LST_PORTAL_RDMA,
 			      match, 0);
 	else
@@ -225,6 +240,12 @@ static int lst_srpc_op(struct lst_srpc *rpc, struct lnet_md *md, bool get,
 		lnet_md_unlink(mdh);
 	/* Idle, not hung: an operation to a dead peer lasts its deadline. */
 	wait_for_completion_state(&rpc->event, TASK_IDLE);
+	spin_lock_irq(&svc->lock);
+	rpc->op_mdh = LNET_MD_HANDLE_NONE;
+	aborted = rpc->aborted;
+	spin_unlock_irq(&svc->lock);
+	if (aborted)
+		return -EINTR;
 	return rc ?: rpc->ev_status;
 }
 
@@ -295,8 +316,16 @@ static void lst_rqbuf_work(struct work_struct *work)
 		rpc->peer = buf->peer;
 		rpc->self = buf->self;
 		rpc->bulkid = lst_get64(rpc->req, LST_REQ_BULKID);
+		rpc->op_mdh = LNET_MD_HANDLE_NONE;
 		init_completion(&rpc->event);
+		spin_lock_irq(&svc->lock);
+		rpc->aborted = svc->stopping;
+		list_add_tail(&rpc->link, &svc->rpcs);
+		spin_unlock_irq(&svc->lock);
 		replied = lst_srpc_serve(rpc);
+		spin_lock_irq(&svc->lock);
+		list_del(&rpc->link);
+		spin_unlock_irq(&svc->lock);
 		lst_bulk_free(rpc->bulk);
 	}
 	if (!replied)
@@ -316,6 +345,7 @@ int lst_service_start(struct lst_svc *svc)
 {
 	spin_lock_init(&svc->lock);
 	INIT_LIST_HEAD(&svc->bufs);
+	INIT_LIST_HEAD(&svc->rpcs);
 	init_waitqueue_head(&svc->waitq);
 	svc->posted = 0;
 	svc->busy = 0;
@@ -350,11 +380,40 @@ static bool lst_service_next(struct lst_svc *svc,
 	return found;
 }
 
+/*
+ * Abort the requests being served that no stop has aborted yet; false
+ * once none is left with an operation in flight (whose MD is in @mdh).
+ */
+static bool lst_service_abort_next(struct lst_svc *svc,
+				   struct lnet_handle_md *mdh)
+{
+	struct lst_srpc *rpc;
+	bool found = false;
+
+	spin_lock_irq(&svc->lock);
+	list_for_each_entry(rpc, &svc->rpcs, link) {
+		if (rpc->aborted)
+			continue;
+		rpc->aborted = true;
+		if (!lnet_md_handle_is_none(rpc->op_mdh)) {
+			*mdh = rpc->op_mdh;
+			found = true;
+			break;
+		}
+	}
+	spin_unlock_irq(&svc->lock);
+	return found;
+}
+
 /**
- * lst_service_stop() - unlink a service's buffers, wait until it is idle
+ * lst_service_stop() - unlink a service's buffers, abort its requests,
+ *	wait until it is idle
  * @svc: a started service
  *
- * Requests in progress are served to their end.
+ * Each request in progress ends once, aborted, without a reply (spec
+ * 4.9 step 2): its operation in flight is unlinked rather than waited
+ * for (an MD already gone, its operation just ended, is -ENOENT: MD
+ * handles are allocated cyclically over 32 bits).
  */
 void lst_service_stop(struct lst_svc *svc)
 {
@@ -364,6 +423,8 @@ void lst_service_stop(struct lst_svc *svc)
 	svc->stopping = true;
 	spin_unlock_irq(&svc->lock);
 	while (lst_service_next(svc, &mdh))
+		lnet_md_unlink(mdh);
+	while (lst_service_abort_next(svc, &mdh))
 		lnet_md_unlink(mdh);
 	wait_event_idle(svc->waitq, !READ_ONCE(svc->posted) &&
 			!READ_ONCE(svc->busy));

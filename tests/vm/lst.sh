@@ -23,7 +23,10 @@
 #  - a test node that leaves mid-batch (rmmod) gives errors on the
 #    console, not a hang; stop --force ends the batch;
 #  - a node's session expires (session_timeout=6) without console
-#    traffic: ping shows it Unknown; end_session.
+#    traffic: ping shows it Unknown; end_session;
+#  - server_abort: a's BRW server waits on GETs b drops (a fault rule on
+#    b), response tracking off: end_session aborts them (spec 4.9 step
+#    2), and it and rmmod on a end within seconds.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 LST_LND=${LST_LND:-sock}
@@ -56,6 +59,33 @@ lst_msg() {
 raw_to() {
 	log "raw PUT to $1 service $2: $3 bytes"
 	echo "raw $1 51 $2 $3 $4" > "$RUN" || fail "raw PUT: $(cat "$RUN")"
+}
+
+# within SECONDS CMD...: CMD must end, successfully, within SECONDS; its
+# output in $OUT.
+within() {
+	local secs=$1 pid i
+	shift
+	log "\$ $* (within $secs s)"
+	"$@" > /tmp/lst_within 2>&1 &
+	pid=$!
+	for ((i = 0; i < secs * 5; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		nap 0.2
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		{ indent < "/proc/$pid/stack"; } 2>/dev/null || true
+		fail "$* still running after $secs s"
+	fi
+	wait "$pid" || { indent < /tmp/lst_within; fail "$* failed"; }
+	OUT=$(cat /tmp/lst_within)
+	indent <<< "$OUT"
+}
+
+# get_drops: GETs this node's drop rules dropped.
+get_drops() {
+	"$LNETCTL" fault drop show | awk '$1 == "fs_get:" || $2 == "fs_get:" {
+		print $NF; exit }'
 }
 
 # hostile_rpcs NID: b's hostile framework requests to NID (a's test
@@ -98,6 +128,24 @@ if [ "$LNET_NODE" = b ]; then
 		fail "reload lnet_selftest"
 	barrier back 600
 	barrier expired 600
+	# server_abort: a session that does not expire while a waits
+	rmmod lnet_selftest || fail "rmmod lnet_selftest"
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=5 ||
+		fail "reload lnet_selftest"
+	barrier abort-reloaded 600
+	# a's BRW server GETs the data of b's writes: b drops each GET
+	"$LNETCTL" fault drop add -s "$A" -d "$B" -m get -p 52 -r 1 ||
+		fail "fault drop add"
+	barrier abort-rule 600
+	for ((i = 0; i < 100; i++)); do
+		[ "$(get_drops)" -ge 4 ] && break
+		nap 0.2
+	done
+	[ "$(get_drops)" -ge 4 ] ||
+		{ "$LNETCTL" fault drop show; fail "b dropped $(get_drops) GETs of a, want 4"; }
+	barrier abort-stuck 600
+	barrier abort-done 600
+	"$LNETCTL" fault drop del --all || fail "fault drop del --all"
 	barrier done 600
 	lst_unload
 	exit 0
@@ -302,5 +350,27 @@ barrier expired
 run end_session
 want "session is ended"
 refused "no session" show_session
+
+phase server_abort
+# b writes 64 KiB to a, 4 at a time: a's BRW server GETs the data, b
+# drops the GETs, and with response tracking off no deadline would end
+# them.  Ending the session aborts them (spec 4.9 step 2): a answers its
+# console, and nothing is left for rmmod to wait on.
+rt=$(cat /sys/module/lnet/parameters/lnet_response_tracking)
+"$LNETCTL" set response_tracking 0 || fail "set response_tracking 0"
+barrier abort-reloaded
+run new_session --timeout 600 abort
+run add_group a "$A"
+run add_group b "$B"
+run add_batch stuck
+run add_test --batch stuck --concurrency 4 --from b --to a brw write size=64k
+barrier abort-rule
+run run stuck
+barrier abort-stuck
+within 20 "$LST" end_session
+want "session is ended"
+within 20 rmmod lnet_selftest
+"$LNETCTL" set response_tracking "$rt" || fail "set response_tracking $rt"
+barrier abort-done
 barrier done
 lst_unload
