@@ -297,13 +297,17 @@ static void match_max_size(struct kunit *test)
 			LNET_MATCHMD_OK);
 	KUNIT_EXPECT_EQ(test, m1->msg_offset, 0);
 	KUNIT_EXPECT_EQ(test, m2->msg_offset, 30);
-	/* 50 left, at least 40: it takes another, truncated to what fits. */
+	/*
+	 * 50 left, at least 40: it takes another, truncated to max_size
+	 * (as Lustre's lnet_try_match_md()): one operation never takes
+	 * more, so one sender cannot fill the MD.
+	 */
 	lm_finish(m1, 0);
 	KUNIT_ASSERT_EQ(test, lm_match(test, &a, 7, 60, 0, LNET_MD_OP_PUT, &m1),
 			LNET_MATCHMD_OK);
 	KUNIT_EXPECT_EQ(test, m1->msg_offset, 50);
-	KUNIT_EXPECT_EQ(test, m1->msg_len, 50);
-	/* Full: it left the portal, and goes when both are done. */
+	KUNIT_EXPECT_EQ(test, m1->msg_len, 40);
+	/* 10 left: full; it left the portal, and goes when both are done. */
 	KUNIT_EXPECT_EQ(test, lm_match(test, &a, 7, 1, 0, LNET_MD_OP_PUT, NULL),
 			LNET_MATCHMD_NONE);
 	KUNIT_EXPECT_TRUE(test,
@@ -319,6 +323,20 @@ static void match_max_size(struct kunit *test)
 	md.options &= ~LNET_MD_MANAGE_REMOTE;
 	md.max_size = 0;
 	KUNIT_EXPECT_EQ(test, lnet_md_bind(&md, LNET_RETAIN, &h), -EINVAL);
+
+	/* Without LNET_MD_TRUNCATE, more than max_size is dropped. */
+	md.options &= ~LNET_MD_TRUNCATE;
+	md.max_size = 40;
+	me = lnet_me_attach(MT_PORTAL, &lm_any, 7, 0, LNET_INS_AFTER);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(me));
+	KUNIT_ASSERT_EQ(test, lnet_md_attach(me, &md, LNET_UNLINK, &h), 0);
+	KUNIT_EXPECT_EQ(test, lm_match(test, &a, 7, 41, 0, LNET_MD_OP_PUT, NULL),
+			LNET_MATCHMD_DROP);
+	KUNIT_ASSERT_EQ(test, lm_match(test, &a, 7, 40, 0, LNET_MD_OP_PUT, &m1),
+			LNET_MATCHMD_OK);
+	KUNIT_EXPECT_EQ(test, m1->msg_offset, 0);
+	KUNIT_EXPECT_EQ(test, m1->msg_len, 40);
+	lm_finish(m1, 0);
 }
 
 /* Threshold 2 with LNET_UNLINK: two operations, then gone. */

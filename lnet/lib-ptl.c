@@ -50,6 +50,9 @@ EXPORT_SYMBOL_GPL(lnet_me_match);
  *
  * The offset is the peer's with %LNET_MD_MANAGE_REMOTE, else the MD's
  * running local offset, which advances by what each operation moves.
+ * With %LNET_MD_MAX_SIZE one operation moves at most md_max_size bytes
+ * (more is truncated, or dropped without %LNET_MD_TRUNCATE), so one
+ * sender cannot take the room of the many the MD is for.
  *
  * Return: %LNET_MATCHMD_OK; %LNET_MATCHMD_NONE if the MD cannot take this
  * operation (try the next ME); %LNET_MATCHMD_DROP if it is too small.
@@ -71,6 +74,9 @@ enum lnet_match_result lnet_md_match_locked(struct lnet_libmd *md,
 	if (offset > md->md_length)
 		return LNET_MATCHMD_DROP;
 	mlength = md->md_length - offset;
+	/* One operation takes at most max_size: Lustre's md_max_size. */
+	if (md->md_options & LNET_MD_MAX_SIZE)
+		mlength = min(mlength, md->md_max_size);
 	if (info->mi_rlength <= mlength)
 		mlength = info->mi_rlength;
 	else if (!(md->md_options & LNET_MD_TRUNCATE))

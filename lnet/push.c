@@ -26,9 +26,10 @@
 #include <lnet/lib-lnet.h>
 
 /*
- * Each push gets at least a page (room for 255 NIDs; a larger one is
- * truncated and its sender re-pinged); an MD takes pushes until less
- * than that is left.
+ * Each push gets a page (room for 255 NIDs; a larger one is truncated to
+ * it, LNET_MD_MAX_SIZE, and its sender re-pinged), so one push never
+ * takes the room of the others; an MD takes pushes until less than a
+ * page is left.
  */
 #define LNET_PUSH_MAX_SIZE	PAGE_SIZE
 #define LNET_PUSH_MD_SIZE	(8 * PAGE_SIZE)

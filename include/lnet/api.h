@@ -47,7 +47,7 @@ static inline bool lnet_md_handle_is_none(struct lnet_handle_md h)
 #define LNET_MD_MANAGE_REMOTE	0x0004	/* use the offset the peer sends */
 #define LNET_MD_TRUNCATE	0x0010	/* accept/serve less than asked */
 #define LNET_MD_ACK_DISABLE	0x0020	/* never ACK a PUT into this MD */
-/* exhausted once less than max_size is left past the local offset */
+/* one operation takes at most max_size; exhausted once less is left */
 #define LNET_MD_MAX_SIZE	0x0080
 #define LNET_MD_KIOV		0x0100	/* start is a struct bio_vec array */
 #define LNET_MD_OPTIONS_ALL	(LNET_MD_OP_PUT | LNET_MD_OP_GET |	\
@@ -124,9 +124,11 @@ typedef void (*lnet_handler_t)(struct lnet_event *ev);
  * @user_ptr: passed back in every event
  * @handler: event callback, may be NULL
  * @max_size: with %LNET_MD_MAX_SIZE (and local offsets: no
- *	%LNET_MD_MANAGE_REMOTE), the MD is exhausted once fewer bytes than
- *	this are left past its offset: one MD takes many operations, each
- *	in its own part of the buffer, and is unlinked when it is full
+ *	%LNET_MD_MANAGE_REMOTE), one operation takes at most this many
+ *	bytes (more is truncated, or dropped without %LNET_MD_TRUNCATE),
+ *	and the MD is exhausted once fewer are left past its offset: one
+ *	MD takes many operations, each in its own part of the buffer, and
+ *	is unlinked when it is full
  *
  * LNet copies the description; the memory it points to must stay valid
  * until the MD is unlinked (the event with @unlinked set).
