@@ -7,9 +7,11 @@
  * refused or flagged, never read beyond their length.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/swab.h>
 
+#include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -221,12 +223,94 @@ static void pingbuf_large(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st[1], LNET_NI_STATUS_UP);
 }
 
+/*
+ * Spec 6.2: an NI's status change is written into the buffer in place:
+ * its entry's status word changes, every other byte (the sequence number
+ * in entry 0 too) stays.
+ */
+static void pingbuf_status_in_place(struct kunit *test)
+{
+	size_t size = lnet_ping_buf_size(2);
+	struct lnet_ping_ni nis[2];
+	struct lnet_ping_info *pi;
+	struct lnet_nid other;
+	u8 *was;
+
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.1@tcp", &nis[0].nid), 0);
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.2@tcp", &nis[1].nid), 0);
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.0.2.3@tcp", &other), 0);
+	nis[0].up = true;
+	nis[1].up = true;
+	pi = kunit_kzalloc(test, size, GFP_KERNEL);
+	was = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pi);
+	KUNIT_ASSERT_NOT_NULL(test, was);
+	lnet_ping_buf_build(pi, LNET_PING_FEAT_MULTI_RAIL, 5, nis, 2);
+	memcpy(was, pi, size);
+
+	KUNIT_EXPECT_TRUE(test, lnet_ping_buf_set_status(pi, &nis[1].nid,
+							 false));
+	KUNIT_EXPECT_EQ(test, pi->pi_ni[2].ns_status, LNET_NI_STATUS_DOWN);
+	KUNIT_EXPECT_EQ(test, pi->pi_ni[0].ns_status, 5U);
+	/* Only those 4 bytes changed. */
+	KUNIT_EXPECT_EQ(test, memcmp(pi, was, 16 + 2 * 16 + 8), 0);
+	KUNIT_EXPECT_EQ(test, memcmp((u8 *)pi + 16 + 2 * 16 + 12,
+				     was + 16 + 2 * 16 + 12, 4), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_ping_buf_set_status(pi, &nis[1].nid,
+							 true));
+	KUNIT_EXPECT_EQ(test, memcmp(pi, was, size), 0);
+	/* A NID it does not list: nothing written. */
+	KUNIT_EXPECT_FALSE(test, lnet_ping_buf_set_status(pi, &other, false));
+	KUNIT_EXPECT_EQ(test, memcmp(pi, was, size), 0);
+}
+
+/*
+ * The live path: an NI's health going to 0 (reported down) and back
+ * leaves the published buffer and its sequence number as they are (a
+ * rebuild would publish a new buffer with the next number).  LNet with
+ * only 0@lo, which the health code treats as any NI here.
+ */
+static void pingbuf_status_keeps_seq(struct kunit *test)
+{
+	struct lnet_ping_info *pi, *now_pi;
+	unsigned int i;
+	u32 seq, now_seq;
+
+	if (lnet_is_configured())
+		kunit_skip(test, "LNet already configured");
+	KUNIT_ASSERT_EQ(test, lnet_configure(false, NULL), 0);
+	lnet_lock();
+	pi = the_lnet.ln_ping_info;
+	seq = the_lnet.ln_ping_seq;
+	lnet_ni_healthv_set_locked(the_lnet.ln_loni, 0);
+	lnet_unlock();
+	KUNIT_EXPECT_NOT_NULL(test, pi);
+	/* A rebuild would come from a work item: give it time. */
+	for (i = 0; i < 20 && READ_ONCE(the_lnet.ln_ping_seq) == seq; i++)
+		msleep(50);
+	lnet_lock();
+	lnet_ni_healthv_set_locked(the_lnet.ln_loni, LNET_MAX_HEALTH_VALUE);
+	lnet_unlock();
+	for (i = 0; i < 20 && READ_ONCE(the_lnet.ln_ping_seq) == seq; i++)
+		msleep(50);
+	/* Read under the lock, checked outside (a failure allocates). */
+	lnet_lock();
+	now_seq = the_lnet.ln_ping_seq;
+	now_pi = the_lnet.ln_ping_info;
+	lnet_unlock();
+	KUNIT_EXPECT_EQ(test, now_seq, seq);
+	KUNIT_EXPECT_PTR_EQ(test, now_pi, pi);
+	KUNIT_EXPECT_EQ(test, lnet_unconfigure(NULL), 0);
+}
+
 static struct kunit_case lnet_pingbuf_cases[] = {
 	KUNIT_CASE(pingbuf_ours),
 	KUNIT_CASE(pingbuf_spec_example),
 	KUNIT_CASE(pingbuf_hostile),
 	KUNIT_CASE(pingbuf_truncated),
 	KUNIT_CASE(pingbuf_large),
+	KUNIT_CASE(pingbuf_status_in_place),
+	KUNIT_CASE(pingbuf_status_keeps_seq),
 	{}
 };
 

@@ -267,7 +267,7 @@ EXPORT_SYMBOL_GPL(lnet_nid_is_local_locked);
  * ``lnetctl net show`` and in this node's ping replies (so multi-rail
  * peers stop using it), until the LND clears it or the NI is deleted.
  *
- * Context: any (the ping buffer is rebuilt from a work item).
+ * Context: any (the ping buffer is updated from a work item).
  */
 void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal)
 {
@@ -279,7 +279,7 @@ void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal)
 	lnet_nid_to_str(&ni->ni_nid, nid, sizeof(nid));
 	pr_info("LNet: NI %s %s\n", nid,
 		fatal ? "down: its link or device failed" : "up again");
-	lnet_ping_target_update_later(true);
+	lnet_ping_target_status_later();
 }
 EXPORT_SYMBOL(lnet_ni_set_fatal);
 

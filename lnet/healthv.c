@@ -80,7 +80,7 @@ void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value)
 	if ((!value && !ni->ni_health_down) ||
 	    (value == LNET_MAX_HEALTH_VALUE && ni->ni_health_down)) {
 		WRITE_ONCE(ni->ni_health_down, !value);
-		lnet_ping_target_update_later(false);
+		lnet_ping_target_status_locked();
 	}
 }
 EXPORT_SYMBOL_GPL(lnet_ni_healthv_set_locked);

@@ -3,12 +3,13 @@
  * Ping (wire spec section 6).  The responder is an ordinary MD on portal 0
  * with match bits 0x8000000000000000 that serves GETs from anyone, forever,
  * truncated to the asker's sink length.  Its buffer is rebuilt, with the
- * sequence number in entry 0 bumped, whenever the set of NIs or their
- * status changes or discovery is turned on or off; the new MD goes in
- * front of the old, which is then unlinked and frees its buffer when its
- * last REPLY is gone, and multi-rail peers get the new one by a push
- * (lnet/discovery.c).  lnet_ping() is a GET into a bound MD, validated as
- * spec 6.2 says.
+ * sequence number in entry 0 bumped, whenever the set of NIs changes or
+ * discovery is turned on or off; the new MD goes in front of the old,
+ * which is then unlinked and frees its buffer when its last REPLY is
+ * gone, and multi-rail peers get the new one by a push
+ * (lnet/discovery.c).  An NI's status change is written into the buffer
+ * in place, with the same sequence number (spec 6.2), and pushed.
+ * lnet_ping() is a GET into a bound MD, validated as spec 6.2 says.
  *
  * The buffer advertises the multi-rail profile of spec 7: MULTI_RAIL and
  * (unless turned off) DISCOVERY, so a stock Lustre node discovers our
@@ -157,10 +158,56 @@ void lnet_ping_target_update_later(bool force)
 	schedule_work(&lnet_ping_update_work);
 }
 
+/**
+ * lnet_ping_target_status_locked() - our NIs' status changed
+ *
+ * Spec 6.2: each NI's status is written into the published buffer in
+ * place, with the same sequence number (a buffer is rebuilt only when
+ * NIs come or go, or its features change), and every multi-rail peer
+ * gets it by a forced push (spec 7, "also pushed").
+ */
+void lnet_ping_target_status_locked(void)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	if (!the_lnet.ln_ping_info)
+		return;
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (ni != the_lnet.ln_loni)
+				lnet_ping_buf_set_status(the_lnet.ln_ping_info,
+							 &ni->ni_nid,
+							 lnet_ni_status_up(ni));
+	lnet_dc_push_update_locked(true);
+}
+
+static void lnet_ping_status_work_fn(struct work_struct *work)
+{
+	lnet_lock();
+	if (the_lnet.ln_state == LNET_STATE_RUNNING)
+		lnet_ping_target_status_locked();
+	lnet_unlock();
+}
+
+static DECLARE_WORK(lnet_ping_status_work, lnet_ping_status_work_fn);
+
+/**
+ * lnet_ping_target_status_later() - lnet_ping_target_status_locked() soon
+ *
+ * From a context that may not take the LNet lock (an LND reporting an
+ * NI's status holds its own locks).
+ */
+void lnet_ping_target_status_later(void)
+{
+	schedule_work(&lnet_ping_status_work);
+}
+
 /* Module exit: no update may run after LNet's code is gone. */
 void lnet_ping_target_cancel_updates(void)
 {
 	cancel_work_sync(&lnet_ping_update_work);
+	cancel_work_sync(&lnet_ping_status_work);
 }
 
 /* Withdraw the responder; its buffer goes with its MD. */

@@ -62,6 +62,36 @@ void lnet_ping_buf_build(struct lnet_ping_info *pi, u32 features, u32 seq,
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_ping_buf_build);
 
+/**
+ * lnet_ping_buf_set_status() - write an NI's status into a built buffer
+ * @pi: a buffer lnet_ping_buf_build() made (ours: native order)
+ * @nid: the NI's NID
+ * @up: its status
+ *
+ * Spec 6.2: a status change is written in place; the sequence number in
+ * entry 0 and every other byte stay, so it is no new buffer.
+ *
+ * Return: true if @pi lists @nid (and now says @up for it).
+ */
+bool lnet_ping_buf_set_status(struct lnet_ping_info *pi,
+			      const struct lnet_nid *nid, bool up)
+{
+	u64 nid4 = lnet_nid_to_nid4(nid);
+	unsigned int i;
+
+	if (!lnet_nid_is_nid4(nid))
+		return false;
+	for (i = 1; i < pi->pi_nnis; i++) {
+		if (pi->pi_ni[i].ns_nid != nid4)
+			continue;
+		WRITE_ONCE(pi->pi_ni[i].ns_status,
+			   up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN);
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_ping_buf_set_status);
+
 static u32 lnet_pb32(const u8 *p, bool swap)
 {
 	u32 v;

@@ -225,6 +225,8 @@ struct lnet_ping_data {
 size_t lnet_ping_buf_size(unsigned int n);
 void lnet_ping_buf_build(struct lnet_ping_info *pi, u32 features, u32 seq,
 			 const struct lnet_ping_ni *nis, unsigned int n);
+bool lnet_ping_buf_set_status(struct lnet_ping_info *pi,
+			      const struct lnet_nid *nid, bool up);
 int lnet_ping_buf_parse(const void *buf, unsigned int len,
 			struct lnet_ping_data *pd, struct lnet_nid *nids,
 			u32 *statuses, unsigned int max);
@@ -264,6 +266,8 @@ int lnet_ping_raw(const struct lnet_nid *dst, const struct lnet_nid *src,
 		  unsigned int timeout_ms, void *buf, unsigned int size);
 int lnet_ping_target_update(void);
 void lnet_ping_target_update_later(bool force);
+void lnet_ping_target_status_locked(void);
+void lnet_ping_target_status_later(void);
 void lnet_ping_target_cancel_updates(void);
 void lnet_ping_target_fini(void);
 u32 lnet_ping_features(void);
