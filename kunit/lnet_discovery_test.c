@@ -25,23 +25,35 @@ static struct lnet_nid disc_nid(struct kunit *test, const char *s)
 }
 
 /*
- * Merge a buffer listing @strs (nid4 entries) with @statuses (NULL: not
- * passed) that @answered sent.
+ * Merge buffer number @seq listing @strs (nid4 entries) with @statuses
+ * (NULL: not passed) that @answered sent, a push if @pushed.  Return:
+ * lnet_peer_merge()'s.
  */
+static int disc_merge_seq(struct kunit *test, u32 features,
+			  const char *answered, const char * const *strs,
+			  const u32 *statuses, unsigned int n, u32 seq,
+			  bool pushed)
+{
+	struct lnet_ping_data pd = {
+		.features = features, .seq = seq, .nnis = n + 1, .nnids = n,
+		.nnid4 = n,
+	};
+	struct lnet_nid *nids, a = disc_nid(test, answered);
+	unsigned int i;
+
+	nids = kunit_kcalloc(test, n + 1, sizeof(*nids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nids);
+	for (i = 0; i < n; i++)
+		nids[i] = disc_nid(test, strs[i]);
+	return lnet_peer_merge(&a, &pd, nids, statuses, n, pushed);
+}
+
 static void disc_merge_st(struct kunit *test, u32 features,
 			  const char *answered, const char * const *strs,
 			  const u32 *statuses, unsigned int n)
 {
-	struct lnet_ping_data pd = {
-		.features = features, .seq = 7, .nnis = n + 1, .nnids = n,
-		.nnid4 = n,
-	};
-	struct lnet_nid nids[8], a = disc_nid(test, answered);
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		nids[i] = disc_nid(test, strs[i]);
-	KUNIT_ASSERT_EQ(test, lnet_peer_merge(&a, &pd, nids, statuses, n), 0);
+	KUNIT_ASSERT_EQ(test, disc_merge_seq(test, features, answered, strs,
+					     statuses, n, 7, false), 0);
 }
 
 static void disc_merge(struct kunit *test, u32 features, const char *answered,
@@ -54,15 +66,15 @@ static void disc_merge(struct kunit *test, u32 features, const char *answered,
 static void disc_ni_health(struct kunit *test, const char *nid, s32 *healthv,
 			   u32 *status)
 {
+	struct lnet_peer_ni_cursor cur = {};
 	struct lnet_peer_ni_info *info;
 	struct lnet_nid n = disc_nid(test, nid);
-	unsigned int i;
 
 	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, info);
 	*healthv = -1;
 	*status = 0;
-	for (i = 0; !lnet_peer_ni_info_get(i, info); i++) {
+	while (!lnet_peer_ni_info_next(&cur, info)) {
 		if (lnet_nid_equal(&info->nid, &n)) {
 			*healthv = info->healthv;
 			*status = info->ns_status;
@@ -78,17 +90,17 @@ static void disc_ni_health(struct kunit *test, const char *nid, s32 *healthv,
 static void disc_peer(struct kunit *test, const char *nid, char *out,
 		      size_t size)
 {
+	struct lnet_peer_ni_cursor cur = {};
 	struct lnet_peer_ni_info *info;
 	struct lnet_nid n = disc_nid(test, nid), prim;
 	char s[LNET_NIDSTR_SIZE];
-	unsigned int i;
 	size_t len;
 
 	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, info);
 	lnet_peer_primary_get(&n, &prim);
 	out[0] = '\0';
-	for (i = 0; !lnet_peer_ni_info_get(i, info); i++) {
+	while (!lnet_peer_ni_info_next(&cur, info)) {
 		if (!lnet_nid_equal(&info->primary_nid, &prim))
 			continue;
 		len = strlen(out);
@@ -256,6 +268,242 @@ static void disc_ni_status(struct kunit *test)
 	disc_del("192.0.2.151@tcp");
 }
 
+/* The peer of @nid (which must have one); the LNet lock is not held. */
+static struct lnet_peer *disc_lp(struct kunit *test, const char *nid)
+{
+	struct lnet_nid n = disc_nid(test, nid);
+	struct lnet_peer_ni *lpni;
+
+	lnet_lock();
+	lpni = lnet_peer_ni_find_locked(&n);
+	lnet_unlock();
+	KUNIT_ASSERT_NOT_NULL_MSG(test, lpni, "%s has no peer", nid);
+	return lpni->lpni_peer_net->lpn_peer;
+}
+
+/*
+ * Issue 33 item 8: a buffer is merged by sequence number, not arrival
+ * (spec 7, as Lustre): a push older than what was merged does not
+ * replace it (the peer is pinged instead: it may have restarted); a ping
+ * reply, which answers the question asked now, always merges.
+ */
+static void disc_seq_merged(struct kunit *test)
+{
+	static const char * const ab[] = { "192.0.2.161@tcp", "192.0.2.162@tcp" };
+	static const char * const ac[] = { "192.0.2.161@tcp", "192.0.2.163@tcp" };
+	char got[256];
+
+	KUNIT_ASSERT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.161@tcp", ab, NULL, 2, 9,
+					     true), 0);
+	KUNIT_EXPECT_EQ(test, disc_lp(test, "192.0.2.161@tcp")->lp_peer_seqno,
+			9U);
+	/* An older push: refused, nothing changed. */
+	KUNIT_EXPECT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.161@tcp", ac, NULL, 2, 8,
+					     true), -ESTALE);
+	KUNIT_EXPECT_EQ(test, disc_lp(test, "192.0.2.161@tcp")->lp_peer_seqno,
+			9U);
+	disc_peer(test, "192.0.2.161@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.161@tcp|1|192.0.2.161@tcp 192.0.2.162@tcp");
+	/* The same number (a status written in place): merged. */
+	KUNIT_EXPECT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.161@tcp", ab, NULL, 2, 9,
+					     true), 0);
+	/* A ping reply is the peer's buffer now (restarted): merged. */
+	KUNIT_EXPECT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.161@tcp", ac, NULL, 2, 2,
+					     false), 0);
+	KUNIT_EXPECT_EQ(test, disc_lp(test, "192.0.2.161@tcp")->lp_peer_seqno,
+			2U);
+	disc_peer(test, "192.0.2.161@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.161@tcp|1|192.0.2.161@tcp 192.0.2.163@tcp");
+	disc_del("192.0.2.161@tcp");
+}
+
+/*
+ * Issue 33 item 8: of the buffers waiting to be merged (one per peer),
+ * the newer stays: a ping reply older than a push that came meanwhile
+ * does not replace it; a newer push replaces an older one.
+ */
+static void disc_seq_pending(struct kunit *test)
+{
+	static const char * const a[] = { "192.0.2.171@tcp" };
+	struct lnet_nid from = disc_nid(test, "192.0.2.171@tcp");
+	struct lnet_peer *lp;
+	void *push9, *reply8, *push10;
+	bool took;
+
+	disc_merge(test, MR_FEATURES, "192.0.2.171@tcp", a, 1);
+	lp = disc_lp(test, "192.0.2.171@tcp");
+	push9 = kzalloc(64, GFP_KERNEL);
+	reply8 = kzalloc(64, GFP_KERNEL);
+	push10 = kzalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, push9 && reply8 && push10);
+
+	lnet_lock();
+	took = lnet_dc_data_offer_locked(lp, push9, 64, 9, true, &from, &from);
+	lnet_unlock();
+	KUNIT_EXPECT_TRUE(test, took);
+	lnet_lock();
+	took = lnet_dc_data_offer_locked(lp, reply8, 64, 8, false, &from, &from);
+	lnet_unlock();
+	KUNIT_EXPECT_FALSE(test, took);
+	if (!took)
+		kfree(reply8);
+	KUNIT_EXPECT_PTR_EQ(test, lp->lp_dc_data, push9);
+	KUNIT_EXPECT_TRUE(test, lp->lp_dc_data_pushed);
+	KUNIT_EXPECT_EQ(test, lp->lp_dc_data_seq, 9U);
+
+	lnet_lock();
+	took = lnet_dc_data_offer_locked(lp, push10, 64, 10, true, &from, &from);
+	lnet_unlock();
+	KUNIT_EXPECT_TRUE(test, took);
+	KUNIT_EXPECT_PTR_EQ(test, lp->lp_dc_data, push10);
+	KUNIT_EXPECT_EQ(test, lp->lp_dc_data_seq, 10U);
+	/* The peer's deletion frees what waits. */
+	disc_del("192.0.2.171@tcp");
+}
+
+/*
+ * Issue 33 item 9: "peer add --non_mr" on a peer that discovery made
+ * multi-rail makes it a configured non-multi-rail peer of the NIDs given,
+ * as Lustre (which deletes the peer and makes the configured one); later
+ * discovery keeps it so.
+ */
+static void disc_add_non_mr(struct kunit *test)
+{
+	static const char * const ab[] = { "192.0.2.181@tcp", "192.0.2.182@tcp" };
+	struct lnet_nid a = disc_nid(test, "192.0.2.181@tcp");
+	char got[256];
+
+	disc_merge(test, MR_FEATURES, "192.0.2.181@tcp", ab, 2);
+	disc_peer(test, "192.0.2.181@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.181@tcp|1|192.0.2.181@tcp 192.0.2.182@tcp");
+	KUNIT_EXPECT_EQ(test, lnet_peer_add(&a, NULL, 0, false, false, NULL), 0);
+	disc_peer(test, "192.0.2.181@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.181@tcp|8|192.0.2.181@tcp");
+	disc_merge(test, MR_FEATURES, "192.0.2.181@tcp", ab, 2);
+	disc_peer(test, "192.0.2.181@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.181@tcp|8|192.0.2.181@tcp");
+	disc_del("192.0.2.181@tcp");
+	disc_del("192.0.2.182@tcp");
+}
+
+/* Peer NIs in the table. */
+static unsigned int disc_nelems(void)
+{
+	return atomic_read(&the_lnet.ln_peer_nis.nelems);
+}
+
+/*
+ * Issue 33 item 5: what one peer's buffer may add is bounded
+ * (LNET_PEER_MERGE_NIDS_MAX, far below max_interfaces), and NIDs on a
+ * net we have no NI on are not taken (nothing could reach them).
+ */
+static void disc_bounded(struct kunit *test)
+{
+	static const char * const unreachable[] = {
+		"192.0.2.191@tcp", "192.0.2.192@tcp9", "192.0.2.193@tcp",
+	};
+	const unsigned int n = 64;
+	const char **strs;
+	unsigned int i, before = disc_nelems();
+	char *names, got[256];
+
+	strs = kunit_kcalloc(test, n, sizeof(*strs), GFP_KERNEL);
+	names = kunit_kzalloc(test, n * LNET_NIDSTR_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, strs && names);
+	for (i = 0; i < n; i++) {
+		strs[i] = names + i * LNET_NIDSTR_SIZE;
+		snprintf(names + i * LNET_NIDSTR_SIZE, LNET_NIDSTR_SIZE,
+			 "10.1.%u.%u@tcp", i / 200, i % 200 + 1);
+	}
+	/* 64 listed: the first LNET_PEER_MERGE_NIDS_MAX are taken. */
+	KUNIT_ASSERT_EQ(test, disc_merge_seq(test, MR_FEATURES, strs[0],
+					     (const char * const *)strs, NULL,
+					     n, 7, true), 0);
+	KUNIT_EXPECT_EQ(test, disc_nelems() - before, LNET_PEER_MERGE_NIDS_MAX);
+	disc_del(strs[0]);
+	KUNIT_EXPECT_EQ(test, disc_nelems(), before);
+
+	/* A NID on tcp9, where we have no NI: not taken. */
+	disc_merge(test, MR_FEATURES, "192.0.2.191@tcp", unreachable, 3);
+	disc_peer(test, "192.0.2.191@tcp", got, sizeof(got));
+	KUNIT_EXPECT_STREQ(test, got,
+			   "192.0.2.191@tcp|1|192.0.2.191@tcp 192.0.2.193@tcp");
+	disc_del("192.0.2.191@tcp");
+}
+
+/*
+ * Issue 33 item 9: a walk of the peer NIs ("peer show", debugfs "peers")
+ * by a cursor is linear: each NI once, in a few steps each, also when
+ * peers come and go meanwhile (counting from the first NI on every call
+ * took n^2 / 2 steps).
+ */
+static void disc_cursor_linear(struct kunit *test)
+{
+	const unsigned int n = 300;
+	struct lnet_peer_ni_cursor cur = {}, one = {};
+	struct lnet_peer_ni_info *info;
+	struct lnet_nid nid, base;
+	unsigned long *seen;
+	unsigned int i, k, shown = 0, before = disc_nelems();
+	u32 ip;
+
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, info && seen);
+	base = disc_nid(test, "10.2.0.0@tcp");
+	ip = be32_to_cpu(base.nid_addr[0]);
+	for (i = 0; i < n; i++) {
+		nid = base;
+		nid.nid_addr[0] = cpu_to_be32(ip + i + 1);
+		KUNIT_ASSERT_EQ(test, lnet_peer_add(&nid, NULL, 0, false, false,
+						    NULL), 0);
+	}
+	/* Walk, deleting peer 150 when at peer 100 (not yet shown). */
+	while (!lnet_peer_ni_info_next(&cur, info)) {
+		k = be32_to_cpu(info->nid.nid_addr[0]) - ip - 1;
+		if (info->nid.nid_type != base.nid_type || k >= n)
+			continue;	/* another suite's peer */
+		KUNIT_EXPECT_FALSE_MSG(test, test_bit(k, seen),
+				       "peer NI %u shown twice", k);
+		__set_bit(k, seen);
+		shown++;
+		if (k == 100) {
+			nid = base;
+			nid.nid_addr[0] = cpu_to_be32(ip + 151);
+			KUNIT_EXPECT_EQ(test, lnet_peer_del(&nid, NULL, true,
+							    NULL), 0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, shown, n - 1);
+	KUNIT_EXPECT_FALSE(test, test_bit(150, seen));
+	KUNIT_EXPECT_LE_MSG(test, cur.steps, 3 * (n + before),
+			    "%u steps for %u peer NIs", cur.steps, n + before);
+	kunit_info(test, "%u peer NIs walked in %u steps\n", n + before - 1,
+		   cur.steps);
+
+	/* One peer's walk: its NIs only. */
+	nid = base;
+	nid.nid_addr[0] = cpu_to_be32(ip + 8);
+	KUNIT_ASSERT_EQ(test, lnet_peer_ni_cursor_peer(&one, &nid), 0);
+	KUNIT_ASSERT_EQ(test, lnet_peer_ni_info_next(&one, info), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&info->nid, &nid));
+	KUNIT_EXPECT_EQ(test, lnet_peer_ni_info_next(&one, info), -ENOENT);
+
+	for (i = 0; i < n; i++) {
+		nid = base;
+		nid.nid_addr[0] = cpu_to_be32(ip + i + 1);
+		lnet_peer_del(&nid, NULL, true, NULL);
+	}
+	KUNIT_EXPECT_EQ(test, disc_nelems(), before);
+}
+
 /* One row of the step table: a peer's state and what comes next. */
 struct disc_step {
 	u32			state;
@@ -317,11 +565,57 @@ static struct kunit_case lnet_discovery_cases[] = {
 	KUNIT_CASE(disc_no_discovery),
 	KUNIT_CASE(disc_other_configured),
 	KUNIT_CASE(disc_ni_status),
+	KUNIT_CASE(disc_seq_merged),
+	KUNIT_CASE(disc_seq_pending),
+	KUNIT_CASE(disc_add_non_mr),
+	KUNIT_CASE(disc_bounded),
+	KUNIT_CASE(disc_cursor_linear),
 	{}
 };
 
+/*
+ * The nets the cases' NIDs are on (tcp, tcp1), as if we had NIs there:
+ * discovery takes no NID on a net we have none on.  LNet is not
+ * configured, so nothing else looks at these (no NI, no LND).
+ */
+static struct lnet_net disc_nets[2];
+
+static int disc_init(struct kunit *test)
+{
+	unsigned int i;
+
+	if (lnet_is_configured())
+		kunit_skip(test, "LNet configured: its nets would mix with ours");
+	for (i = 0; i < ARRAY_SIZE(disc_nets); i++) {
+		disc_nets[i].net_id = lnet_mknet(LNET_LND_SOCK, i);
+		INIT_LIST_HEAD(&disc_nets[i].net_nis);
+	}
+	mutex_lock(&the_lnet.ln_api_mutex);
+	lnet_lock();
+	for (i = 0; i < ARRAY_SIZE(disc_nets); i++)
+		list_add_tail(&disc_nets[i].net_list, &the_lnet.ln_nets);
+	lnet_unlock();
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return 0;
+}
+
+static void disc_exit(struct kunit *test)
+{
+	unsigned int i;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	lnet_lock();
+	for (i = 0; i < ARRAY_SIZE(disc_nets); i++)
+		if (disc_nets[i].net_list.next)
+			list_del_init(&disc_nets[i].net_list);
+	lnet_unlock();
+	mutex_unlock(&the_lnet.ln_api_mutex);
+}
+
 static struct kunit_suite lnet_discovery_suite = {
 	.name = "lnet_discovery",
+	.init = disc_init,
+	.exit = disc_exit,
 	.test_cases = lnet_discovery_cases,
 };
 

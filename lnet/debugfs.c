@@ -102,22 +102,85 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_nis);
 
+/*
+ * "peers": one line per peer NI, by a cursor (each line costs the same,
+ * wherever it is).  seq_file may ask again for the record it has (its
+ * buffer grew): the last one is kept for that.
+ */
+struct lnet_peers_iter {
+	struct lnet_peer_ni_cursor	cur;
+	struct lnet_peer_ni_info	info;
+	loff_t				pos;	/* of @info; -1: none */
+};
+
+static void *lnet_peers_fetch(struct lnet_peers_iter *it, loff_t pos)
+{
+	if (it->pos == pos)
+		return &it->info;
+	if (pos < it->pos || it->pos < 0) {	/* from the start again */
+		memset(&it->cur, 0, sizeof(it->cur));
+		it->pos = -1;
+	}
+	while (it->pos < pos) {
+		if (lnet_peer_ni_info_next(&it->cur, &it->info))
+			return NULL;
+		it->pos++;
+	}
+	return &it->info;
+}
+
+static void *lnet_peers_seq_start(struct seq_file *m, loff_t *pos)
+{
+	return lnet_peers_fetch(m->private, *pos);
+}
+
+static void *lnet_peers_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return lnet_peers_fetch(m->private, ++*pos);
+}
+
+static void lnet_peers_seq_stop(struct seq_file *m, void *v)
+{
+}
+
 static int lnet_peers_show(struct seq_file *m, void *v)
 {
-	struct lnet_peer_ni_info info;
+	const struct lnet_peer_ni_info *info = v;
 	char nid[LNET_NIDSTR_SIZE];
-	unsigned int i;
 
-	for (i = 0; !lnet_peer_ni_info_get(i, &info); i++) {
-		lnet_nid_to_str(&info.nid, nid, sizeof(nid));
-		seq_printf(m, "%s %d %d %d %d %u %u %u\n", nid, info.refcount,
-			   info.tx_credits_max, info.tx_credits,
-			   info.tx_credits_min, info.send_count,
-			   info.recv_count, info.drop_count);
-	}
+	lnet_nid_to_str(&info->nid, nid, sizeof(nid));
+	seq_printf(m, "%s %d %d %d %d %u %u %u\n", nid, info->refcount,
+		   info->tx_credits_max, info->tx_credits,
+		   info->tx_credits_min, info->send_count,
+		   info->recv_count, info->drop_count);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lnet_peers);
+
+static const struct seq_operations lnet_peers_sops = {
+	.start	= lnet_peers_seq_start,
+	.next	= lnet_peers_seq_next,
+	.stop	= lnet_peers_seq_stop,
+	.show	= lnet_peers_show,
+};
+
+static int lnet_peers_open(struct inode *inode, struct file *file)
+{
+	struct lnet_peers_iter *it;
+
+	it = __seq_open_private(file, &lnet_peers_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->pos = -1;
+	return 0;
+}
+
+static const struct file_operations lnet_peers_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lnet_peers_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
 
 static int lnet_acceptor_stats_show(struct seq_file *m, void *v)
 {

@@ -252,6 +252,55 @@ static void lnet_peer_dc_op_event(struct lnet_event *ev)
 	}
 }
 
+/*
+ * The sequence number of ping buffer @data, @len bytes; 0 for one that
+ * does not validate (its merge fails on that).
+ */
+static u32 lnet_dc_data_seq(const void *data, unsigned int len)
+{
+	struct lnet_ping_data pd;
+
+	return lnet_ping_buf_parse(data, len, &pd, NULL, NULL, 0) ? 0 : pd.seq;
+}
+
+/**
+ * lnet_dc_data_offer_locked() - a ping reply or push for @lp to merge
+ * @lp: the peer
+ * @data: the buffer, ours to keep or the caller's to free
+ * @len: its bytes
+ * @seq: its sequence number (entry 0's status)
+ * @pushed: a push, not a ping reply
+ * @from: the NID that sent it
+ * @local: our NID it came to
+ *
+ * One buffer waits per peer: of two, the newer by sequence number, as
+ * Lustre keeps (spec 7), whatever their order of arrival; of two with
+ * the same number, the later (a status written in place, spec 6.2).
+ *
+ * Return: true if @lp keeps it (DATA_PRESENT) for its discovery to merge;
+ * false if the one waiting is newer.
+ */
+VISIBLE_IF_KUNIT bool lnet_dc_data_offer_locked(struct lnet_peer *lp,
+						void *data, unsigned int len,
+						u32 seq, bool pushed,
+						const struct lnet_nid *from,
+						const struct lnet_nid *local)
+{
+	if (lp->lp_dc_data && (s32)(seq - lp->lp_dc_data_seq) < 0)
+		return false;
+	kfree(lp->lp_dc_data);
+	lp->lp_dc_data = data;
+	lp->lp_dc_data_len = len;
+	lp->lp_dc_data_seq = seq;
+	lp->lp_dc_data_from = *from;
+	lp->lp_dc_data_pushed = pushed;
+	lp->lp_dc_push_dst = *from;
+	lp->lp_dc_push_src = *local;
+	lp->lp_state |= LNET_PEER_DATA_PRESENT;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_dc_data_offer_locked);
+
 /* Act on the outcome of @lp's op (known now) and detach it. */
 static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp,
 				       struct lnet_peer_dc_op *op)
@@ -269,15 +318,12 @@ static void lnet_peer_dc_op_end_locked(struct lnet_peer *lp,
 		if (op->status) {
 			lp->lp_state |= LNET_PEER_PING_FAILED;
 			lp->lp_dc_error = op->status;
-		} else {
-			kfree(lp->lp_dc_data);
-			lp->lp_dc_data = data;
-			lp->lp_dc_data_len = op->mlength;
-			lp->lp_dc_data_from = op->answered;
-			lp->lp_dc_data_pushed = false;
-			lp->lp_dc_push_dst = op->answered;
-			lp->lp_dc_push_src = op->local;
-			lp->lp_state |= LNET_PEER_DATA_PRESENT;
+		} else if (!lnet_dc_data_offer_locked(lp, data, op->mlength,
+						      lnet_dc_data_seq(data,
+								       op->mlength),
+						      false, &op->answered,
+						      &op->local)) {
+			kfree(data);	/* a newer push came meanwhile */
 		}
 	} else {
 		lp->lp_state &= ~LNET_PEER_PUSH_SENT;
@@ -489,8 +535,14 @@ static void lnet_peer_dc_merge(struct lnet_peer *lp)
 					 pd.nnids) : -ENOMEM;
 	}
 	if (!rc)
-		rc = lnet_peer_merge(&from, &pd, nids, statuses, pd.nnids);
+		rc = lnet_peer_merge(&from, &pd, nids, statuses, pd.nnids,
+				     pushed);
 	lnet_lock();
+	if (rc == -ESTALE) {
+		/* An older push than merged: which is current?  Ask. */
+		lp->lp_state |= LNET_PEER_FORCE_PING;
+		goto out;
+	}
 	if (pushed && rc && rc != -ENOMEM)
 		the_lnet.ln_dc_stats.pushes_bad++;
 	if (!rc) {
@@ -634,8 +686,9 @@ void lnet_peer_dc_init(struct lnet_peer *lp)
  * @ev: its PUT event
  * @data: a copy of the push, @ev->mlength bytes, ours to keep or free
  *
- * The sender's peer keeps it (replacing one not yet merged, so one per
- * peer at most) and runs a discovery to merge it.  A push from a NID
+ * The sender's peer keeps it (one per peer at most: of it and one not
+ * yet merged, the newer, lnet_dc_data_offer_locked()) and runs a
+ * discovery to merge it.  A push from a NID
  * that is no peer's, or that is not a valid ping buffer with MULTI_RAIL,
  * is dropped and counted (its ACK went already, spec 7).
  */
@@ -660,14 +713,11 @@ void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data)
 	lp = lnet_peer_of(lpni);
 	if (lp->lp_dc_data && lp->lp_dc_data_pushed)
 		the_lnet.ln_dc_stats.pushes_replaced++;
-	kfree(lp->lp_dc_data);
-	lp->lp_dc_data = data;
-	lp->lp_dc_data_len = ev->mlength;
-	lp->lp_dc_data_from = ev->source;
-	lp->lp_dc_data_pushed = true;
-	lp->lp_dc_push_dst = ev->source;
-	lp->lp_dc_push_src = ev->target.nid;
-	lp->lp_state |= LNET_PEER_DATA_PRESENT;
+	if (!lnet_dc_data_offer_locked(lp, data, ev->mlength, pd.seq, true,
+				       &ev->source, &ev->target.nid)) {
+		kfree(data);	/* older than the one waiting */
+		return;
+	}
 	lnet_peer_dc_queue_locked(lp);
 }
 

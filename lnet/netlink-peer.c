@@ -86,27 +86,21 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 }
 
 /*
- * Peer dump state in cb->args: the index and detail level as for the NI
- * dump, and the NID filter (a peer's primary NID or one of its NIDs) as
- * a copy of struct lnet_nid over the last three longs.
+ * Peer dump state in cb->ctx: where the walk of the peer NIs is (a
+ * cursor, so that each part of the dump resumes where the last ended
+ * instead of counting from the first peer NI) and the detail level.
  */
-enum {
-	LNET_PEER_DUMP_IDX,
-	LNET_PEER_DUMP_DETAIL,
-	LNET_PEER_DUMP_STARTED,
-	LNET_PEER_DUMP_NID,
+struct lnet_peer_dump {
+	struct lnet_peer_ni_cursor	cur;
+	u8				detail;
+	bool				started;
 };
 
-static_assert(sizeof(struct lnet_nid) <=
-	      sizeof(((struct netlink_callback *)0)->args) -
-	      LNET_PEER_DUMP_NID * sizeof(long));
+static_assert(sizeof(struct lnet_peer_dump) <=
+	      sizeof_field(struct netlink_callback, ctx));
 
-static struct lnet_nid *lnet_dump_nid(struct netlink_callback *cb)
-{
-	return (struct lnet_nid *)&cb->args[LNET_PEER_DUMP_NID];
-}
-
-static int lnet_genl_peer_get_begin(struct netlink_callback *cb)
+static int lnet_genl_peer_get_begin(struct netlink_callback *cb,
+				    struct lnet_peer_dump *d)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct lnet_nid nid = LNET_ANY_NID;
@@ -121,22 +115,13 @@ static int lnet_genl_peer_get_begin(struct netlink_callback *cb)
 		NL_SET_ERR_MSG(cb->extack, "LNet is not configured");
 		return -ENETDOWN;
 	}
-	/* Any NID of a peer shows the whole peer. */
+	memset(d, 0, sizeof(*d));
+	/* Any NID of a peer shows the whole peer; none: nothing. */
 	if (!lnet_nid_is_any(&nid))
-		lnet_peer_primary_get(&nid, &nid);
-	cb->args[LNET_PEER_DUMP_IDX] = 0;
-	cb->args[LNET_PEER_DUMP_DETAIL] = attrs[LNET_A_DETAIL] ?
-				     nla_get_u8(attrs[LNET_A_DETAIL]) : 0;
-	memcpy(lnet_dump_nid(cb), &nid, sizeof(nid));
-	cb->args[LNET_PEER_DUMP_STARTED] = 1;
+		lnet_peer_ni_cursor_peer(&d->cur, &nid);
+	d->detail = attrs[LNET_A_DETAIL] ? nla_get_u8(attrs[LNET_A_DETAIL]) : 0;
+	d->started = true;
 	return 0;
-}
-
-/* The filter is a peer's primary NID. */
-static bool lnet_peer_ni_selected(const struct lnet_peer_ni_info *p,
-				  const struct lnet_nid *prim)
-{
-	return lnet_nid_is_any(prim) || lnet_nid_equal(prim, &p->primary_nid);
 }
 
 /**
@@ -148,25 +133,24 @@ static bool lnet_peer_ni_selected(const struct lnet_peer_ni_info *p,
  */
 int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct lnet_peer_dump *d = (struct lnet_peer_dump *)cb->ctx;
+	struct lnet_peer_ni_cursor at;
 	struct lnet_peer_ni_info *p;
-	struct lnet_nid nid;
-	unsigned int idx;
 	int rc = 0;
 	void *hdr;
 
-	if (!cb->args[LNET_PEER_DUMP_STARTED]) {
-		rc = lnet_genl_peer_get_begin(cb);
+	if (!d->started) {
+		rc = lnet_genl_peer_get_begin(cb, d);
 		if (rc < 0)
 			return rc;
 	}
-	memcpy(&nid, lnet_dump_nid(cb), sizeof(nid));
 	p = kmalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	for (idx = cb->args[LNET_PEER_DUMP_IDX];
-	     lnet_peer_ni_info_get(idx, p) == 0; idx++) {
-		if (!lnet_peer_ni_selected(p, &nid))
-			continue;
+	for (;;) {
+		at = d->cur;
+		if (lnet_peer_ni_info_next(&d->cur, p))
+			break;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &lnet_genl_family,
 				  NLM_F_MULTI, LNET_CMD_PEER_GET);
@@ -174,7 +158,7 @@ int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			rc = -EMSGSIZE;
 			break;
 		}
-		rc = lnet_genl_put_peer_ni(skb, p, cb->args[LNET_PEER_DUMP_DETAIL]);
+		rc = lnet_genl_put_peer_ni(skb, p, d->detail);
 		if (rc < 0) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -182,8 +166,9 @@ int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		genlmsg_end(skb, hdr);
 	}
 	kfree(p);
-	cb->args[LNET_PEER_DUMP_IDX] = idx;
-	/* a full skb ends this part of the dump; the next one resumes */
+	/* a full skb ends this part of the dump; the next one resumes at it */
+	if (rc == -EMSGSIZE)
+		d->cur = at;
 	if (rc == -EMSGSIZE && skb->len)
 		return skb->len;
 	if (rc < 0) {

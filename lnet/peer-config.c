@@ -114,8 +114,20 @@ int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
 		rc = PTR_ERR(lp);
 		goto unlock;
 	}
-	if (!lp)
+	if (!lp) {
 		lp = lnet_peer_new_locked(prim, &sp);
+	} else if (!(lp->lp_state & LNET_PEER_CONFIGURED) && !mr) {
+		struct lnet_peer_keep keep = { nids, n, prim };
+
+		/*
+		 * A peer traffic or discovery made becomes the one
+		 * configured, as Lustre (which deletes it and makes that
+		 * one): not multi-rail, of the NIDs given; a NID in use
+		 * stays until the reaper takes it.
+		 */
+		lp->lp_state &= ~LNET_PEER_MULTI_RAIL;
+		lnet_peer_free_nis_locked(lp, lnet_peer_ni_unkept, &keep);
+	}
 	lp->lp_state |= LNET_PEER_CONFIGURED;
 	if (mr)
 		lp->lp_state |= LNET_PEER_MULTI_RAIL;

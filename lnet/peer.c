@@ -64,6 +64,9 @@ EXPORT_SYMBOL_GPL(lnet_peer_ni_find_locked);
 
 static void lnet_peer_init(struct lnet_peer *lp, const struct lnet_nid *prim)
 {
+	static u64 lnet_peer_last_id;
+
+	lp->lp_id = ++lnet_peer_last_id;
 	lp->lp_primary_nid = *prim;
 	INIT_LIST_HEAD(&lp->lp_nets);
 	lnet_peer_dc_init(lp);
@@ -277,6 +280,24 @@ bool lnet_peer_ni_is(const struct lnet_peer_ni *lpni, const void *arg)
 }
 
 /*
+ * For lnet_peer_free_nis_locked(): a NID not kept by *@arg (a struct
+ * lnet_peer_keep), unless configured or in use.
+ */
+bool lnet_peer_ni_unkept(const struct lnet_peer_ni *lpni, const void *arg)
+{
+	const struct lnet_peer_keep *k = arg;
+	unsigned int i;
+
+	if (lpni->lpni_configured || lnet_peer_ni_busy(lpni) ||
+	    (k->also && lnet_nid_equal(&lpni->lpni_nid, k->also)))
+		return false;
+	for (i = 0; i < k->n; i++)
+		if (lnet_nid_equal(&lpni->lpni_nid, &k->nids[i]))
+			return false;
+	return true;
+}
+
+/*
  * Call @fn on each peer NI, in peer order, until it returns true; @fn
  * frees none.  Return: the peer NI it returned true for, or NULL.
  */
@@ -460,34 +481,163 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 			  lnet_jiffies_to_mono_secs(lpni->lpni_next_ping);
 }
 
-/* True for the *@arg-th peer NI visited. */
-static bool lnet_peer_ni_countdown(struct lnet_peer_ni *lpni, void *arg)
+/* The first NI of the first peer from @lp on that has one, or NULL. */
+static struct lnet_peer_ni *lnet_peer_ni_first_from(struct lnet_peer *lp,
+						    struct lnet_peer_ni_cursor *c)
 {
-	unsigned int *idx = arg;
+	struct lnet_peer_net *lpn;
 
-	return !(*idx)--;
+	list_for_each_entry_from(lp, &the_lnet.ln_peers, lp_list) {
+		c->steps++;
+		lpn = list_first_entry_or_null(&lp->lp_nets,
+					       struct lnet_peer_net, lpn_list);
+		if (lpn)	/* a peer net is never empty */
+			return list_first_entry(&lpn->lpn_peer_nis,
+						struct lnet_peer_ni,
+						lpni_list);
+	}
+	return NULL;
+}
+
+/* The NI after @lpni in its peer, or NULL. */
+static struct lnet_peer_ni *lnet_peer_ni_after(struct lnet_peer_ni *lpni)
+{
+	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
+
+	if (!list_is_last(&lpni->lpni_list, &lpn->lpn_peer_nis))
+		return list_next_entry(lpni, lpni_list);
+	if (list_is_last(&lpn->lpn_list, &lpn->lpn_peer->lp_nets))
+		return NULL;
+	lpn = list_next_entry(lpn, lpn_list);
+	return list_first_entry(&lpn->lpn_peer_nis, struct lnet_peer_ni,
+				lpni_list);
+}
+
+/*
+ * The cursor's peer NI when it is gone or moved to another peer: its
+ * peer's @idx-th NI, or the first NI of the peers after (ids increase
+ * along ln_peers).  A walk from the first peer, taken only then.
+ */
+static struct lnet_peer_ni *
+lnet_peer_ni_resume(struct lnet_peer_ni_cursor *c, u32 *idx)
+{
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	u32 i;
+
+	*idx = 0;
+	list_for_each_entry(lp, &the_lnet.ln_peers, lp_list) {
+		c->steps++;
+		if (lp->lp_id < c->peer_id)
+			continue;
+		if (lp->lp_id > c->peer_id)
+			return c->one_peer ? NULL : lnet_peer_ni_first_from(lp, c);
+		lpni = lnet_peer_ni_first_from(lp, c);
+		for (i = 0; lpni && lnet_peer_of(lpni) == lp && i < c->idx; i++)
+			lpni = lnet_peer_ni_after(lpni);
+		if (lpni && lnet_peer_of(lpni) == lp) {
+			*idx = i;
+			return lpni;
+		}
+		if (c->one_peer || list_is_last(&lp->lp_list,
+						&the_lnet.ln_peers))
+			return NULL;
+		return lnet_peer_ni_first_from(list_next_entry(lp, lp_list), c);
+	}
+	return NULL;
+}
+
+/* Point @c at @lpni, or at the end if NULL. */
+static void lnet_peer_ni_cursor_set(struct lnet_peer_ni_cursor *c,
+				    const struct lnet_peer_ni *lpni, u32 idx)
+{
+	if (!lpni) {
+		c->done = true;
+		return;
+	}
+	c->peer_id = lnet_peer_of(lpni)->lp_id;
+	c->nid = lpni->lpni_nid;
+	c->idx = idx;
 }
 
 /**
- * lnet_peer_ni_info_get() - a snapshot of the @idx-th peer NI
- * @idx: 0, 1, ... in peer order, then each peer's NIs
+ * lnet_peer_ni_cursor_peer() - walk only the NIs of one peer
+ * @c: a zeroed cursor
+ * @nid: a NID of the peer
+ *
+ * Context: Process context or softirq.
+ * Return: 0, or -ENOENT if no peer has @nid (@c is then at the end).
+ */
+int lnet_peer_ni_cursor_peer(struct lnet_peer_ni_cursor *c,
+			     const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni;
+
+	c->one_peer = true;
+	lnet_lock();
+	lpni = lnet_peer_ni_find_locked(nid);
+	if (lpni)
+		lpni = lnet_peer_ni_first_from(lnet_peer_of(lpni), c);
+	lnet_peer_ni_cursor_set(c, lpni, 0);
+	lnet_unlock();
+	return lpni ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL(lnet_peer_ni_cursor_peer);
+
+/**
+ * lnet_peer_ni_info_next() - a snapshot of the peer NI at @c, and move on
+ * @c: the cursor: zeroed to start (peer order, then each peer's NIs)
  * @info: filled in
+ *
+ * Each call costs the same whatever the cursor's place ("peer show" of
+ * n peer NIs is O(n), under the LNet lock only one NI at a time).
  *
  * Context: Process context or softirq.
  * Return: 0, or -ENOENT past the last one.
  */
-int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info)
+int lnet_peer_ni_info_next(struct lnet_peer_ni_cursor *c,
+			   struct lnet_peer_ni_info *info)
 {
-	struct lnet_peer_ni *lpni;
+	struct lnet_peer_ni *lpni, *next;
+	u32 idx;
 
+	if (c->done)
+		return -ENOENT;
 	lnet_lock();
-	lpni = lnet_peer_ni_visit_locked(lnet_peer_ni_countdown, &idx);
-	if (lpni)
-		lnet_peer_ni_fill_info(lpni, info);
+	if (!c->peer_id) {
+		lpni = list_empty(&the_lnet.ln_peers) ? NULL :
+		       lnet_peer_ni_first_from(list_first_entry(&the_lnet.ln_peers,
+								struct lnet_peer,
+								lp_list), c);
+		idx = 0;
+	} else {
+		c->steps++;
+		lpni = lnet_peer_ni_find_locked(&c->nid);
+		idx = c->idx;
+		if (!lpni || lnet_peer_of(lpni)->lp_id != c->peer_id)
+			lpni = lnet_peer_ni_resume(c, &idx);
+	}
+	if (!lpni) {
+		c->done = true;
+		lnet_unlock();
+		return -ENOENT;
+	}
+	lnet_peer_ni_fill_info(lpni, info);
+	next = lnet_peer_ni_after(lpni);
+	if (next) {
+		lnet_peer_ni_cursor_set(c, next, idx + 1);
+	} else {
+		struct lnet_peer *lp = lnet_peer_of(lpni);
+
+		next = c->one_peer || list_is_last(&lp->lp_list,
+						   &the_lnet.ln_peers) ? NULL :
+		       lnet_peer_ni_first_from(list_next_entry(lp, lp_list), c);
+		lnet_peer_ni_cursor_set(c, next, 0);
+	}
 	lnet_unlock();
-	return lpni ? 0 : -ENOENT;
+	return 0;
 }
-EXPORT_SYMBOL(lnet_peer_ni_info_get);
+EXPORT_SYMBOL(lnet_peer_ni_info_next);
 
 static unsigned int lnet_peer_nnis(const struct lnet_peer *lp)
 {

@@ -11,6 +11,8 @@
 
 /* Peer NIs at most: beyond, a new one cannot be made (-ENOMEM). */
 #define LNET_PEER_NIS_MAX	65536
+/* Of those, what discovery cannot fill: for the NIDs we send to. */
+#define LNET_PEER_NIS_RESERVE	(LNET_PEER_NIS_MAX / 4)
 
 static inline struct lnet_peer *lnet_peer_of(const struct lnet_peer_ni *lpni)
 {
@@ -44,6 +46,17 @@ bool lnet_peer_ni_movable(const struct lnet_peer_ni *lpni,
 			  const struct lnet_peer *to);
 void lnet_peer_ni_detach(struct lnet_peer_ni *lpni);
 
+/*
+ * The NIDs of a peer to keep (lnet_peer_ni_unkept()): @nids[0..@n), and
+ * @also (may be NULL).
+ */
+struct lnet_peer_keep {
+	const struct lnet_nid	*nids;
+	unsigned int		n;
+	const struct lnet_nid	*also;
+};
+
+bool lnet_peer_ni_unkept(const struct lnet_peer_ni *lpni, const void *arg);
 bool lnet_peer_ni_any(const struct lnet_peer_ni *lpni, const void *arg);
 bool lnet_peer_ni_is(const struct lnet_peer_ni *lpni, const void *arg);
 void lnet_peer_free_nis_locked(struct lnet_peer *lp,

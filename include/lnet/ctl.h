@@ -207,7 +207,7 @@ int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info);
 /* Preferred local NIDs "peer show -v 4" lists per peer NI, at most. */
 #define LNET_CTL_PREF_MAX	16
 
-/* A peer NI as "peer show" reports it (lnet_peer_ni_info_get()). */
+/* A peer NI as "peer show" reports it (lnet_peer_ni_info_next()). */
 struct lnet_peer_ni_info {
 	struct lnet_nid		primary_nid;	/* its peer's */
 	struct lnet_nid		nid;
@@ -237,7 +237,33 @@ struct lnet_peer_ni_info {
 	s64			next_ping;	/* s, monotonic; 0: none */
 };
 
-int lnet_peer_ni_info_get(unsigned int idx, struct lnet_peer_ni_info *info);
+/**
+ * struct lnet_peer_ni_cursor - where a walk of the peer NIs is
+ * @peer_id: the next one's peer (lp_id); 0: the walk starts
+ * @nid: the next one
+ * @idx: its place among its peer's NIs
+ * @one_peer: only the NIs of one peer (lnet_peer_ni_cursor_peer())
+ * @done: nothing left
+ * @steps: list entries the walk looked at (each call costs a few: the
+ *	next one is found by its NID, not by counting from the first)
+ *
+ * Zeroed, it is at the first peer NI.  Peers made meanwhile come at
+ * the end; one whose NIs change meanwhile may be shown as before or
+ * after, each NI at most once if it stays in its peer.
+ */
+struct lnet_peer_ni_cursor {
+	u64		peer_id;
+	struct lnet_nid	nid;
+	u32		idx;
+	bool		one_peer;
+	bool		done;
+	u32		steps;
+};
+
+int lnet_peer_ni_cursor_peer(struct lnet_peer_ni_cursor *c,
+			     const struct lnet_nid *nid);
+int lnet_peer_ni_info_next(struct lnet_peer_ni_cursor *c,
+			   struct lnet_peer_ni_info *info);
 void lnet_peer_primary_get(const struct lnet_nid *nid, struct lnet_nid *prim);
 int lnet_discover(const struct lnet_nid *dst, bool force,
 		  unsigned int timeout_ms, struct lnet_peer_ni_info *info,

@@ -231,11 +231,17 @@ int lnet_ping_buf_parse(const void *buf, unsigned int len,
 			struct lnet_ping_data *pd, struct lnet_nid *nids,
 			u32 *statuses, unsigned int max);
 
-/* peer-merge.c: a peer's ping buffer into the peer table. */
+/*
+ * peer-merge.c: a peer's ping buffer into the peer table.  One buffer
+ * makes a peer of at most this many NIDs: far more than a node has NIs,
+ * far fewer than a hostile one may list (max_interfaces, 4096).
+ */
+#define LNET_PEER_MERGE_NIDS_MAX	16
+
 int lnet_peer_merge(const struct lnet_nid *answered,
 		    const struct lnet_ping_data *pd,
 		    const struct lnet_nid *nids, const u32 *statuses,
-		    unsigned int n);
+		    unsigned int n, bool pushed);
 
 /* discovery.c: discovery and push, the steps (spec 7). */
 enum lnet_dc_action {
@@ -259,6 +265,10 @@ void lnet_discovery_stop(void);
 void lnet_discovery_flush(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 enum lnet_dc_action lnet_dc_next(u32 state, bool needs_push, bool running);
+bool lnet_dc_data_offer_locked(struct lnet_peer *lp, void *data,
+			       unsigned int len, u32 seq, bool pushed,
+			       const struct lnet_nid *from,
+			       const struct lnet_nid *local);
 #endif
 
 /* ping.c: the responder's buffer, and asking for a peer's. */

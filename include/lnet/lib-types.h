@@ -362,7 +362,9 @@ struct lnet_dc_stats {
 
 /**
  * struct lnet_peer - a remote node
- * @lp_list: in the_lnet.ln_peers
+ * @lp_list: in the_lnet.ln_peers, in the order made (ids increase)
+ * @lp_id: its number, from 1, in the order made: where a dump of the
+ *	peers is (struct lnet_peer_ni_cursor)
  * @lp_primary_nid: its primary NID (the source NID used for matching)
  * @lp_nets: its peer nets
  * @lp_state: LNET_PEER_* bits
@@ -384,6 +386,7 @@ struct lnet_dc_stats {
  * @lp_dc_data_from: the NID that sent it
  * @lp_dc_data_pushed: it is a push (which must be multi-rail), not a
  *	ping reply
+ * @lp_dc_data_seq: its sequence number (the newer of two is kept)
  * @lp_dc_ping_size: the sink of its next discovery ping: more than the
  *	first if its buffer was truncated
  * @lp_dc_push_dst: where a push goes: the NID that last answered a ping
@@ -393,6 +396,7 @@ struct lnet_dc_stats {
  */
 struct lnet_peer {
 	struct list_head	lp_list;
+	u64			lp_id;
 	struct lnet_nid		lp_primary_nid;
 	struct list_head	lp_nets;
 	u32			lp_state;
@@ -409,6 +413,7 @@ struct lnet_peer {
 	unsigned int		lp_dc_data_len;
 	struct lnet_nid		lp_dc_data_from;
 	bool			lp_dc_data_pushed;
+	u32			lp_dc_data_seq;
 	unsigned int		lp_dc_ping_size;
 	struct lnet_nid		lp_dc_push_dst;
 	struct lnet_nid		lp_dc_push_src;

@@ -8,7 +8,8 @@
 # add: a configured multi-rail peer takes over the one traffic made, more
 # NIDs, --non_mr, --lock_prim and --force, each misuse refused with
 # nothing changed, export and import (--show, --del) of configured peers,
-# and configured NIDs outlive the reaper.
+# and configured NIDs outlive the reaper; 400 peers each listed once by
+# peer show, peer list and debugfs.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
@@ -216,6 +217,43 @@ YAML
 		"$LNETCTL" import "$T/bad3"
 	"$LNETCTL" peer show | expect_yaml "peer show after bad imports" \
 		"$T/mr"
+
+	phase many
+	# 400 configured peers (one import): "peer show" (a netlink dump in
+	# several messages, resumed by a cursor), "peer list" and debugfs
+	# "peers" (a seq_file read in pages) list each exactly once.
+	N=400
+	{
+		echo "peer:"
+		for i in $(seq 1 $N); do
+			printf -- '-     primary nid: 10.3.%d.%d@tcp\n' \
+				$((i / 200)) $((i % 200 + 1))
+			echo "      Multi-Rail: false"
+		done
+	} > "$T/many.yaml"
+	"$LNETCTL" import < "$T/many.yaml" || fail "import of $N peers"
+	"$LNETCTL" peer show > "$T/many.show" || fail "peer show of $N peers"
+	grep -o 'primary nid: 10\.3\.[0-9.]*@tcp' "$T/many.show" |
+		sort | uniq -c > "$T/many.count"
+	[ "$(wc -l < "$T/many.count")" = $N ] &&
+		! grep -qv '^ *1 ' "$T/many.count" ||
+		{ head "$T/many.count"; fail "peer show: not each of $N peers once"; }
+	"$LNETCTL" peer list | grep -o 'nid: 10\.3\.[0-9.]*@tcp' |
+		sort -u | wc -l > "$T/many.list"
+	[ "$(cat "$T/many.list")" = $N ] ||
+		fail "peer list: $(cat "$T/many.list") of $N peers"
+	grep -o '^10\.3\.[0-9.]*@tcp' /sys/kernel/debug/lnet/peers |
+		sort | uniq -c > "$T/many.dbg"
+	[ "$(wc -l < "$T/many.dbg")" = $N ] &&
+		! grep -qv '^ *1 ' "$T/many.dbg" ||
+		fail "debugfs peers: not each of $N peers once"
+	# A small read size: many restarts of the seq_file walk.
+	dd if=/sys/kernel/debug/lnet/peers bs=100 2>/dev/null |
+		grep -c '^10\.3\.' > "$T/many.dd"
+	[ "$(cat "$T/many.dd")" = $N ] ||
+		fail "debugfs peers read 100 bytes at a time: $(cat "$T/many.dd")"
+	"$LNETCTL" import --del < "$T/many.yaml" || fail "import --del of $N"
+	"$LNETCTL" peer show | expect_yaml "peer show after the $N" "$T/mr"
 
 	phase configured_kept
 	# A configured peer is not reaped (the reaper looks every 10 s at
