@@ -142,10 +142,23 @@ def udsp_seeds():
     return out
 
 
+def connreq_seeds():
+    """Spec 3.2: version 1 for 192.0.2.10@tcp, in both byte orders;
+    version 2 for 2001:db8::1@tcp; a unified-protocol peer's magic."""
+    nid4 = 2 << 48 | 0xc000020a
+    nid16 = bytes([12, 2, 0, 0, 0x20, 0x01, 0x0d, 0xb8]) + bytes(11) + b"\1"
+    return {"v1": struct.pack("<IIQ", 0xacce7100, 1, nid4),
+            "v1_be": struct.pack(">IIQ", 0xacce7100, 1, nid4),
+            "v2": struct.pack("<II", 0xacce7100, 2) + nid16,
+            "lnet_magic": struct.pack("<II", 0x45726963, 3)}
+
+
 def corpora():
     hdr = kunit_arrays("lnet_hdr_test.c")
     o2ib = kunit_arrays("o2iblnd_wire_test.c")
     ping = kunit_arrays("lnet_pingbuf_test.c")
+    sock = kunit_arrays("socklnd_proto_test.c")
+    ksock_lnet = struct.pack("<IIQQ", 0xc1, 0, 0, 0)    # spec 4.10
     msgs = ["v_connreq", "v_connack", "v_noop", "v_immediate", "v_putreq",
             "v_putack1", "v_putack2", "v_getreq", "v_putdone", "v_getdone"]
     nids = kunit_strings("lnet_nid_vectors.h")
@@ -169,6 +182,24 @@ def corpora():
                                                     8, 4, 4]),
                     "large_addr": pingbuf_large()},
         "lst_msg": lst_messages(),
+        "sock_hello": {"hello_v1": sock["hello_v1"],
+                       "hello_v3": sock["hello_v3"],
+                       "hello_v4": sock["hello_v4"],
+                       "v3_noop": sock["hello_v3"] + sock["noop"],
+                       "v3_lnet": sock["hello_v3"] + ksock_lnet +
+                       hdr["put4"] + bytes(4096),
+                       "v4_lnet": sock["hello_v4"] + ksock_lnet +
+                       hdr["put16"] + bytes(4096),
+                       "v1_lnet": sock["hello_v1"] + hdr["put4"] +
+                       bytes(4096),
+                       # what the fuzzer found: bits 63..56 of src_nid
+                       "v3_nid_high": sock["hello_v3"][:15] + b"\x0b" +
+                       sock["hello_v3"][16:],
+                       "v3_lnet_be": swap_fields(sock["hello_v3"],
+                                                 [4, 4, 8, 8, 4, 4, 8, 8,
+                                                  4, 4]) +
+                       sock["lnet_be"] + hdr["ack4"]},
+        "connreq": connreq_seeds(),
         "nid": {"nid%03d" % i: s.encode() for i, s in enumerate(nids)},
         "nidlist": {"list%03d" % i: s.encode()
                     for i, s in enumerate(lists)},

@@ -213,6 +213,47 @@ static void proto_reject(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 1, false), -EPROTO);
 }
 
+/*
+ * A nid4 with bits 63..56 set (spec 1.3: always 0) is no NID: refused,
+ * not cut to the NID below it (found by the fuzz target sock_hello).
+ */
+static void proto_reject_nid(struct kunit *test)
+{
+	u8 buf[80];
+	struct ksock_hello h;
+
+	memcpy(buf, hello_v3, sizeof(hello_v3));
+	buf[15] = 0x0b;				/* src_nid bits 63..56 */
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 3, false),
+			-EADDRNOTAVAIL);
+	memcpy(buf, hello_v3, sizeof(hello_v3));
+	buf[23] = 0x80;				/* dst_nid bits 63..56 */
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 3, false),
+			-EADDRNOTAVAIL);
+	/* V1's src_nid. */
+	memcpy(buf, hello_v1, 72);
+	buf[15] = 0x01;
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 1, false),
+			-EADDRNOTAVAIL);
+	/* V4: an address of more than 16 bytes. */
+	memcpy(buf, hello_v4, sizeof(hello_v4));
+	buf[8] = 13;				/* src_nid nid_size */
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 4, false),
+			-EADDRNOTAVAIL);
+	memcpy(buf, hello_v4, sizeof(hello_v4));
+	buf[28] = 0xfe;				/* dst_nid nid_size */
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 4, false),
+			-EADDRNOTAVAIL);
+	/* ANY is a NID (the V3 dst of a first HELLO); 12 bytes is IPv6. */
+	memcpy(buf, hello_v3, sizeof(hello_v3));
+	memset(buf + 16, 0xff, 8);
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 3, false), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_is_any(&h.dst_nid));
+	memcpy(buf, hello_v4, sizeof(hello_v4));
+	buf[8] = 12;
+	KUNIT_EXPECT_EQ(test, ksock_hello_decode(&h, buf, 4, false), 0);
+}
+
 static void proto_ctype_invert(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, ksock_ctype_invert(0), 0U);
@@ -256,6 +297,7 @@ static struct kunit_case socklnd_proto_cases[] = {
 	KUNIT_CASE(proto_decode_flipped),
 	KUNIT_CASE(proto_encode),
 	KUNIT_CASE(proto_reject),
+	KUNIT_CASE(proto_reject_nid),
 	KUNIT_CASE(proto_ctype_invert),
 	KUNIT_CASE(proto_msg_hdr),
 	{}

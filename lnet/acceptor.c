@@ -29,13 +29,9 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include <lnet/connreq.h>
 #include <lnet/lib-lnet.h>
 
-#define LNET_PROTO_ACCEPTOR_MAGIC	0xacce7100U
-#define LNET_PROTO_MAGIC		0x45726963U	/* "Eric" */
-#define LNET_PROTO_TCP_MAGIC		0xeebc0dedU	/* pre-acceptor */
-#define LNET_ACCEPTOR_VERSION		1		/* nid4 target */
-#define LNET_ACCEPTOR_VERSION_16	2		/* large-NID target */
 #define LNET_ACCEPTOR_MIN_RESERVED_PORT	512
 #define LNET_ACCEPTOR_MAX_RESERVED_PORT	1023
 /* Connection requests read at once; more connections are closed. */
@@ -401,16 +397,48 @@ static struct lnet_ni *lnet_acceptor_ni_get(const struct lnet_nid *nid)
 	return NULL;
 }
 
-/* Read and check a connection request (spec 3.4); hand the socket on. */
-static enum lnet_acceptor_counter lnet_acceptor_handle(struct socket *sock)
+/* Read a connection request (spec 3.4), lnet_connreq_parse() judging. */
+static enum lnet_acceptor_counter lnet_acceptor_read(struct socket *sock,
+						     struct lnet_nid *nid)
 {
 	int timeout = lnet_acceptor_timeout();
+	u8 req[LNET_CONNREQ_MAX_SIZE];
+	enum lnet_connreq_verdict v;
+	size_t have = 0, need = 4;
+	int rc;
+
+	do {
+		rc = lnet_sock_read(sock, req + have, need - have, timeout);
+		if (rc)
+			return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT :
+						  LNET_ACR_ERROR;
+		have = need;
+		v = lnet_connreq_parse(req, have, &need, nid);
+	} while (v == LNET_CONNREQ_MORE && need <= sizeof(req));
+
+	switch (v) {
+	case LNET_CONNREQ_OK:
+		return LNET_ACR_ACCEPTED;
+	case LNET_CONNREQ_LNET_MAGIC:
+		lnet_acceptor_reply_old(sock);
+		return LNET_ACR_LNET_MAGIC;
+	case LNET_CONNREQ_BAD_VERSION:
+		lnet_acceptor_reply_old(sock);
+		return LNET_ACR_BAD_VERSION;
+	case LNET_CONNREQ_BAD_NID:
+		return LNET_ACR_BAD_NID;
+	default:
+		return LNET_ACR_BAD_MAGIC;
+	}
+}
+
+/* Read and check a connection request; hand the socket on. */
+static enum lnet_acceptor_counter lnet_acceptor_handle(struct socket *sock)
+{
+	enum lnet_acceptor_counter c;
 	struct sockaddr_in peer;
 	struct lnet_nid nid;
 	struct lnet_ni *ni;
-	u32 magic, version;
-	bool flip;
-	u64 nid4;
 	int rc, idx;
 
 	rc = kernel_getpeername(sock, (struct sockaddr *)&peer);
@@ -419,37 +447,9 @@ static enum lnet_acceptor_counter lnet_acceptor_handle(struct socket *sock)
 	if (ntohs(peer.sin_port) > LNET_ACCEPTOR_MAX_RESERVED_PORT &&
 	    strcmp(accept, "all"))
 		return LNET_ACR_BAD_PORT;
-
-	rc = lnet_sock_read(sock, &magic, sizeof(magic), timeout);
-	if (rc)
-		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
-	if (magic == LNET_PROTO_MAGIC || magic == swab32(LNET_PROTO_MAGIC)) {
-		lnet_acceptor_reply_old(sock);
-		return LNET_ACR_LNET_MAGIC;
-	}
-	if (magic != LNET_PROTO_ACCEPTOR_MAGIC &&
-	    magic != swab32(LNET_PROTO_ACCEPTOR_MAGIC))
-		return LNET_ACR_BAD_MAGIC;
-	flip = magic != LNET_PROTO_ACCEPTOR_MAGIC;
-
-	rc = lnet_sock_read(sock, &version, sizeof(version), timeout);
-	if (rc)
-		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
-	if (flip)
-		version = swab32(version);
-	if (version == LNET_ACCEPTOR_VERSION) {
-		rc = lnet_sock_read(sock, &nid4, sizeof(nid4), timeout);
-		if (flip)
-			nid4 = swab64(nid4);
-		lnet_nid4_to_nid(nid4, &nid);
-	} else if (version == LNET_ACCEPTOR_VERSION_16) {
-		rc = lnet_sock_read(sock, &nid, sizeof(nid), timeout);
-	} else {
-		lnet_acceptor_reply_old(sock);
-		return LNET_ACR_BAD_VERSION;
-	}
-	if (rc)
-		return rc == -ETIMEDOUT ? LNET_ACR_TIMEOUT : LNET_ACR_ERROR;
+	c = lnet_acceptor_read(sock, &nid);
+	if (c != LNET_ACR_ACCEPTED)
+		return c;
 
 	/* lnet_acceptor_stop() waits for this section only. */
 	idx = srcu_read_lock(&lnet_acceptor_srcu);

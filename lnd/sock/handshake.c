@@ -105,6 +105,10 @@ static int ksock_hello_recv(struct socket *sock, struct ksock_hello *h,
 		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_VERSION);
 		return -EPROTO;
 	}
+	if (n == -EADDRNOTAVAIL) {
+		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_NID);
+		return -EPROTO;
+	}
 	if (n < 0)
 		goto bad_nips;
 	if (n) {

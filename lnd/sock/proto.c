@@ -126,6 +126,18 @@ size_t ksock_hello_size(u32 version)
 }
 EXPORT_SYMBOL_IF_KUNIT(ksock_hello_size);
 
+/* Spec 1.3: bits 63..56 of a nid4 are 0, unless it is ANY. */
+static bool ksock_nid4_valid(u64 nid4)
+{
+	return nid4 == LNET_NID_ANY || !(nid4 >> 56);
+}
+
+/* A large NID's address is at most 16 bytes, unless it is ANY. */
+static bool ksock_nid_valid(const struct lnet_nid *nid)
+{
+	return lnet_nid_is_any(nid) || lnet_nid_addr_len(nid) <= 16;
+}
+
 /**
  * ksock_hello_decode() - decode a HELLO's fixed part
  * @h: filled
@@ -133,13 +145,19 @@ EXPORT_SYMBOL_IF_KUNIT(ksock_hello_size);
  * @version: from ksock_hello_peek()
  * @flip: from ksock_hello_peek()
  *
+ * A NID that is none (spec 1.3: a nid4 with bits 63..56 set, a large NID
+ * of more than 16 address bytes; ANY is a NID) is refused, not cut to the
+ * NID below it.
+ *
  * Return: the number of addresses that follow (0 to 16), -E2BIG for
- * more than %KSOCK_HELLO_NIPS_MAX, or -EPROTO for a malformed V1 header.
+ * more than %KSOCK_HELLO_NIPS_MAX, -EADDRNOTAVAIL for a NID that is none,
+ * or -EPROTO for a malformed V1 header.
  */
 int ksock_hello_decode(struct ksock_hello *h, const void *buf, u32 version,
 		       bool flip)
 {
 	const u8 *p = buf;
+	u64 src4 = 0, dst4 = 0;
 	u32 plen;
 
 	memset(h, 0, sizeof(*h));
@@ -147,7 +165,8 @@ int ksock_hello_decode(struct ksock_hello *h, const void *buf, u32 version,
 	switch (version) {
 	case KSOCK_PROTO_V1:
 		/* An LNet header; dest_nid holds the magic and version. */
-		lnet_nid4_to_nid(getle64(p + 8), &h->src_nid);
+		src4 = getle64(p + 8);
+		lnet_nid4_to_nid(src4, &h->src_nid);
 		h->dst_nid = LNET_ANY_NID;
 		h->dst_pid = getle32(p + 16);
 		h->src_pid = getle32(p + 20);
@@ -171,8 +190,10 @@ int ksock_hello_decode(struct ksock_hello *h, const void *buf, u32 version,
 		h->nips = 0;	/* V4 never carries addresses */
 		break;
 	default:
-		lnet_nid4_to_nid(get64(p + 8, flip), &h->src_nid);
-		lnet_nid4_to_nid(get64(p + 16, flip), &h->dst_nid);
+		src4 = get64(p + 8, flip);
+		dst4 = get64(p + 16, flip);
+		lnet_nid4_to_nid(src4, &h->src_nid);
+		lnet_nid4_to_nid(dst4, &h->dst_nid);
 		h->src_pid = get32(p + 24, flip);
 		h->dst_pid = get32(p + 28, flip);
 		h->src_incarnation = get64(p + 32, flip);
@@ -181,6 +202,9 @@ int ksock_hello_decode(struct ksock_hello *h, const void *buf, u32 version,
 		h->nips = get32(p + 52, flip);
 		break;
 	}
+	if (!ksock_nid4_valid(src4) || !ksock_nid4_valid(dst4) ||
+	    !ksock_nid_valid(&h->src_nid) || !ksock_nid_valid(&h->dst_nid))
+		return -EADDRNOTAVAIL;
 	if (h->nips > KSOCK_HELLO_NIPS_MAX)
 		return -E2BIG;
 	return h->nips;

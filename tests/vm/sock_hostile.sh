@@ -73,6 +73,7 @@ else
 	attack acc_lnet_magic "$ACR" lnet_magic
 	attack acc_bad_version "$ACR" bad_version
 	attack acc_bad_nid "$ACR" bad_nid
+	attack acc_nid_high "$ACR" bad_nid
 	attack acc_garbage "$ACR" bad_magic
 	attack acc_timeout "$ACR" timeout
 	attack hello_bad_magic "$KSTATS" hello_bad_magic
@@ -80,6 +81,7 @@ else
 	attack hello_bad_nips "$KSTATS" hello_bad_nips
 	attack hello_bad_ctype "$KSTATS" hello_bad_ctype
 	attack hello_bad_nid "$KSTATS" hello_bad_nid
+	attack hello_nid_high "$KSTATS" hello_bad_nid
 	attack hello_trunc "$KSTATS" hello_timeout
 	# EOF in the HELLO has no counter of its own: the connection is only
 	# seen accepted, and must not stay (checked below).

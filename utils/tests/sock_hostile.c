@@ -62,6 +62,7 @@ typedef __u64 u64;
 #define LNET_MTU		1048576U
 #define LNET_PID_LUSTRE		12345
 #define NID_ANY			0xFFFFFFFFFFFFFFFFULL
+#define NID_HIGH		0x0B00000000000000ULL	/* bits 63..56: no NID */
 #define SOCKLND			2
 
 static unsigned int wait_secs = 30;
@@ -383,6 +384,7 @@ static const struct attack attacks[] = {
 	{ "acc_lnet_magic", CONNECTED, "LNET_PROTO_MAGIC: old-peer reply" },
 	{ "acc_bad_version", CONNECTED, "connreq version 3" },
 	{ "acc_bad_nid", CONNECTED, "connreq for a NID not the node's" },
+	{ "acc_nid_high", CONNECTED, "connreq for the node's NID, bits 63..56 set" },
 	{ "acc_garbage", CONNECTED, "64 bytes of garbage" },
 	{ "acc_timeout", CONNECTED, "2 bytes of connreq, then silence" },
 	{ "acc_flood", CONNECTED, "-n connections that send nothing, held -t s" },
@@ -391,6 +393,7 @@ static const struct attack attacks[] = {
 	{ "hello_bad_nips", CONNREQ_SENT, "HELLO with nips 1000" },
 	{ "hello_bad_ctype", CONNREQ_SENT, "HELLO ctype 7" },
 	{ "hello_bad_nid", CONNREQ_SENT, "HELLO from LNET_NID_ANY" },
+	{ "hello_nid_high", CONNREQ_SENT, "HELLO from a nid4 with bits 63..56 set" },
 	{ "hello_trunc", CONNREQ_SENT, "30 bytes of HELLO, then silence" },
 	{ "hello_trunc_close", CONNREQ_SENT, "30 bytes of HELLO, then close" },
 	{ "msg_bad_type", HELLO_DONE, "ksock message type 0xc7" },
@@ -438,6 +441,11 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 		connreq(b, ACCEPTOR_MAGIC, 1, nid ^ 0x80);
 		hello(b + CONNREQ_SIZE, src, nid ^ 0x80, CTYPE_CONTROL, 0);
 		len = CONNREQ_SIZE + HELLO_SIZE;
+	} else if (!strcmp(n, "acc_nid_high")) {
+		/* No NID (spec 1.3), not the node's NID cut to 56 bits. */
+		connreq(b, ACCEPTOR_MAGIC, 1, nid | NID_HIGH);
+		hello(b + CONNREQ_SIZE, src, nid, CTYPE_CONTROL, 0);
+		len = CONNREQ_SIZE + HELLO_SIZE;
 	} else if (!strcmp(n, "acc_garbage")) {
 		for (len = 0; len < 64; len++)
 			b[len] = len * 37 + 11;
@@ -464,6 +472,9 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 		len = HELLO_SIZE;
 	} else if (!strcmp(n, "hello_bad_nid")) {
 		hello(b, NID_ANY, nid, CTYPE_CONTROL, 0);
+		len = HELLO_SIZE;
+	} else if (!strcmp(n, "hello_nid_high")) {
+		hello(b, src | NID_HIGH, nid, CTYPE_CONTROL, 0);
 		len = HELLO_SIZE;
 	} else if (!strcmp(n, "hello_trunc") ||
 		   !strcmp(n, "hello_trunc_close")) {
