@@ -4,7 +4,7 @@
  * our RDMA GET sinks against the writer Lustre has (spec 5.5, 5.8, 6).
  *
  *	o2ib_lustre [-t SECONDS] [-S SRC_NID] [-n NNIS[,NNIS...]] [-c COUNT]
- *		    [-H HOLD] IP NID
+ *		    [-H HOLD] [-f FEATURES] [-D] IP NID
  *
  * Connects to the ko2iblnd of the node whose NID is NID at IP, claiming
  * SRC_NID (default 192.0.2.250@o2ib), prints "connected", and answers the
@@ -14,9 +14,12 @@
  * with rd_key, never more than the fragments' rf_nob add up to, and in
  * the same posted chain follows GET_DONE {the GET_REQ's cookie, status =
  * the bytes written}, sent with no credit of its own and returning the
- * GET_REQ's.  The reply is what a Lustre node matches:
+ * GET_REQ's.  A GET that came IMMEDIATE (its sink fits one message, spec
+ * 5.8) is answered by an IMMEDIATE REPLY.  The reply is what a Lustre node
+ * matches:
  *   - a GET on portal 0 with the ping match bits: a ping-info buffer
- *     (spec 6.2, features 0x1e as a Lustre client) listing 0@lo and NNIS
+ *     (spec 6.2, features FEATURES, default 0x1e as a Lustre client)
+ *     listing 0@lo and NNIS
  *     NIDs, SRC_NID first and then the next addresses; the Nth ping gets
  *     the Nth NNIS of the list (the last one repeats; default 1: 48
  *     bytes, much shorter than our sinks), truncated to the GET's
@@ -25,6 +28,8 @@
  *     holding lnet_test's GET source pattern (seed 0x5eed), as a Lustre
  *     MD with LNET_MD_MANAGE_REMOTE would give.
  * Replies take turns in two buffers: at most two GETs in flight.
+ * A push (an IMMEDIATE PUT on portal 0 with the ping match bits, spec 7)
+ * gets its ACK, as a Lustre node with discovery on gives it.
  * NOOPs are taken; every message returns the credits of those received
  * (spec 5.9).  Anything else, a completion error or a GET_REQ that breaks
  * the spec fails the run, as does no message for SECONDS (default 30).
@@ -32,6 +37,14 @@
  * keeps the connection (taking NOOPs) until killed or SECONDS pass: a
  * Lustre node does not hang up the moment it answered, and a node drops
  * what arrives on a connection it is closing.
+ *
+ * With -D, the RDMA WRITEs are those of stock Lustre 2.17's
+ * kiblnd_init_rdma(), defect included (Documentation/o2iblnd.rst): a work
+ * request is counted, and so posted, only when the destination fragment
+ * it writes is used up (or the SGE limit is reached), so the tail WRITE
+ * of a reply shorter than the sink fragment it lands in is never posted,
+ * and GET_DONE says the byte count all the same: the node's sink keeps
+ * what it had.  A reply that fills its sink is written whole.
  *
  * With -H HOLD, the first GET_REQ is held unanswered (its sink stays
  * registered on the node), and a second later the node is pinged as a
@@ -67,6 +80,10 @@
 #define LNET_OFF_SRC_OFFSET	60
 #define LNET_OFF_SINK_LEN	64
 #define LNET_OFF_GET_WMD	32	/* GET's return_wmd, REPLY's dst_wmd */
+#define LNET_OFF_PUT_PTL	64
+#define LNET_OFF_ACK_MLEN	56
+#define LNET_MSG_ACK		0
+#define LNET_MSG_PUT		1
 #define LNET_MSG_GET		2
 #define LNET_MSG_REPLY		3
 #define LNET_PID		12345
@@ -82,6 +99,8 @@ static unsigned int nnis_count = 1;
 static unsigned int pings;
 static unsigned int owed;	/* credits to return to the node */
 static unsigned int hold_secs;	/* -H: hold GETs until our ping's REPLY */
+static u32 ping_features = 0x1e;	/* -f */
+static bool stock_defect;	/* -D: drop the tail WRITE of a short reply */
 static bool replied;
 /* Message slots in the tx area, reused round robin: GET_DONEs, pings. */
 static unsigned int done_slot, imm_slot, reply_slot;
@@ -108,7 +127,7 @@ static u32 reply_for(const u8 *hdr, u8 *data)
 		len = 16 + 16 * (n + 1);
 		memset(data, 0, len);
 		put32(data, PING_MAGIC);
-		put32(data + 4, 0x1e);
+		put32(data + 4, ping_features);
 		put32(data + 8, 12345);
 		put32(data + 12, n + 1);
 		put64(data + 16, LO_NID);
@@ -141,7 +160,7 @@ static int answer_get(struct link *l, const u8 *m, u32 nob)
 	struct ibv_sge sges[9];
 	u8 *done = l->tx + 64 * (done_slot++ % DONE_SLOTS);
 	u8 *data = l->tx + MSG_SIZE + REPLY_MAX * (reply_slot++ % 2);
-	u32 nfrags, len, resid, off = 0, i, n;
+	u32 nfrags, len, resid, off = 0, i, n, dropped = 0;
 	u64 cookie = get64(m + GET_RD_OFF - 8);
 
 	if (nob < GET_RD_OFF + RD_HDR_SIZE)
@@ -169,6 +188,13 @@ static int answer_get(struct link *l, const u8 *m, u32 nob)
 			fnob = resid;
 		if (!fnob)
 			continue;
+		if (stock_defect && fnob < get32(f)) {
+			/* The fragment is not used up: no WR is counted. */
+			dropped += fnob;
+			off += fnob;
+			resid -= fnob;
+			continue;
+		}
 		sges[n] = (struct ibv_sge) {
 			.addr = (uintptr_t)(data + off),
 			.length = fnob,
@@ -207,6 +233,51 @@ static int answer_get(struct link *l, const u8 *m, u32 nob)
 	       off, n, nfrags);
 	printf("rkey %#x addr %#llx, GET_DONE %u\n", get32(rd),
 	       (unsigned long long)get64(rd + RD_HDR_SIZE + 4), off);
+	if (dropped)
+		printf("GET: tail WRITE of %u bytes not posted (stock's defect)\n",
+		       dropped);
+	return 0;
+}
+
+/*
+ * Answer the IMMEDIATE GET @m of @nob bytes with an IMMEDIATE REPLY, as
+ * a Lustre node does when the reply fits one message.  Returns 0, 1 if
+ * the GET is bad, 2 on a local error.
+ */
+static int answer_imm_get(struct link *l, const u8 *m, u32 nob)
+{
+	const u8 *hdr = m + HDR_SIZE;
+	u8 *b = l->tx + MSG_SIZE + REPLY_MAX * (reply_slot++ % 2);
+	u8 *rep = b + HDR_SIZE;
+	struct ibv_sge sge = { .addr = (uintptr_t)b, .lkey = l->mr->lkey };
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+	u32 len;
+
+	if (nob < IMMEDIATE_HDR_SIZE)
+		return fail("IMMEDIATE GET shorter than its header");
+	if (get32(hdr + LNET_OFF_SINK_LEN) > MSG_SIZE - IMMEDIATE_HDR_SIZE)
+		return fail("IMMEDIATE GET whose sink a message cannot fill");
+	len = reply_for(hdr, b + IMMEDIATE_HDR_SIZE);
+	memset(b, 0, IMMEDIATE_HDR_SIZE);
+	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE + len);
+	owed = 0;
+	put64(rep + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
+	put64(rep + LNET_OFF_SRC_NID, src_nid);
+	put32(rep + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
+	put32(rep + LNET_OFF_SRC_PID, LNET_PID);
+	put32(rep + LNET_OFF_TYPE, LNET_MSG_REPLY);
+	put32(rep + LNET_OFF_PAYLOAD, len);
+	memcpy(rep + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
+	sge.length = IMMEDIATE_HDR_SIZE + len;
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	printf("IMMEDIATE GET: %u bytes in an IMMEDIATE REPLY\n", len);
 	return 0;
 }
 
@@ -247,6 +318,61 @@ static int send_ping(struct link *l)
 	}
 	printf("ping sent\n");
 	return 0;
+}
+
+/*
+ * Take the push @m (an IMMEDIATE PUT of @nob bytes) and send its ACK.
+ * Returns 0, 1 if it is not a push, 2 on a local error.
+ */
+static int answer_push(struct link *l, const u8 *m, u32 nob)
+{
+	const u8 *hdr = m + HDR_SIZE;
+	u8 *b = l->tx + 1024 + 128 * (imm_slot++ % IMM_SLOTS);
+	u8 *ack = b + HDR_SIZE;
+	u32 len = get32(hdr + LNET_OFF_PAYLOAD);
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b,
+		.length = IMMEDIATE_HDR_SIZE,
+		.lkey = l->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+
+	if (nob < IMMEDIATE_HDR_SIZE + len || len < 32 ||
+	    get32(hdr + LNET_OFF_PUT_PTL) != 0 ||
+	    get64(hdr + LNET_OFF_MATCH) != PING_MATCHBITS ||
+	    get32(m + IMMEDIATE_HDR_SIZE) != PING_MAGIC)
+		return fail("a PUT that is not a push");
+	printf("push: %u bytes\n", len);
+	if (get64(hdr + LNET_OFF_GET_WMD) == ~0ULL &&
+	    get64(hdr + LNET_OFF_GET_WMD + 8) == ~0ULL)
+		return 0;			/* no ACK asked for */
+	memset(b, 0, IMMEDIATE_HDR_SIZE);
+	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE);
+	owed = 0;
+	put64(ack + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
+	put64(ack + LNET_OFF_SRC_NID, src_nid);
+	put32(ack + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
+	put32(ack + LNET_OFF_SRC_PID, LNET_PID);
+	put32(ack + LNET_OFF_TYPE, LNET_MSG_ACK);
+	memcpy(ack + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
+	put64(ack + LNET_OFF_MATCH, PING_MATCHBITS);
+	put32(ack + LNET_OFF_ACK_MLEN, len);
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	return 0;
+}
+
+/* An IMMEDIATE message @m of @len bytes carrying an LNet message of @type? */
+static bool imm_carries(const u8 *m, u32 len, u32 type)
+{
+	return len >= IMMEDIATE_HDR_SIZE &&
+	       get32(m + HDR_SIZE + LNET_OFF_TYPE) == type;
 }
 
 /* Is the IMMEDIATE @m of @nob bytes the REPLY to our ping, valid? */
@@ -360,6 +486,18 @@ static int serve(struct link *l, unsigned int count)
 				return rc;
 			served++;
 			sends++;
+		} else if (type == MSG_IMMEDIATE &&
+			   imm_carries(m, wc.byte_len, LNET_MSG_GET)) {
+			rc = answer_imm_get(l, m, get32(m + OFF_NOB));
+			if (rc)
+				return rc;
+			served++;
+			sends++;
+		} else if (type == MSG_IMMEDIATE &&
+			   imm_carries(m, wc.byte_len, LNET_MSG_PUT)) {
+			rc = answer_push(l, m, get32(m + OFF_NOB));
+			if (rc)
+				return rc;
 		} else if (type == MSG_IMMEDIATE && pinged && !replied) {
 			if (!ping_replied(m, get32(m + OFF_NOB)))
 				return fail("not a valid REPLY to our ping");
@@ -382,12 +520,16 @@ static int serve(struct link *l, unsigned int count)
 	return 0;
 }
 
-/* Keep the connection for wait_secs, taking NOOPs; 0, or 1 on anything else. */
+/*
+ * Keep the connection for wait_secs, taking NOOPs and pushes; 0, or 1 on
+ * anything else.
+ */
 static int linger(struct link *l)
 {
 	time_t end = time(NULL) + wait_secs;
 	struct ibv_wc wc;
-	int n;
+	int n, type, rc;
+	u8 *m;
 
 	while (time(NULL) < end) {
 		n = ibv_poll_cq(l->cq, 1, &wc);
@@ -401,9 +543,17 @@ static int linger(struct link *l)
 			return fail("completion error after the GETs");
 		if (!(wc.opcode & IBV_WC_RECV))
 			continue;
-		if (check_msg(l->buf + wc.wr_id * MSG_SIZE, wc.byte_len) !=
-		    MSG_NOOP)
-			return fail("a message other than NOOP after the GETs");
+		m = l->buf + wc.wr_id * MSG_SIZE;
+		type = check_msg(m, wc.byte_len);
+		if (type == MSG_IMMEDIATE &&
+		    imm_carries(m, wc.byte_len, LNET_MSG_PUT)) {
+			owed++;
+			rc = answer_push(l, m, get32(m + OFF_NOB));
+			if (rc)
+				return rc;
+		} else if (type != MSG_NOOP) {
+			return fail("a message other than NOOP or a push after the GETs");
+		}
 		if (post_recv(l, wc.wr_id)) {
 			perror("ibv_post_recv");
 			return 2;
@@ -416,7 +566,7 @@ static int bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: o2ib_lustre [-t SECONDS] [-S SRC_NID] [-n NNIS[,NNIS...]] [-c COUNT]\n"
-		"                   [-H HOLD] IP NID\n");
+		"                   [-H HOLD] [-f FEATURES] [-D] IP NID\n");
 	return 2;
 }
 
@@ -428,7 +578,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	src_nid = parse_nid("192.0.2.250@o2ib");
-	while ((opt = getopt(argc, argv, "t:S:n:c:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:S:n:c:H:f:D")) != -1) {
 		switch (opt) {
 		case 't':
 			wait_secs = atoi(optarg);
@@ -459,6 +609,14 @@ int main(int argc, char **argv)
 			hold_secs = atoi(optarg);
 			if (!hold_secs)
 				return bad_usage();
+			break;
+		case 'f':
+			ping_features = strtoul(optarg, &end, 0);
+			if (*end || !(ping_features & 0x02))	/* NI_STATUS */
+				return bad_usage();
+			break;
+		case 'D':
+			stock_defect = true;
 			break;
 		default:
 			return bad_usage();
