@@ -11,6 +11,12 @@
  * in place, with the same sequence number (spec 6.2), and pushed.
  * lnet_ping() is a GET into a bound MD, validated as spec 6.2 says.
  *
+ * Its sink is sized as stock Lustre's: 272 bytes first (an IMMEDIATE GET
+ * over o2ib, spec 5.8), and a truncated reply is asked again with the
+ * size it states, which the reply then fills.  Never a sink larger than
+ * the reply: stock ko2iblnd does not write the tail of a reply shorter
+ * than the sink fragment it lands in (Documentation/o2iblnd.rst).
+ *
  * The buffer advertises the multi-rail profile of spec 7: MULTI_RAIL and
  * (unless turned off) DISCOVERY, so a stock Lustre node discovers our
  * NIDs and pushes its own to us (lnet/push.c takes them).
@@ -320,6 +326,20 @@ int lnet_ping_raw(const struct lnet_nid *dst, const struct lnet_nid *src,
 	return rc;
 }
 
+/* The first ping's sink, as Lustre's (a buffer of 16 NIs, 0@lo included). */
+#define LNET_PING_FIRST_SIZE	272
+/* A truncated reply is asked again this many times at most. */
+#define LNET_PING_RETRIES	2
+
+/*
+ * The largest reply asked for: a buffer of max_interfaces NIDs, large
+ * ones among them (as discovery bounds it).
+ */
+static unsigned int lnet_ping_size_max(void)
+{
+	return lnet_ping_buf_size(lnet_max_interfaces()) + 24 * 256;
+}
+
 /**
  * lnet_ping() - ping a NID and return the NIDs its ping buffer lists
  * @dst: the target
@@ -328,6 +348,10 @@ int lnet_ping_raw(const struct lnet_nid *dst, const struct lnet_nid *src,
  * @nids: filled with the peer's NIDs, 0@lo excluded, in buffer order
  * @max_nids: room in @nids
  * @features: if not NULL, the reply's pi_features
+ *
+ * The first GET asks for 272 bytes; a reply that says it is longer is
+ * asked again with the size it states (at most twice: the buffer may grow
+ * meanwhile), all within @timeout_ms.
  *
  * Context: Process context; sleeps.
  * Return: the number of NIDs the peer listed (may exceed @max_nids),
@@ -338,25 +362,39 @@ int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
 	      unsigned int timeout_ms, struct lnet_nid *nids,
 	      unsigned int max_nids, u32 *features)
 {
-	unsigned int size, n;
+	unsigned long deadline = jiffies + msecs_to_jiffies(timeout_ms);
+	unsigned int size = LNET_PING_FIRST_SIZE, tries = 0;
+	struct lnet_ping_data pd;
+	long left;
 	u8 *buf;
 	int rc;
 
 	rc = lnet_ni_init();
 	if (rc)
 		return rc;
-	n = min_t(unsigned int, max_nids, lnet_max_interfaces()) + 1;
-	size = max_t(unsigned int, 16 + 16 * n, 272);
-	buf = kzalloc(size, GFP_KERNEL);
-	if (!buf) {
-		rc = -ENOMEM;
-		goto out;
+	for (;;) {
+		buf = kzalloc(size, GFP_KERNEL);
+		if (!buf) {
+			rc = -ENOMEM;
+			break;
+		}
+		left = (long)(deadline - jiffies);
+		rc = left > 0 ? lnet_ping_raw(dst, src, jiffies_to_msecs(left),
+					      buf, size) : -ETIMEDOUT;
+		if (rc >= 0 && tries++ < LNET_PING_RETRIES &&
+		    !lnet_ping_buf_parse(buf, rc, &pd, NULL, NULL, 0) &&
+		    pd.truncated && pd.size > size &&
+		    pd.size <= lnet_ping_size_max()) {
+			size = pd.size;
+			kfree(buf);
+			continue;
+		}
+		if (rc >= 0)
+			rc = lnet_ping_reply_parse(buf, rc, nids, max_nids,
+						   features);
+		kfree(buf);
+		break;
 	}
-	rc = lnet_ping_raw(dst, src, timeout_ms, buf, size);
-	if (rc >= 0)
-		rc = lnet_ping_reply_parse(buf, rc, nids, max_nids, features);
-	kfree(buf);
-out:
 	lnet_ni_fini();
 	return rc;
 }
