@@ -50,8 +50,24 @@ bool lnet_health_msg_done(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 void lnet_health_remote_failure(const struct lnet_nid *nid);
 
 /* recovery.c */
+
+/**
+ * struct lnet_recovery_target - a recovery ping to send
+ * @nid: the NID recovered
+ * @src: the local NID it is sent from
+ * @local: @nid is a local NI's (else a peer NI's)
+ */
+struct lnet_recovery_target {
+	struct lnet_nid	nid;
+	struct lnet_nid	src;
+	bool		local;
+};
+
 void lnet_recovery_kick(void);
 int lnet_recovery_init(void);
 void lnet_recovery_fini(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+void lnet_recovery_ping_start(const struct lnet_recovery_target *t);
+#endif
 
 #endif /* _LNET_HEALTH_INTERNAL_H */

@@ -25,6 +25,7 @@
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 
 #include "health.h"
 
@@ -52,13 +53,6 @@ struct lnet_recovery_ping {
 	struct lnet_handle_md	mdh;
 	bool			done;
 	u8			buf[];
-};
-
-/* A ping to send: the NID recovered, and from where. */
-struct lnet_recovery_target {
-	struct lnet_nid	nid;
-	struct lnet_nid	src;
-	bool		local;
 };
 
 static LIST_HEAD(lnet_recovery_pings);		/* under the LNet lock */
@@ -137,8 +131,12 @@ static void lnet_recovery_ping_event(struct lnet_event *ev)
 	}
 }
 
-/* Start one ping; its failure to start clears the pending mark. */
-static void lnet_recovery_ping_start(const struct lnet_recovery_target *t)
+/*
+ * Start one ping; its failure to start clears the pending mark.  Shown
+ * to KUnit: a ping that cannot start (LNet down) is its test.
+ */
+VISIBLE_IF_KUNIT void
+lnet_recovery_ping_start(const struct lnet_recovery_target *t)
 {
 	size_t size = lnet_ping_buf_size(LNET_RECOVERY_PING_NIS);
 	struct lnet_processid target = { .nid = t->nid, .pid = LNET_PID_LUSTRE };
@@ -170,17 +168,19 @@ static void lnet_recovery_ping_start(const struct lnet_recovery_target *t)
 	}
 	if (rp) {
 		rc = lnet_get_recovery(&t->src, rp->mdh, &target);
-		if (rc)		/* no event follows: the unlink frees it */
+		/*
+		 * No event follows: the unlink's event acts on the failure
+		 * and frees rp (the MD is idle, its handler runs now).
+		 */
+		if (rc)
 			lnet_md_unlink(rp->mdh);
-	}
-	if (!rc)
 		return;
+	}
 	lnet_lock();
-	if (rp)
-		rp->done = true;
 	lnet_recovery_outcome_locked(&t->nid, t->local, false);
 	lnet_unlock();
 }
+EXPORT_SYMBOL_IF_KUNIT(lnet_recovery_ping_start);
 
 /* Schedule the next ping after one more sent. */
 static unsigned long lnet_recovery_next(unsigned int *ping_count)
