@@ -358,25 +358,29 @@ static void rpc_dropped(struct kunit *test)
 }
 
 /*
- * TEST: an instance of @svc in batch @bid, a client of ourselves or a
- * server; @params: its 12 bytes of tsr_u (v1: the session has BULK_LEN).
+ * TEST: an instance of @svc in batch @bid, a client of ourselves @ndest
+ * times over or (@ndest 0) a server; @params: its 12 bytes of tsr_u (v1:
+ * the session has BULK_LEN).
  */
-static u32 add_test(struct kunit *test, u64 bid, unsigned int svc,
-		    bool client, s32 loop, u32 concur, const u8 *params)
+static u32 add_test_dests(struct kunit *test, u64 bid, unsigned int svc,
+			  u32 ndest, s32 loop, u32 concur, const u8 *params)
 {
 	struct lnet_processid self = rpc_test_self();
 	struct lst_bulk *list = NULL;
 	struct rpc_wait w;
 	struct lst_crpc *rpc;
+	u32 status, i;
 	u8 *e;
-	u32 status;
 
-	if (client) {
-		list = lst_bulk_alloc(LST_DEST_SIZE, 0, false);
+	if (ndest) {	/* one 4096-byte chunk: 341 entries */
+		KUNIT_ASSERT_LE(test, ndest, 341U);
+		list = lst_bulk_alloc(ndest * LST_DEST_SIZE, 0, false);
 		KUNIT_ASSERT_NOT_NULL(test, list);
 		e = page_address(list->kiov[0].bv_page);
-		put_unaligned_le64(LNET_NID_LO_0, e);
-		put_unaligned_le32(LNET_PID_LUSTRE, e + 8);
+		for (i = 0; i < ndest; i++, e += LST_DEST_SIZE) {
+			put_unaligned_le64(LNET_NID_LO_0, e);
+			put_unaligned_le32(LNET_PID_LUSTRE, e + 8);
+		}
 	}
 	init_completion(&w.done);
 	rpc = lst_crpc_alloc(&self, LST_SVC_TEST, LST_FEAT_BULK_LEN, list,
@@ -390,14 +394,20 @@ static u32 add_test(struct kunit *test, u64 bid, unsigned int svc,
 		memcpy(lst_body(rpc->req) + LST_TSR_U, params, 12);
 	lst_put32(rpc->req, LST_TSR_LOOP, (u32)loop);
 	lst_put32(rpc->req, LST_TSR_CONCUR, concur);
-	lst_body(rpc->req)[LST_TSR_IS_CLIENT] = client;
+	lst_body(rpc->req)[LST_TSR_IS_CLIENT] = !!ndest;
 	lst_body(rpc->req)[LST_TSR_STOP_ONERR] = 1;
-	lst_put32(rpc->req, LST_TSR_NDEST, client);
+	lst_put32(rpc->req, LST_TSR_NDEST, ndest);
 	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 10), 0);
 	status = reply_status(rpc);
 	lst_crpc_free(rpc);
 	lst_bulk_free(list);
 	return status;
+}
+
+static u32 add_test(struct kunit *test, u64 bid, unsigned int svc,
+		    bool client, s32 loop, u32 concur, const u8 *params)
+{
+	return add_test_dests(test, bid, svc, client, loop, concur, params);
 }
 
 static u32 add_ping_test(struct kunit *test, u64 bid, bool client, s32 loop,
@@ -534,6 +544,54 @@ static void rpc_ping_refused(struct kunit *test)
 	lst_crpc_free(rpc);
 }
 
+/*
+ * The node's budget of client units (issue: PING units were charged to
+ * none, so a console could make 256 x 256 instances of 65,536): the
+ * instances that fill it exactly are taken, one unit more is refused
+ * with ENOMEM in the TEST reply, the node goes on serving, and the
+ * budget comes back with the session.  All destinations are this node.
+ */
+static void rpc_unit_budget(struct kunit *test)
+{
+	unsigned int i, n = LST_NODE_UNITS_MAX / LST_UNITS_MAX;
+	struct rpc_wait w;
+	struct lst_crpc *rpc;
+
+	KUNIT_ASSERT_EQ(test, n, 4U);
+	KUNIT_ASSERT_EQ(test, mksn(test, NID_A, false, "units", NULL), 0);
+	KUNIT_ASSERT_EQ(test, add_ping_test(test, 1, false, 1, 1), 0);
+	KUNIT_ASSERT_EQ(test, add_ping_test(test, 1, true, 3, 1), 0);
+	/* 1 + 3 x 64 x 1024 + 255 x 257 = 4 x 65,536 units */
+	for (i = 0; i < n - 1; i++)
+		KUNIT_EXPECT_EQ_MSG(test, add_test_dests(test, 10 + i,
+							 LST_SVC_PING, 64, 1,
+							 1024, NULL), 0,
+				    "instance %u", i + 1);
+	KUNIT_EXPECT_EQ(test, add_test_dests(test, 9, LST_SVC_PING, 255, 1,
+					     257, NULL), 0);
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 99, true, 1, 1), ENOMEM);
+	KUNIT_EXPECT_EQ(test, add_ping_test(test, 10, true, 1, 1), ENOMEM);
+	/* still serving: a ping is answered, a batch runs */
+	rpc = rpc_new(test, LST_SVC_PING, &w);
+	lst_put32(rpc->req, LST_PNR_MAGIC, LST_PING_MAGIC);
+	lst_put32(rpc->req, LST_PNR_SEQ, 7);
+	KUNIT_EXPECT_EQ(test, rpc_run(rpc, 10), 0);
+	KUNIT_EXPECT_EQ(test, lst_get32(rpc->reply, LST_PNR_REP_SEQ), 7U);
+	lst_crpc_free(rpc);
+	KUNIT_EXPECT_EQ(test, batch(test, 1, 1, 0, 0, NULL), 0);
+	batch_wait_idle(test, 1);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_REMOVE_SESSION, NID_A,
+				     NULL), 0);
+	/* the session gone, its units' budget is free again */
+	KUNIT_ASSERT_EQ(test, mksn(test, NID_A, false, "units", NULL), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, add_test_dests(test, 10 + i,
+						     LST_SVC_PING, 64, 1,
+						     1024, NULL), 0);
+	KUNIT_EXPECT_EQ(test, simple(test, LST_SVC_REMOVE_SESSION, NID_A,
+				     NULL), 0);
+}
+
 /* brw_errors of the session (QUERY_STAT). */
 static u32 brw_errors(struct kunit *test)
 {
@@ -623,6 +681,7 @@ static struct kunit_case lst_rpc_cases[] = {
 	KUNIT_CASE(rpc_ping_batch),
 	KUNIT_CASE(rpc_ping_refused),
 	KUNIT_CASE(rpc_brw_batch),
+	KUNIT_CASE(rpc_unit_budget),
 	{}
 };
 

@@ -35,6 +35,21 @@ static const struct lst_test_ops *lst_test_ops(unsigned int service)
 	}
 }
 
+/*
+ * Units of every client instance of the node (LST_NODE_UNITS_MAX at
+ * most), whichever session and test they belong to.
+ */
+static atomic_t lst_node_units;
+
+/* Charge @n units to the node's budget; false (nothing charged) past it. */
+static bool lst_units_charge(unsigned int n)
+{
+	if (atomic_add_return(n, &lst_node_units) <= LST_NODE_UNITS_MAX)
+		return true;
+	atomic_sub(n, &lst_node_units);
+	return false;
+}
+
 /* Server instances of each test service; under the framework's mutex. */
 static unsigned int lst_ping_users, lst_brw_users;
 
@@ -216,6 +231,7 @@ static void lst_test_free(struct lst_test *t)
 	if (!t->client && t->ops)
 		lst_test_service_put(t->service);
 	kvfree(t->units);
+	atomic_sub(t->charged, &lst_node_units);
 	kfree(t);
 }
 
@@ -359,11 +375,14 @@ int lst_test_add(struct lst_session *sn, const void *req,
 		}
 		goto add;
 	}
-	if ((u64)ndest * t->concur > LST_UNITS_MAX) {
+	/* a bound per instance, and one for the node (4 GiB of units else) */
+	if ((u64)ndest * t->concur > LST_UNITS_MAX ||
+	    !lst_units_charge(ndest * t->concur)) {
 		lst_test_free(t);
 		return -ENOMEM;
 	}
-	t->nunits = ndest * t->concur;
+	t->charged = ndest * t->concur;
+	t->nunits = t->charged;
 	t->units = kvcalloc(t->nunits, sizeof(*t->units), GFP_KERNEL);
 	if (!t->units) {
 		t->nunits = 0;

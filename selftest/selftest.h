@@ -282,6 +282,13 @@ void lst_service_stop(struct lst_svc *svc);
  */
 #define LST_UNITS_MAX		65536
 #define LST_BRW_CLIENT_BYTES	(512ULL << 20)
+/*
+ * The units of all client instances of the node, whatever their test
+ * (PING units hold no buffer, but each is a unit and, running, an RPC in
+ * flight): 256 batches x 256 instances of LST_UNITS_MAX would be 4
+ * billion.  A TEST past it is refused with ENOMEM.
+ */
+#define LST_NODE_UNITS_MAX	(4 * LST_UNITS_MAX)
 
 struct lst_unit;
 struct lst_test;
@@ -332,6 +339,7 @@ struct lst_unit {
  * @stopping: a stop was asked: units end after their RPC
  * @active_units: units still running
  * @reserved: bytes of buffers its units hold (BRW), reserved at once
+ * @charged: units charged to the node's budget (LST_NODE_UNITS_MAX)
  */
 struct lst_test {
 	struct list_head		link;
@@ -351,6 +359,7 @@ struct lst_test {
 	bool				stopping;
 	atomic_t			active_units;
 	u64				reserved;
+	unsigned int			charged;
 };
 
 /* A batch (spec 4.1): its tests, and how many client ones run. */
