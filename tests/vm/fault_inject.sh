@@ -3,7 +3,8 @@
 # The debug kernel's fault injection during ksocklnd traffic: while a
 # moves 1 MiB PUTs and GETs to b and back, failslab and fail_page_alloc
 # fail a share of the atomic allocations (the ones made where nothing can
-# sleep: receive paths, completions) on both nodes.  Operations may fail,
+# sleep: receive paths, completions) on both nodes, until one of LNet's
+# own receive allocations failed at a.  Operations may fail,
 # with an error; none may hang (lnet_test's op_timeout bounds each).  Once
 # the injection stops, PUTs and GETs of every size work again with the
 # data checked at both ends, nothing stays allocated in LNet, the modules
@@ -46,14 +47,27 @@ barrier up
 nid=$(nid_of "$(peers)")
 
 phase under_injection
+DROPS=/sys/kernel/debug/lnet/drops
+# The injection must reach our code, not only the network stack's: a
+# round is 8 PUTs and 8 GETs, and rounds go on until the message
+# allocation of a's receive path (lnet_parse(), GFP_ATOMIC) failed at
+# least once, a "nomem" drop (P(none) < 0.5 a round at 5%).
+ROUNDS_MAX=12
+nomem0=$(counter $DROPS nomem)
 inject on
-fails=0
+fails=0 runs=0
 if [ "$LNET_NODE" = a ]; then
-	for op in put get; do
-		lt "$op" "$nid" 1048576 8 4
-		[ "$(field timeouts)" = 0 ] ||
-			{ inject off; diag; fail "$op under injection: an operation hung: $RESULT"; }
-		[ "$LT_RC" = 0 ] || fails=$((fails + 1))
+	while :; do
+		for op in put get; do
+			lt "$op" "$nid" 1048576 8 4
+			[ "$(field timeouts)" = 0 ] ||
+				{ inject off; diag; fail "$op under injection: an operation hung: $RESULT"; }
+			[ "$LT_RC" = 0 ] || fails=$((fails + 1))
+			runs=$((runs + 1))
+		done
+		[ "$(counter $DROPS nomem)" -gt "$nomem0" ] && break
+		[ "$runs" -lt $((2 * ROUNDS_MAX)) ] ||
+			{ inject off; diag; cat $DROPS; fail "$ROUNDS_MAX rounds under injection: no allocation of LNet's receive path failed"; }
 	done
 	# Each ping ends, with a reply or an error (lnet_ping's own timeout).
 	lt ping "$nid" 20
@@ -61,7 +75,7 @@ if [ "$LNET_NODE" = a ]; then
 fi
 barrier injected 600
 inject off
-log "under injection: $fails of 2 runs failed"
+log "under injection: $fails of $runs runs failed; LNet receives dropped for want of memory: $(($(counter $DROPS nomem) - nomem0))"
 # Every message of the injection phase ends (a receive can outlive the
 # initiator's timeout) before b takes its snapshot.
 lnet_idle 60
