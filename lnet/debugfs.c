@@ -8,7 +8,8 @@
  * messages using it, max/current/min tx credits, send/recv/drop counts)
  * and "acceptor" (connections accepted and refused, by reason, as "name
  * value" lines), "discovery" (discoveries and pushes received, as "name
- * value" lines).
+ * value" lines); the test hooks test_fail_ping_update, test_hold_send_ms
+ * and test_ubsan.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -206,6 +207,46 @@ DEFINE_SHOW_ATTRIBUTE(lnet_discovery_stats);
 u32 lnet_test_fail_ping_update;
 u32 lnet_test_hold_send_ms;
 
+/*
+ * test_ubsan: the proof that UBSAN instruments this module on the debug
+ * test kernel (tests/vm/catcher_selftest.sh).  Writing N shifts 1 by N
+ * bits and reads element N of a 32-element array: for N >= 32 both are
+ * undefined behaviour, which UBSAN must report naming this file.  The
+ * array sits in a larger structure so that KASAN sees a valid access.
+ */
+static struct {
+	u32 bits[32];
+	u32 beyond[32];
+} lnet_test_ubsan_data;
+static u32 lnet_test_ubsan_arg;
+static u32 lnet_test_ubsan_sink;
+
+static ssize_t lnet_test_ubsan_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	u32 n;
+	int rc;
+
+	rc = kstrtou32_from_user(ubuf, count, 0, &n);
+	if (rc)
+		return rc;
+	if (n >= 2 * ARRAY_SIZE(lnet_test_ubsan_data.bits))
+		return -EINVAL;
+	/* Hide n's range from the compiler: the checks stay in the code. */
+	WRITE_ONCE(lnet_test_ubsan_arg, n);
+	n = READ_ONCE(lnet_test_ubsan_arg);
+	WRITE_ONCE(lnet_test_ubsan_sink,
+		   (1U << n) + lnet_test_ubsan_data.bits[n]);
+	return count;
+}
+
+static const struct file_operations lnet_test_ubsan_fops = {
+	.owner	= THIS_MODULE,
+	.write	= lnet_test_ubsan_write,
+	.llseek	= noop_llseek,
+};
+
 void lnet_debugfs_init(void)
 {
 	lnet_debugfs_root = debugfs_create_dir("lnet", NULL);
@@ -225,6 +266,8 @@ void lnet_debugfs_init(void)
 			   &lnet_test_fail_ping_update);
 	debugfs_create_u32("test_hold_send_ms", 0600, lnet_debugfs_root,
 			   &lnet_test_hold_send_ms);
+	debugfs_create_file("test_ubsan", 0200, lnet_debugfs_root, NULL,
+			    &lnet_test_ubsan_fops);
 }
 
 void lnet_debugfs_fini(void)
