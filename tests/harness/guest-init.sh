@@ -172,6 +172,15 @@ if [ "${LNET_DEBUG_KERNEL:-0}" = 1 ]; then
 	else
 		mark "$node kmemleak scan FAILED"
 	fi
+	# Lockdep switches itself off at its first report and when it runs
+	# out of room: from then on "no lockdep report" proves nothing.  The
+	# harness wants the "lockdep live" line.
+	locks=$(grep -E '^ *debug_locks:' /proc/lockdep_stats 2>&1)
+	if [[ "$locks" =~ ^\ *debug_locks:\ +1$ ]]; then
+		mark "$node lockdep live"
+	else
+		mark "$node lockdep DEAD: ${locks:-no debug_locks in /proc/lockdep_stats}"
+	fi
 fi
 
 dmesg > "$RESULTS/dmesg.txt"

@@ -125,12 +125,22 @@ class Verdict(unittest.TestCase):
         self.assertEqual(self.judge(failed, rc="1")[0],
                          "a: script exit 1 (resends 0)")
 
+    LIVE = "\n" + log("LNET-TEST: a lockdep live")
+
     def test_debug_needs_final_kmemleak_scan(self):
-        self.assertIn("kmemleak", self.judge(UP, debug=True)[0])
+        self.assertIn("kmemleak", self.judge(UP + self.LIVE, debug=True)[0])
         done = UP + "\n" + log("LNET-TEST: a kmemleak scan done")
-        self.assertIsNone(self.judge(done, debug=True))
+        self.assertIsNone(self.judge(done + self.LIVE, debug=True))
         failed = UP + "\n" + log("LNET-TEST: a kmemleak scan FAILED")
-        self.assertIn("kmemleak", self.judge(failed, debug=True)[0])
+        self.assertIn("kmemleak", self.judge(failed + self.LIVE, debug=True)[0])
+
+    def test_debug_needs_live_lockdep(self):
+        done = UP + "\n" + log("LNET-TEST: a kmemleak scan done")
+        self.assertEqual(self.judge(done, debug=True)[0],
+                         "a: lockdep was off at the end (no lockdep line)")
+        dead = done + "\n" + log("LNET-TEST: a lockdep DEAD:  debug_locks:     0")
+        self.assertEqual(self.judge(dead, debug=True)[0],
+                         "a: lockdep was off at the end (debug_locks:     0)")
 
 
 class Ended(unittest.TestCase):

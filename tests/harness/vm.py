@@ -432,6 +432,15 @@ class Topology:
                                         % re.escape(node.name), console,
                                         re.MULTILINE):
             return ("%s: kmemleak's final scan did not run" % node.name, tail)
+        # Nor "no lockdep report" unless lockdep was still on at the end.
+        if self.debug and not re.search(r"LNET-TEST: %s lockdep live$"
+                                        % re.escape(node.name), console,
+                                        re.MULTILINE):
+            dead = re.search(r"LNET-TEST: %s lockdep DEAD: (.*)$"
+                             % re.escape(node.name), console, re.MULTILINE)
+            return ("%s: lockdep was off at the end (%s)" % (
+                node.name, dead.group(1).strip() if dead else
+                "no lockdep line"), tail)
         return None
 
     def phases(self):
