@@ -29,6 +29,7 @@ set -euo pipefail
 . "$LNET_TOP/tests/vm/o2ib_lib.sh"
 
 COUNT=40
+LD_SELF_COUNT=100
 LD_NET=o2ib
 . "$LNET_TOP/tests/vm/linkdown_lib.sh"
 
