@@ -247,6 +247,50 @@ static const struct file_operations lnet_test_ubsan_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * test_odebug: the proof that DEBUG_OBJECTS tracks this module's timers on
+ * the debug test kernel (tests/vm/catcher_selftest.sh).  Writing 1 frees a
+ * structure whose timer is still armed: the tracker must report "free
+ * active ... timer_list" naming the timer's function, and its fixup
+ * deactivates the timer, so nothing ever runs on the freed memory.
+ */
+struct lnet_test_odebug {
+	struct timer_list timer;
+};
+
+static void lnet_test_odebug_timer(struct timer_list *t)
+{
+	pr_warn("lnet: test_odebug timer ran\n");
+}
+
+static ssize_t lnet_test_odebug_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct lnet_test_odebug *od;
+	bool on;
+	int rc;
+
+	rc = kstrtobool_from_user(ubuf, count, &on);
+	if (rc)
+		return rc;
+	if (!on)
+		return -EINVAL;
+	od = kzalloc(sizeof(*od), GFP_KERNEL);
+	if (!od)
+		return -ENOMEM;
+	timer_setup(&od->timer, lnet_test_odebug_timer, 0);
+	mod_timer(&od->timer, jiffies + 3600 * HZ);
+	kfree(od);
+	return count;
+}
+
+static const struct file_operations lnet_test_odebug_fops = {
+	.owner	= THIS_MODULE,
+	.write	= lnet_test_odebug_write,
+	.llseek	= noop_llseek,
+};
+
 void lnet_debugfs_init(void)
 {
 	lnet_debugfs_root = debugfs_create_dir("lnet", NULL);
@@ -268,6 +312,8 @@ void lnet_debugfs_init(void)
 			   &lnet_test_hold_send_ms);
 	debugfs_create_file("test_ubsan", 0200, lnet_debugfs_root, NULL,
 			    &lnet_test_ubsan_fops);
+	debugfs_create_file("test_odebug", 0200, lnet_debugfs_root, NULL,
+			    &lnet_test_odebug_fops);
 }
 
 void lnet_debugfs_fini(void)

@@ -33,6 +33,9 @@ MARKERS = [
     r"kmemleak: Kernel memory leak detector disabled",
     r"kmemleak: Cannot allocate a kmemleak_object",
     r"kmemleak: Memory pool empty",
+    # DEBUG_OBJECTS: an object freed, re-initialised or destroyed while
+    # active (its WARNING follows), and the tracker giving up.
+    r"ODEBUG: .*object type:", r"ODEBUG: Out of memory",
 ]
 
 SPLAT = re.compile(STAMP + ".*(" + "|".join(MARKERS) + ")"
