@@ -153,6 +153,98 @@ def connreq_seeds():
             "lnet_magic": struct.pack("<II", 0x45726963, 3)}
 
 
+# Files for "lnetctl import", in the shapes "lnetctl export" writes and
+# Lustre's lnet.conf takes (Documentation/lnetctl.rst).
+IMPORT_DOCS = {
+    "export_full": """net:
+-     net type: lo
+      local NI(s):
+      -     nid: 0@lo
+            status: up
+-     net type: tcp
+      local NI(s):
+      -     nid: 192.168.1.10@tcp
+            status: up
+            interfaces:
+                  0: eth0
+            statistics:
+                  send_count: 0
+                  recv_count: 0
+                  drop_count: 0
+            tunables:
+                  peer_timeout: 180
+                  peer_credits: 8
+                  peer_buffer_credits: 0
+                  credits: 256
+            lnd tunables:
+                  conns_per_peer: 1
+peer:
+-     primary nid: 192.168.1.20@tcp
+      Multi-Rail: True
+      peer ni:
+      -     nid: 192.168.1.20@tcp
+      -     nid: 10.0.0.20@o2ib
+global:
+      max_interfaces: 200
+      discovery: 1
+      drop_asym_route: 0
+      retry_count: 2
+      transaction_timeout: 150
+      health_sensitivity: 100
+      recovery_interval: 1
+      lnd_timeout: 49
+udsp:
+-     idx: 0
+      src: tcp1
+      dst: NA
+      rte: NA
+      action:
+            priority: 0
+-     idx: 1
+      src: '*@tcp'
+      dst: 192.0.2.9@tcp
+      rte: NA
+      action: NA
+""",
+    "backup_o2ib": """net:
+-     net type: o2ib
+      local NI(s):
+      -     interfaces:
+                  0: ib0
+            tunables:
+                  peer_timeout: 180
+                  peer_credits: 32
+                  credits: 512
+            lnd tunables:
+                  peercredits_hiw: 16
+                  map_on_demand: 1
+                  concurrent_sends: 64
+                  fmr_pool_size: 512
+                  ntx: 512
+                  conns_per_peer: 1
+""",
+    "lustre_lnd_tunables": """net:
+-     net type: tcp9
+      local NI(s):
+      -     interfaces:
+                  0: eth0
+            lnd tunables:
+                  conns_per_peer: 2
+                  timeout: 50
+                  tos: -1
+            CPT: "[0,1]"
+""",
+    "bad_value": """global:
+      retry_count: -1
+""",
+    "unsupported_block": """route:
+-     net: tcp2
+      gateway: 192.168.1.1@tcp
+""",
+    "empty": "",
+}
+
+
 def corpora():
     hdr = kunit_arrays("lnet_hdr_test.c")
     o2ib = kunit_arrays("o2iblnd_wire_test.c")
@@ -204,6 +296,7 @@ def corpora():
         "nidlist": {"list%03d" % i: s.encode()
                     for i, s in enumerate(lists)},
         "udsp": udsp_seeds(),
+        "lnetctl_import": {k: v.encode() for k, v in IMPORT_DOCS.items()},
     }
 
 

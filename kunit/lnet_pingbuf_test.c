@@ -10,6 +10,7 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/swab.h>
+#include <asm/unaligned.h>
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
@@ -161,6 +162,44 @@ static void pingbuf_hostile(struct kunit *test)
 				-EPROTO);
 }
 
+/*
+ * An entry that is not a peer's NID (spec 1.3: bits 63..56 of a nid4 are
+ * always 0; LNET_NID_ANY names no NI, nor LND type 0xFF, the large
+ * form's wildcard) is skipped: narrowed to a large NID it would alias a
+ * real one (the high byte dropped) or become ANY.
+ */
+static void pingbuf_nid4_invalid(struct kunit *test)
+{
+	static const u64 entry[] = {
+		0x55020000C0A80102ULL,	/* 192.168.1.2@tcp, bits 63..56 set */
+		0xFFFFFFFFFFFFFFFFULL,	/* LNET_NID_ANY */
+		0x00FF0000C0A80102ULL,	/* LND type 0xFF: ANY when large */
+		0x0002000BC0A80103ULL,	/* 192.168.1.3@tcp11: a peer's NID */
+	};
+	u8 buf[16 + 5 * 16] = {};
+	struct lnet_nid nids[5], want;
+	struct lnet_ping_data pd;
+	u32 st[5];
+	int i;
+
+	memcpy(buf, spec_example, 32);
+	buf[12] = 5;
+	for (i = 0; i < ARRAY_SIZE(entry); i++) {
+		u8 *e = buf + 32 + i * 16;
+
+		put_unaligned_le64(entry[i], e);
+		put_unaligned_le32(LNET_NI_STATUS_UP, e + 8);
+	}
+	KUNIT_ASSERT_EQ(test, lnet_ping_buf_parse(buf, sizeof(buf), &pd, nids,
+						  st, 5), 0);
+	KUNIT_EXPECT_EQ(test, pd.nnis, 5U);
+	KUNIT_EXPECT_EQ(test, pd.nnids, 1U);
+	KUNIT_EXPECT_EQ(test, pd.nnid4, 1U);
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("192.168.1.3@tcp11", &want), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&nids[0], &want));
+	KUNIT_EXPECT_EQ(test, st[0], LNET_NI_STATUS_UP);
+}
+
 /* A truncated buffer: flagged, with the size to ask for; nothing read past. */
 static void pingbuf_truncated(struct kunit *test)
 {
@@ -191,7 +230,7 @@ static void pingbuf_truncated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pd.nnids, 1U);
 }
 
-/* LARGE_ADDR: an IPv6 entry is read; one claiming a NID over 20 bytes skipped. */
+/* LARGE_ADDR: an IPv6 entry is read; one over 20 bytes or ANY skipped. */
 static void pingbuf_large(struct kunit *test)
 {
 	static const u8 v6[24] = {
@@ -221,6 +260,14 @@ static void pingbuf_large(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lnet_nid_from_str("2001:db8::1@tcp5", &want), 0);
 	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&nids[1], &want));
 	KUNIT_EXPECT_EQ(test, st[1], LNET_NI_STATUS_UP);
+
+	/* A large entry of LND type 0xFF (ANY) is skipped too. */
+	buf[72 + 4] = 12;
+	buf[72 + 5] = 0xff;
+	KUNIT_ASSERT_EQ(test, lnet_ping_buf_parse(buf, 96, &pd, nids, st, 3),
+			0);
+	KUNIT_EXPECT_EQ(test, pd.nnids, 2U);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&nids[1], &want));
 }
 
 /*
@@ -307,6 +354,7 @@ static struct kunit_case lnet_pingbuf_cases[] = {
 	KUNIT_CASE(pingbuf_ours),
 	KUNIT_CASE(pingbuf_spec_example),
 	KUNIT_CASE(pingbuf_hostile),
+	KUNIT_CASE(pingbuf_nid4_invalid),
 	KUNIT_CASE(pingbuf_truncated),
 	KUNIT_CASE(pingbuf_large),
 	KUNIT_CASE(pingbuf_status_in_place),

@@ -125,7 +125,7 @@ static void lnet_ping_buf_add(struct lnet_ping_data *pd,
 /*
  * The large entries (LARGE_ADDR) in buf[off..end): u32 status, then the
  * NID cut to nid_size + 8 bytes, padded to 4.  An entry whose NID would
- * exceed 20 bytes is skipped, as Lustre's receiver does.
+ * exceed 20 bytes is skipped, as Lustre's receiver does, and so is ANY.
  */
 static void lnet_ping_buf_parse_large(const u8 *buf, unsigned int off,
 				      unsigned int end, bool swap,
@@ -140,7 +140,8 @@ static void lnet_ping_buf_parse_large(const u8 *buf, unsigned int off,
 
 		if (off + elen > end)
 			break;
-		if (nlen <= sizeof(nid)) {
+		/* LND type 0xFF is the ANY wildcard, no NI's NID. */
+		if (nlen <= sizeof(nid) && buf[off + 5] != 0xff) {
 			memcpy(&nid, buf + off + 4, nlen);
 			lnet_ping_buf_add(pd, &nid, lnet_pb32(buf + off, swap),
 					  nids, statuses, max);
@@ -155,7 +156,9 @@ static void lnet_ping_buf_parse_large(const u8 *buf, unsigned int off,
  * @len: its length (a truncated one is parsed as far as it goes)
  * @pd: out: its header fields and sizes
  * @nids: out: the NIDs it lists, 0@lo excluded: the nid4 entries, then
- *	the large ones; room for @max
+ *	the large ones; room for @max.  An entry that cannot be an NI's NID
+ *	(a nid4 with bits 63..56 set or LND type 0xFF, ANY among them; a
+ *	large NID over 20 bytes) is skipped.
  * @statuses: out, may be NULL: the status of each of @nids
  * @max: room in @nids (and @statuses)
  *
@@ -208,8 +211,17 @@ int lnet_ping_buf_parse(const void *buf, unsigned int len,
 					 LNET_PING_ENTRY_SIZE);
 	for (i = 1; i < have; i++) {
 		const u8 *e = b + LNET_PING_HDR_SIZE + i * LNET_PING_ENTRY_SIZE;
+		u64 nid4 = lnet_pb64(e, swap);
 
-		lnet_nid4_to_nid(lnet_pb64(e, swap), &nid);
+		/*
+		 * Not a NID an NI can have (spec 1.3: bits 63..56 are 0;
+		 * LND type 0xFF is the ANY wildcard, spec 1.4): narrowed,
+		 * it would alias a real NID or become ANY.  Skipped, as an
+		 * oversized large entry is.
+		 */
+		if ((nid4 >> 56) || ((nid4 >> 48) & 0xff) == 0xff)
+			continue;
+		lnet_nid4_to_nid(nid4, &nid);
 		lnet_ping_buf_add(pd, &nid, lnet_pb32(e + 8, swap), nids,
 				  statuses, max);
 	}

@@ -8,7 +8,8 @@
  * Checks: a refused buffer is refused whatever the room; an accepted one
  * gives a header that passed the spec's checks (6.2), as many NIDs as
  * its entries whatever the room (those that fit stored, the same each
- * time), no more than the bytes can hold; a buffer of ours
+ * time), no more than the bytes can hold, none that no NI can have (ANY,
+ * a nid4 with bits 63..56 set); a buffer of ours
  * (lnet_ping_buf_build()) from the nid4 entries found parses back to
  * them.
  */
@@ -95,10 +96,14 @@ int fuzz_one_input(const u8 *data, size_t size)
 	if (pd.truncated)
 		FUZZ_CHECK(pd.nnids == pd.nnid4);
 
+	for (i = 0; i < min_t(unsigned int, pd.nnids, ROOM); i++)
+		FUZZ_CHECK(!lnet_nid_is_any(&nids2[i]));
 	n4 = min_t(unsigned int, pd.nnid4, ROOM);
+	/* Only NIDs an NI can have: no ANY, no nid4 with bits 63..56 set. */
 	for (i = 0; i < n4; i++)
-		if (!lnet_nid_is_nid4(&nids2[i]) || lnet_nid_is_any(&nids2[i]))
-			return 0;
+		FUZZ_CHECK(lnet_nid_is_nid4(&nids2[i]) &&
+			   !lnet_nid_is_any(&nids2[i]) &&
+			   !(lnet_nid_to_nid4(&nids2[i]) >> 56));
 	for (i = 0; i < n4; i++)
 		st[i] = i & 1 ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
 	check_ours(nids2, st, n4, pd.seq);

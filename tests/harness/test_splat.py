@@ -49,7 +49,8 @@ class Scanner(unittest.TestCase):
         "kmemleak: Cannot allocate a kmemleak_object structure",
         "kmemleak: Memory pool empty, consider increasing CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE",
         "watchdog: BUG: soft lockup - CPU#0 stuck for 26s!",
-        "ODEBUG: free active (active state 0) object type: timer_list hint: kib_x+0x0/0x10 [ko2iblnd]",
+        "ODEBUG: free active (active state 0) object type: timer_list hint: "
+        "kib_x+0x0/0x10 [ko2iblnd]",
         "ODEBUG: Out of memory. ODEBUG disabled",
     ]
 

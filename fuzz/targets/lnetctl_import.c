@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target lnetctl_import: a file given to "lnetctl import", as libyaml
+ * loads it and lnetctl's plan (utils/lnetctl/plan.c) checks it; the
+ * input is the file.  Unlike the other targets this is user-space code
+ * (lnetctl's own objects, libyaml, libnl linked but never reached).
+ *
+ * Checks: the plan refuses with -EINVAL, -EOPNOTSUPP, -EPERM or -ENOMEM,
+ * or accepts only what the kernel may be sent: every NI on a valid net
+ * with one interface name of 1..15 characters and none of "/:[], \t\n";
+ * every parameter one "global set" takes, within its range; every peer
+ * with a valid primary NID and at most LNET_GENL_PEER_NIDS_MAX valid
+ * NIDs; no more UDSP rules than the document lists.  The same document
+ * planned twice gives the same plan.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "../../utils/lnetctl/plan.h"
+#include "../fuzz.h"
+
+static int devnull = -1;
+
+/* plan_doc() of @doc, with its error reports (on stderr) silenced. */
+static int plan_quietly(yaml_document_t *doc, struct plan *pl)
+{
+	int saved, rc;
+
+	if (devnull < 0)
+		devnull = open("/dev/null", O_WRONLY);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(devnull, 2);
+	rc = plan_doc(doc, pl);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return rc;
+}
+
+static void check_plan(const struct plan *pl, size_t in_size)
+{
+	unsigned int i, j;
+	long long v;
+
+	for (i = 0; i < pl->n_ni; i++) {
+		const char *ifn = pl->ni[i].ifname;
+
+		FUZZ_CHECK(pl->ni[i].net && valid_net(pl->ni[i].net));
+		FUZZ_CHECK(strcmp(pl->ni[i].net, "lo"));
+		FUZZ_CHECK(ifn && *ifn && strlen(ifn) < 16 &&
+			   !strpbrk(ifn, "/:[], \t\n"));
+	}
+	for (i = 0; i < pl->n_par; i++) {
+		char val[32];
+
+		snprintf(val, sizeof(val), "%lld", pl->par[i].value);
+		FUZZ_CHECK(pl->par[i].name);
+		FUZZ_CHECK(!check_global(pl->par[i].name, val, &v) &&
+			   v == pl->par[i].value);
+	}
+	for (i = 0; i < pl->n_peer; i++) {
+		FUZZ_CHECK(pl->peer[i].prim && valid_nid(pl->peer[i].prim));
+		FUZZ_CHECK(pl->peer[i].n <= LNET_GENL_PEER_NIDS_MAX);
+		for (j = 0; j < pl->peer[i].n; j++)
+			FUZZ_CHECK(valid_nid(pl->peer[i].nids[j]));
+	}
+	/* Every NI, parameter, peer and rule comes from some input bytes. */
+	FUZZ_CHECK(pl->n_ni + pl->n_par + pl->n_peer + pl->n_udsp <= in_size);
+}
+
+int fuzz_one_input(const u8 *data, size_t size)
+{
+	struct plan pl = { 0 }, pl2 = { 0 };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int rc, rc2;
+
+	if (size > 65536)
+		return 0;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, data, size);
+	if (!yaml_parser_load(&parser, &doc)) {
+		yaml_parser_delete(&parser);
+		return 0;	/* lnetctl says "YAML error" before planning */
+	}
+	rc = plan_quietly(&doc, &pl);
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -EOPNOTSUPP ||
+		   rc == -EPERM || rc == -ENOMEM);
+	if (!rc)
+		check_plan(&pl, size);
+	rc2 = plan_quietly(&doc, &pl2);
+	FUZZ_CHECK(rc2 == rc);
+	FUZZ_CHECK(pl2.n_ni == pl.n_ni && pl2.n_par == pl.n_par &&
+		   pl2.n_peer == pl.n_peer && pl2.n_udsp == pl.n_udsp);
+	plan_free(&pl);
+	plan_free(&pl2);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return 0;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnetctl import's plan: the YAML document checked as a whole and turned
+ * into the requests import will send, before anything changes.  Pure (no
+ * netlink), so that fuzz/targets/lnetctl_import.c runs it on any input.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* Keys of "net show" output that import accepts and does not apply. */
+static const char * const ni_show_only[] = {
+	"nid", "status", "statistics", "sent_stats", "received_stats",
+	"dropped_stats", "health stats", "udsp info", "dev cpt",
+};
+
+/* Keys import accepts but this LNet cannot apply: said on stderr. */
+static const char * const ni_unsupported[] = { "CPT" };
+
+/* Lustre's other "lnd tunables" (socklnd, o2iblnd): said on stderr. */
+static const char * const lnd_tun_unsupported[] = { "timeout", "tos" };
+
+/*
+ * The "@what" mapping @v of a local NI: each key one of @defs, its value
+ * checked and stored in @out by attribute; keys in @ignored are skipped
+ * with a warning.
+ */
+static int plan_tunables(yaml_document_t *doc, yaml_node_t *v,
+			 const char *net, const char *what,
+			 const struct tunable_def *defs, unsigned int n_defs,
+			 const char * const *ignored, unsigned int n_ignored,
+			 long long *out)
+{
+	yaml_node_pair_t *p2;
+	const char *key, *val;
+	unsigned int i;
+
+	if (!v || v->type != YAML_MAPPING_NODE) {
+		report_error("add", "net", EINVAL,
+			     "net %s: '%s' is not a mapping", net, what);
+		return -EINVAL;
+	}
+	for (p2 = v->data.mapping.pairs.start;
+	     p2 < v->data.mapping.pairs.top; p2++) {
+		const struct tunable_def *d = NULL;
+
+		key = PAIR_KEY(doc, p2);
+		val = scalar(PAIR_VAL(doc, p2));
+		for (i = 0; key && i < n_defs; i++)
+			if (!strcmp(key, defs[i].key))
+				d = &defs[i];
+		if (!d && key && in_list(key, ignored, n_ignored)) {
+			fprintf(stderr,
+				"lnetctl: net %s: '%s: %s' is not supported, ignored\n",
+				net, what, key);
+			continue;
+		}
+		if (!d) {
+			report_error("add", "net", EINVAL,
+				     "net %s: unknown key '%s' in '%s'", net,
+				     key ? key : "", what);
+			return -EINVAL;
+		}
+		if (!val || parse_long(val, d->min, d->max, &out[d->attr])) {
+			report_error("add", "net", EINVAL,
+				     "net %s: invalid %s '%s': must be an integer in %lld..%lld",
+				     net, d->key, val ? val : "", d->min,
+				     d->max);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
+		   struct plan *pl)
+{
+	struct net_add_req *r;
+	yaml_node_pair_t *pair, *p2;
+	const char *key, *val;
+	int nifs = 0, rc;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("add", "net", EINVAL,
+			     "net %s: an entry of 'local NI(s)' is not a mapping",
+			     net);
+		return -EINVAL;
+	}
+	r = realloc(pl->ni, (pl->n_ni + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	pl->ni = r;
+	r += pl->n_ni++;
+	net_add_req_init(r, net);
+
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *v = PAIR_VAL(doc, pair);
+
+		key = PAIR_KEY(doc, pair);
+		if (!key) {
+			report_error("add", "net", EINVAL,
+				     "net %s: a key is not a scalar", net);
+			return -EINVAL;
+		}
+		if (in_list(key, ni_show_only, ARRAY_SIZE(ni_show_only)))
+			continue;
+		if (in_list(key, ni_unsupported,
+			    ARRAY_SIZE(ni_unsupported))) {
+			fprintf(stderr,
+				"lnetctl: net %s: '%s' is not supported, ignored\n",
+				net, key);
+			continue;
+		}
+		if (!strcmp(key, "interfaces")) {
+			if (!v || v->type != YAML_MAPPING_NODE) {
+				report_error("add", "net", EINVAL,
+					     "net %s: 'interfaces' is not a mapping",
+					     net);
+				return -EINVAL;
+			}
+			for (p2 = v->data.mapping.pairs.start;
+	     p2 < v->data.mapping.pairs.top; p2++) {
+				val = scalar(PAIR_VAL(doc, p2));
+				if (!val || !*val || strlen(val) >= 16 ||
+				    strpbrk(val, "/:[], \t\n")) {
+					report_error("add", "net", EINVAL,
+						     "net %s: invalid interface '%s'",
+						     net, val ? val : "");
+					return -EINVAL;
+				}
+				r->ifname = val;
+				nifs++;
+			}
+			continue;
+		}
+		if (!strcmp(key, "tunables")) {
+			rc = plan_tunables(doc, v, net, key, tunable_defs,
+					   n_tunable_defs, NULL, 0, r->tun);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (!strcmp(key, "lnd tunables")) {
+			rc = plan_tunables(doc, v, net, key, lnd_tunable_defs,
+					   n_lnd_tunable_defs,
+					   lnd_tun_unsupported,
+					   ARRAY_SIZE(lnd_tun_unsupported),
+					   r->lnd_tun);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		report_error("add", "net", EINVAL,
+			     "net %s: unknown key '%s'", net, key);
+		return -EINVAL;
+	}
+	if (nifs != 1) {
+		report_error("add", "net", EINVAL,
+			     "net %s: each local NI needs exactly one interface, not %d",
+			     net, nifs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_nets(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
+{
+	yaml_node_item_t *it, *it2;
+	yaml_node_pair_t *pair;
+	int rc;
+
+	if (seq->type != YAML_SEQUENCE_NODE) {
+		report_error("add", "net", EINVAL, "'net' is not a sequence");
+		return -EINVAL;
+	}
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		yaml_node_t *map = yaml_document_get_node(doc, *it);
+		yaml_node_t *nis = NULL;
+		const char *net = NULL;
+
+		if (!map || map->type != YAML_MAPPING_NODE) {
+			report_error("add", "net", EINVAL,
+				     "an entry of 'net' is not a mapping");
+			return -EINVAL;
+		}
+		for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+			const char *key = PAIR_KEY(doc, pair);
+
+			if (key && !strcmp(key, "net type")) {
+				net = scalar(PAIR_VAL(doc, pair));
+			} else if (key && !strcmp(key, "local NI(s)")) {
+				nis = PAIR_VAL(doc, pair);
+			} else {
+				report_error("add", "net", EINVAL,
+					     "unknown key '%s' in a net",
+					     key ? key : "");
+				return -EINVAL;
+			}
+		}
+		if (!net || !valid_net(net)) {
+			report_error("add", "net", EINVAL,
+				     "invalid or missing 'net type' '%s'",
+				     net ? net : "");
+			return -EINVAL;
+		}
+		if (!strcmp(net, "lo"))
+			continue;	/* always there */
+		if (!nis || nis->type != YAML_SEQUENCE_NODE ||
+		    nis->data.sequence.items.start ==
+		    nis->data.sequence.items.top) {
+			report_error("add", "net", EINVAL,
+				     "net %s: missing 'local NI(s)'", net);
+			return -EINVAL;
+		}
+		for (it2 = nis->data.sequence.items.start;
+		     it2 < nis->data.sequence.items.top; it2++) {
+			rc = plan_ni(doc, yaml_document_get_node(doc, *it2),
+				     net, pl);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int plan_globals(yaml_document_t *doc, yaml_node_t *map,
+			struct plan *pl)
+{
+	yaml_node_pair_t *pair;
+	struct plan_param *p;
+	const char *key, *val;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("set", "global", EINVAL,
+			     "'global' is not a mapping");
+		return -EINVAL;
+	}
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		val = scalar(PAIR_VAL(doc, pair));
+		if (!key || !val) {
+			report_error("set", "global", EINVAL,
+				     "an entry of 'global' is not 'name: value'");
+			return -EINVAL;
+		}
+		if (!strcmp(key, "lnd_timeout"))
+			continue;	/* read-only, derived */
+		p = realloc(pl->par, (pl->n_par + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		pl->par = p;
+		p += pl->n_par++;
+		p->name = key;
+		if (check_global(key, val, &p->value))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_udsp(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
+{
+	yaml_node_item_t *it;
+	const char *why;
+	size_t n;
+
+	if (!seq || seq->type != YAML_SEQUENCE_NODE) {
+		report_error("import", "udsp", EINVAL,
+			     "'udsp' is not a sequence");
+		return -EINVAL;
+	}
+	n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+	pl->udsp = calloc(n + 1, sizeof(*pl->udsp));
+	pl->udsp_at = calloc(n + 1, sizeof(*pl->udsp_at));
+	if (!pl->udsp || !pl->udsp_at)
+		return -ENOMEM;
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		if (parse_udsp_rule(doc, yaml_document_get_node(doc, *it),
+				    &pl->udsp[pl->n_udsp], &why)) {
+			report_error("import", "udsp", EINVAL, "rule %u: %s",
+				     pl->n_udsp, why);
+			return -EINVAL;
+		}
+		pl->n_udsp++;
+	}
+	return 0;
+}
+
+/**
+ * plan_doc() - check an import document and plan what it asks for
+ * @doc: the document as libyaml loaded it
+ * @pl: out: the requests; free them with plan_free() whatever the result
+ *
+ * Nothing is sent: every block is checked first (its errors reported as
+ * lnetctl's YAML on stderr), so an import changes nothing unless the
+ * whole file is good.
+ *
+ * Return: 0, or a negative errno (-EINVAL, -EOPNOTSUPP, -ENOMEM).
+ */
+int plan_doc(yaml_document_t *doc, struct plan *pl)
+{
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+	yaml_node_pair_t *pair;
+	int rc;
+
+	if (!root)
+		return 0;	/* empty file */
+	if (root->type != YAML_MAPPING_NODE) {
+		report_error("import", "import", EINVAL,
+			     "the document is not a mapping");
+		return -EINVAL;
+	}
+	for (pair = root->data.mapping.pairs.start;
+	     pair < root->data.mapping.pairs.top; pair++) {
+		const char *key = PAIR_KEY(doc, pair);
+		yaml_node_t *v = PAIR_VAL(doc, pair);
+
+		if (key && !strcmp(key, "net")) {
+			rc = plan_nets(doc, v, pl);
+		} else if (key && !strcmp(key, "global")) {
+			rc = plan_globals(doc, v, pl);
+		} else if (key && !strcmp(key, "peer")) {
+			rc = plan_peers(doc, v, &pl->peer, &pl->n_peer);
+		} else if (key && !strcmp(key, "udsp")) {
+			rc = plan_udsp(doc, v, pl);
+		} else {
+			report_error("import", key ? key : "import",
+				     EOPNOTSUPP,
+				     "'%s' blocks are not supported",
+				     key ? key : "");
+			rc = -EOPNOTSUPP;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/**
+ * plan_free() - free what plan_doc() planned
+ * @pl: the plan; zeroed
+ */
+void plan_free(struct plan *pl)
+{
+	free(pl->ni);
+	free(pl->par);
+	free_peer_plan(pl->peer, pl->n_peer);
+	free(pl->udsp);
+	free(pl->udsp_at);
+	memset(pl, 0, sizeof(*pl));
+}
