@@ -119,42 +119,64 @@ class Runner:
             if not res.ok and res.details:
                 print("    " + res.details.replace("\n", "\n    "), flush=True)
 
+    @staticmethod
+    def slots_of(job):
+        """A host check takes one core among the VM jobs."""
+        return job.slots or 1
+
     def run_job(self, job):
+        """Run a job in its slots, then free them."""
+        self.run_one(job)
+        with self.lock:
+            self.free += self.slots_of(job)
+            self.lock.notify_all()
+
+    def run_one(self, job):
         start = time.monotonic()
-        run_dir = os.path.join(self.out, job.id.replace("[", ".").replace("]", ""))
-        os.makedirs(run_dir, exist_ok=True)
+        if job.slots:
+            run_dir = os.path.join(self.out, job.id.replace("[", ".").replace("]", ""))
+            os.makedirs(run_dir, exist_ok=True)
+        else:
+            run_dir = self.out
         try:
             res = job.run(run_dir, self.args)
         except Exception as e:  # a broken test is a failed test, not a crash
             res = vm.Result(False, "harness error: %r" % (e,))
         self.report(job, res, time.monotonic() - start)
-        with self.lock:
-            self.free += job.slots
-            self.lock.notify_all()
+
+    @staticmethod
+    def order(jobs):
+        """The jobs after the builds, in the order they start: those of two
+        nodes or more (which take the machine) longest first, then those of
+        one core, longest first, two at a time, so that the shortest end
+        the run side by side.  The host checks (no VM) are of the second
+        kind: they fill the cores the one-node VM jobs leave."""
+        wide = [j for j in jobs if j.slots > 1]
+        narrow = [j for j in jobs if j.slots <= 1]
+        return (sorted(wide, key=lambda j: -j.cost())
+                + sorted(narrow, key=lambda j: -j.cost()))
 
     def run(self, jobs):
-        # Host jobs first, in order: VM jobs need the modules they build.
-        for job in [j for j in jobs if j.slots == 0]:
-            t0 = time.monotonic()
-            try:
-                res = job.run(self.out, self.args)
-            except Exception as e:
-                res = vm.Result(False, "harness error: %r" % (e,))
-            self.report(job, res, time.monotonic() - t0)
-        # VM jobs, longest first, as many at once as there are free cores.
-        pending = sorted([j for j in jobs if j.slots > 0],
-                         key=lambda j: -j.cost())
+        # The module builds first, both at once (each make on one core):
+        # VM jobs need the modules.
+        builds = [j for j in jobs if j.slots == 0 and getattr(j, "builds", False)]
+        threads = [threading.Thread(target=self.run_one, args=(j,)) for j in builds]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        pending = self.order([j for j in jobs if j not in builds])
         threads = []
         while pending:
             with self.lock:
-                job = next((j for j in pending if j.slots <= self.free), None)
+                job = next((j for j in pending if self.slots_of(j) <= self.free), None)
                 if job is None and self.free == self.slots:
                     job = pending[0]        # bigger than the machine: run alone
                 if job is None:
                     self.lock.wait()
                     continue
                 pending.remove(job)
-                self.free -= job.slots
+                self.free -= self.slots_of(job)
             t = threading.Thread(target=self.run_job, args=(job,))
             t.start()
             threads.append(t)

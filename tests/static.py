@@ -115,9 +115,10 @@ TESTS = [
              builds=True),
     HostTest("build[debug]", lambda d: build_modules("debug"), flavour="debug",
              builds=True),
-    HostTest("checkpatch", checkpatch),
-    HostTest("lint", lint),
+    # secs: the usual time (2026-11-28), which orders the jobs.
+    HostTest("checkpatch", checkpatch, secs=45),
+    HostTest("lint", lint, secs=25),
     HostTest("harness_unit", harness_unit),
-    HostTest("nid_grammar", nid_grammar),
-    HostTest("fuzz", fuzz),
+    HostTest("nid_grammar", nid_grammar, secs=5),
+    HostTest("fuzz", fuzz, secs=180),
 ]
