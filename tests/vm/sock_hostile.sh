@@ -222,5 +222,58 @@ if [ "$LNET_NODE" = a ]; then
 		fail "connects to absent hosts: connect_failed $failed -> $(counter "$KSTATS" connect_failed)"
 fi
 barrier unreachable 600
+
+phase mutated_sessions
+# b plays mostly valid, mutated sessions against itself for 20 s
+# (sock_hostile mutate: connreq, HELLO, NOOPs, PUTs with payload, ping
+# GETs, one to four mutations in three sessions of four, each from a new
+# incarnation, reset at the end), from a seed it logs (LNET_MUTATE_SEED
+# replays one).  b must refuse and count what is wrong, still answer a
+# valid HELLO after them, drop every hostile connection, and serve a.
+errors() {
+	local n=0 c
+	for c in hello_bad_magic hello_bad_version hello_bad_nips \
+		 hello_bad_ctype hello_bad_nid hello_timeout rx_bad_type \
+		 rx_bad_hdr rx_too_long rx_truncated rx_zc_bad_cookie; do
+		n=$((n + $(counter "$KSTATS" $c)))
+	done
+	for c in bad_magic bad_version bad_nid lnet_magic; do
+		n=$((n + $(counter "$ACR" $c)))
+	done
+	echo $n
+}
+if [ "$LNET_NODE" = b ]; then
+	active=$(counter "$KSTATS" conns_active)
+	before=$(errors)
+	seed=${LNET_MUTATE_SEED:-$((RANDOM * 32768 + RANDOM + 1))}
+	log "mutate: seed $seed"
+	out=$("$HOSTILE" -t 20 -m "$seed" "$IP" "$NID" mutate) ||
+		{ echo "$out"; diag; fail "mutated sessions: b stopped answering a valid HELLO (seed $seed)"; }
+	log "$out"
+	[[ "$out" =~ ([0-9]+)\ sessions,\ ([0-9]+)\ mutated ]] ||
+		fail "mutate printed no summary: $out"
+	[ "${BASH_REMATCH[2]}" -gt 0 ] || fail "mutate: no session was mutated"
+	# Connections end with a reset: the node's counts trail our close.
+	for ((i = 0; i < 300; i++)); do
+		[ "$(counter "$KSTATS" conns_active)" = "$active" ] && break
+		nap 0.1
+	done
+	[ "$(counter "$KSTATS" conns_active)" = "$active" ] ||
+		{ diag; fail "mutated sessions left $(counter "$KSTATS" conns_active) connections, want $active (seed $seed)"; }
+	now=$(errors)
+	[ "$now" -gt "$before" ] ||
+		fail "mutated sessions: no refusal counted ($before -> $now, seed $seed)"
+	log "mutate: $((now - before)) refusals counted; acceptor: $(tr '\n' ' ' < "$ACR")"
+	log "ksocklnd: $(tr '\n' ' ' < "$KSTATS")"
+fi
+barrier mutated 600
+if [ "$LNET_NODE" = a ]; then
+	ping_ok "$(nid_of b)" 3
+	lt_ok put "$(nid_of b)" 1048576 4 4
+	lt_ok get "$(nid_of b)" 1048576 4 4
+fi
+barrier served 600
+# 14 PUTs before, 4 after the mutated sessions, every byte checked.
+[ "$LNET_NODE" = a ] || target_expect 18
 sock_unload
 log "sock hostile OK"

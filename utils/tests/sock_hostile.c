@@ -20,6 +20,15 @@
  * another net, as a router forwards (the node must reply over this
  * connection, addressed to that source).
  *
+ * mutate (-m SEED, for -t SECONDS) plays sessions that are mostly valid
+ * and mutated: each a connection request, a V3 HELLO and up to 8 ksock
+ * messages (NOOPs, PUTs with payload, ping GETs), of which most get one
+ * to four mutations (a bit flipped, a byte or a 32-bit field set to an
+ * edge value, the stream cut short or a piece repeated) before it is
+ * sent, the node's answers read and dropped; every session from its own
+ * incarnation, closed with a reset.  The same SEED plays the same
+ * sessions.  It passes when, after them, a valid HELLO is still answered.
+ *
  * Exit status: 0 the node behaved, 1 it did not (the reason is printed),
  * 2 usage or local error.  "sock_hostile -l" lists the attacks.
  */
@@ -405,6 +414,7 @@ static const struct attack attacks[] = {
 	{ "keepalive", HELLO_DONE, "valid keepalive NOOP, then close" },
 	{ "spoof_src", HELLO_DONE, "ping GET from another NID of the net" },
 	{ "routed_src", HELLO_DONE, "ping GET from " ROUTED_SRC ": REPLY" },
+	{ "mutate", CONNECTED, "-t s of mutated sessions (-m SEED)" },
 };
 
 static int run_attack(const struct attack *a, int fd, u64 nid,
@@ -520,6 +530,176 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 	return expect_close(fd);
 }
 
+/* xorshift64: the same seed, the same sessions. */
+static u64 rnd_state;
+
+static u32 rnd(u32 n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return n ? (u32)(rnd_state % n) : 0;
+}
+
+#define SESSION_MAX	(CONNREQ_SIZE + HELLO_SIZE + \
+			 8 * (KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE + 8192) + 4096)
+
+/*
+ * One valid session into @b: connreq, HELLO from @src with incarnation
+ * @inc, then 1..8 messages.  Returns its length; *@msgs is where the
+ * messages start.
+ */
+static size_t valid_session(u8 *b, u64 nid, u64 src, u64 inc, size_t *msgs)
+{
+	size_t len = 0, plen;
+	unsigned int i, n = 1 + rnd(8);
+
+	connreq(b, ACCEPTOR_MAGIC, 1, nid);
+	len += CONNREQ_SIZE;
+	hello(b + len, src, nid, CTYPE_CONTROL, 0);
+	put64(b + len + 32, inc);
+	len += HELLO_SIZE;
+	*msgs = len;
+	for (i = 0; i < n; i++) {
+		switch (rnd(3)) {
+		case 0:
+			ksock_hdr(b + len, KSOCK_MSG_NOOP, 0, rnd(2));
+			len += KSOCK_MSG_HDR_SIZE;
+			break;
+		case 1:
+			plen = rnd(8193);
+			lnet_put(b + len, nid, src, LNET_MSG_PUT, plen);
+			len += KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE;
+			memset(b + len, 0x5a, plen);
+			len += plen;
+			break;
+		default:
+			lnet_ping_get(b + len, nid, src);
+			len += KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE;
+		}
+	}
+	return len;
+}
+
+/* One mutation of @b[0..*@len), in @b's SESSION_MAX bytes. */
+static void mutate_once(u8 *b, size_t *len, size_t from)
+{
+	static const u32 edge[] = { 0, 1, 0x7fffffff, 0x80000000,
+				    0xffffffff, 0xc0, 0xc1, 4096, 1048577 };
+	size_t at = from + rnd(*len - from), n;
+
+	switch (rnd(5)) {
+	case 0:
+		b[at] ^= 1 << rnd(8);
+		break;
+	case 1:
+		b[at] = (const u8[]){ 0, 0xff, 0x7f, 0x80 }[rnd(4)];
+		break;
+	case 2:
+		if (at + 4 <= *len)
+			put32(b + at, edge[rnd(sizeof(edge) / sizeof(*edge))]);
+		break;
+	case 3:
+		*len = at;	/* cut short */
+		break;
+	default:	/* a piece repeated */
+		n = rnd(64) + 1;
+		if (at + n <= *len && *len + n <= SESSION_MAX) {
+			memmove(b + at + n, b + at, *len - at);
+			*len += n;
+		}
+	}
+}
+
+/*
+ * Send @b[0..@len) while reading and dropping what the node sends, then
+ * read for up to 200 ms more.  Returns 1 if the node closed the
+ * connection, 0 if not.
+ */
+static int play(int fd, const u8 *b, size_t len)
+{
+	struct pollfd pfd = { .fd = fd };
+	size_t off = 0;
+	u8 sink[8192];
+	ssize_t n;
+
+	for (;;) {
+		pfd.events = POLLIN | (off < len ? POLLOUT : 0);
+		if (poll(&pfd, 1, 200) <= 0)
+			return 0;
+		if (pfd.revents & (POLLERR | POLLHUP))
+			return 1;
+		if (pfd.revents & POLLIN) {
+			n = recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
+			if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+				return 1;
+		}
+		if (off < len && (pfd.revents & POLLOUT)) {
+			n = send(fd, b + off, len - off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				return 1;
+			if (n > 0)
+				off += n;
+		}
+	}
+}
+
+/*
+ * mutate: mostly valid, mutated sessions for @secs seconds from @seed,
+ * then a valid HELLO that the node must still answer.
+ */
+static int mutate(const char *ip, u64 nid, u64 src, u64 seed,
+		  unsigned int secs)
+{
+	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+	u64 inc = 0x6d757400000000ULL + ((u64)time(NULL) << 12);
+	unsigned int sessions = 0, mutated = 0, closed = 0, i, k;
+	time_t end = time(NULL) + secs;
+	u8 *b = malloc(SESSION_MAX);
+	size_t len, msgs;
+	int fd, rc;
+
+	if (!b)
+		return 2;
+	rnd_state = seed ? seed : 1;
+	while (time(NULL) < end) {
+		len = valid_session(b, nid, src, inc + sessions, &msgs);
+		/* One in four goes valid; mutations mostly hit the messages. */
+		k = rnd(4) ? 1 + rnd(4) : 0;
+		for (i = 0; i < k && len; i++)
+			mutate_once(b, &len, rnd(10) < 3 ? 0 : msgs < len ?
+				    msgs : 0);
+		mutated += !!k;
+		fd = connect_node(ip, false);
+		if (fd < 0) {
+			free(b);
+			return 2;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+		closed += play(fd, b, len);
+		close(fd);
+		sessions++;
+	}
+	/* Still serving: a valid HELLO gets the node's. */
+	fd = connect_node(ip, false);
+	if (fd < 0) {
+		free(b);
+		return 2;
+	}
+	connreq(b, ACCEPTOR_MAGIC, 1, nid);
+	hello(b + CONNREQ_SIZE, src, nid, CTYPE_CONTROL, 0);
+	put64(b + CONNREQ_SIZE + 32, inc + sessions);
+	rc = send_all(fd, b, CONNREQ_SIZE + HELLO_SIZE) ?
+	     fail("send the final HELLO") : expect_hello(fd, nid, CTYPE_CONTROL);
+	close(fd);
+	free(b);
+	printf("mutate: seed %llu: %u sessions, %u mutated, %u closed by the node; final HELLO %s\n",
+	       (unsigned long long)seed, sessions, mutated, closed,
+	       rc ? "not answered" : "answered");
+	return rc;
+}
+
 /*
  * acc_flood: @n connections that send nothing, held @secs seconds (the
  * node must bound what it spends on them); prints when all are open.
@@ -548,7 +728,7 @@ static int flood(const char *ip, unsigned int n, unsigned int secs)
 static int bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: sock_hostile [-t SECONDS] [-S SRC_NID] [-n COUNT] IP NID ATTACK\n"
+		"usage: sock_hostile [-t SECONDS] [-S SRC_NID] [-n COUNT] [-m SEED] IP NID ATTACK\n"
 		"       sock_hostile -l\n");
 	return 2;
 }
@@ -559,9 +739,10 @@ int main(int argc, char **argv)
 	u64 nid, src = parse_nid("192.0.2.250@tcp");
 	u8 b[CONNREQ_SIZE + HELLO_SIZE];
 	unsigned int i, count = 100;
+	unsigned long long seed = 1;
 	int opt, fd, rc;
 
-	while ((opt = getopt(argc, argv, "lt:S:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "lt:S:n:m:")) != -1) {
 		switch (opt) {
 		case 'l':
 			for (i = 0; i < sizeof(attacks) / sizeof(*attacks); i++)
@@ -575,6 +756,9 @@ int main(int argc, char **argv)
 			src = parse_nid(optarg);
 			if (!src)
 				return bad_usage();
+			break;
+		case 'm':
+			seed = strtoull(optarg, NULL, 0);
 			break;
 		case 'n':
 			count = atoi(optarg);
@@ -595,6 +779,8 @@ int main(int argc, char **argv)
 		return bad_usage();
 	if (!strcmp(a->name, "acc_flood"))
 		return flood(argv[optind], count, wait_secs);
+	if (!strcmp(a->name, "mutate"))
+		return mutate(argv[optind], nid, src, seed, wait_secs);
 
 	fd = connect_node(argv[optind], !strcmp(a->name, "unpriv_port"));
 	if (fd < 0)
