@@ -38,7 +38,7 @@ def check(run_dir, _job):
 TESTS = [
     VmTest("catcher_selftest",
            nodes=[vm.Node("ubsan", script="catcher_selftest.sh")],
-           flavours=("debug",), timeout=60, debug_timeout=300,
+           flavours=("debug",), timeout=60, debug_timeout=120,
            expect_failure=r"^ubsan: kernel splat$",
            check=check),
 ]
