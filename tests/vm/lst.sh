@@ -26,7 +26,13 @@
 #    traffic: ping shows it Unknown; end_session;
 #  - server_abort: a's BRW server waits on GETs b drops (a fault rule on
 #    b), response tracking off: end_session aborts them (spec 4.9 step
-#    2), and it and rmmod on a end within seconds.
+#    2), and it and rmmod on a end within seconds;
+#  - lnet_selftest loaded on a node where nothing configured LNet (b,
+#    no lnetctl): LNet comes up as stock's does for its first in-kernel
+#    user (tcp on the first interface up, b's usual NID), a's console
+#    runs brw write and read with check=full against it, 0 errors;
+#    "lnet unconfigure" there says LNet is in use, and LNet stops with
+#    the module (spec lnet-features-and-lnetctl.md 1c, api.rst).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 LST_LND=${LST_LND:-sock}
@@ -148,6 +154,41 @@ if [ "$LNET_NODE" = b ]; then
 	"$LNETCTL" fault drop del --all || fail "fault drop del --all"
 	barrier done 600
 	lst_unload
+
+	phase unconfigured_node
+	# The LND modules and lnet_selftest, nothing configured.
+	for m in $LNET_MODULES; do
+		insmod "$LNET_MODDIR/$m" || fail "insmod $m"
+	done
+	# not_configured WHAT: LNet is down ("net show" says so)
+	not_configured() {
+		local out
+		out=$("$LNETCTL" net show 2>&1) && fail "$1: LNet is up: $out"
+		case "$out" in
+		*"not configured"*) ;;
+		*) fail "$1: net show says: $out" ;;
+		esac
+	}
+	not_configured "before lnet_selftest"
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" ||
+		{ dmesg | tail -5; fail "insmod lnet_selftest with LNet not configured"; }
+	"$LNETCTL" net show > /tmp/lst_auto_net ||
+		fail "lnet_selftest did not bring LNet up"
+	grep -q "nid: $B\$" /tmp/lst_auto_net ||
+		{ cat /tmp/lst_auto_net; fail "LNet not up with $B (tcp on the first interface up)"; }
+	log "lnet_selftest brought LNet up: $(grep -o 'nid: .*' /tmp/lst_auto_net | tr '\n' ' ')"
+	barrier auto-up 600
+	barrier auto-done 600
+	out=$("$LNETCTL" lnet unconfigure 2>&1) &&
+		fail "lnet unconfigure under lnet_selftest was taken: $out"
+	case "$out" in
+	*"in use"*) log "lnet unconfigure refused: $out" ;;
+	*) fail "lnet unconfigure under lnet_selftest: $out" ;;
+	esac
+	"$LNETCTL" net show > /dev/null || fail "LNet stopped under lnet_selftest"
+	rmmod lnet_selftest || fail "rmmod lnet_selftest"
+	not_configured "after lnet_selftest, LNet's last user, left"
+	lnet_unload
 	exit 0
 fi
 
@@ -373,4 +414,25 @@ within 20 rmmod lnet_selftest
 "$LNETCTL" set response_tracking "$rt" || fail "set response_tracking $rt"
 barrier abort-done
 barrier done
+
+phase unconfigured_node
+# server_abort unloaded a's module: a's console again (LNet configured)
+insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=5 ||
+	fail "reload lnet_selftest on a"
+barrier auto-up 600
+run new_session auto
+run add_group a "$A"
+run add_group b "$B"
+run add_batch auto
+run add_test --batch auto --concurrency 2 --loop 8 --from a --to b brw write size=1M check=full
+run add_test --batch auto --concurrency 2 --loop 8 --from a --to b brw read size=64k check=full
+run run auto
+batch_idle auto
+# (b's RPC counters and a's brw errors: the data checked at each end)
+run show_error b
+want "Total 0 error nodes in b"
+[ "$(brw_errors_of a)" = 0 ] || fail "a: $(brw_errors_of a) brw errors"
+log "brw write 1M and read 64k, check=full, to b's self-started LNet: 0 errors"
+run end_session
+barrier auto-done 600
 lst_unload
