@@ -3,12 +3,18 @@
  * KUnit: the control API of include/lnet/ctl.h as lnetctl uses it: global
  * parameters (names, defaults and checks of the features spec, section
  * 1b), and the life cycle: configure, the 0@lo NI, net add/del errors,
- * ping of 0@lo, users blocking unconfigure.
+ * ping of 0@lo, and who holds LNet up: unconfigure under an in-kernel
+ * user says -EBUSY and LNet stops when that user lets go (spec features
+ * 1c, as stock's lnet_unconfigure()).
  */
 #include <kunit/test.h>
+#include <kunit/visibility.h>
 
 #include <lnet/api.h>
 #include <lnet/ctl.h>
+#include <lnet/lib-lnet.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 static const struct {
 	const char	*name;
@@ -119,7 +125,9 @@ static void ctl_lifecycle(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lnet_net_from_str("tcp1", &tcp), 0);
 	KUNIT_EXPECT_EQ(test, lnet_net_add(tcp, "", NULL, NULL), -ENETDOWN);
 	KUNIT_EXPECT_EQ(test, lnet_ni_info_get(0, &info), -ENOENT);
-	KUNIT_EXPECT_EQ(test, lnet_ni_init(), -ENETDOWN);
+	/* LNet's own calls (ping, discover) never start it. */
+	KUNIT_EXPECT_EQ(test, lnet_ref_running(), -ENETDOWN);
+	KUNIT_EXPECT_FALSE(test, lnet_is_configured());
 
 	KUNIT_ASSERT_EQ(test, lnet_configure(true, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, lnet_is_configured());
@@ -154,9 +162,22 @@ static void ctl_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.recv_length, 32);
 	KUNIT_EXPECT_EQ(test, info.drop_length, 0);
 
+	/*
+	 * An in-kernel user holds LNet: unconfigure drops lnetctl's hold,
+	 * says -EBUSY, and LNet runs on until the user lets go.  lnetctl
+	 * may configure again meanwhile, and its hold then keeps LNet.
+	 */
 	KUNIT_EXPECT_EQ(test, lnet_ni_init(), 0);
 	KUNIT_EXPECT_EQ(test, lnet_unconfigure(NULL), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, lnet_is_configured());
+	KUNIT_EXPECT_EQ(test, lnet_configure(false, NULL), 0);
 	lnet_ni_fini();
+	KUNIT_EXPECT_TRUE(test, lnet_is_configured());
+	KUNIT_EXPECT_EQ(test, lnet_ni_init(), 0);
+	KUNIT_EXPECT_EQ(test, lnet_unconfigure(NULL), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lnet_ping(&lo, NULL, 5000, nids, 1, NULL), 0);
+	lnet_ni_fini();
+	KUNIT_EXPECT_FALSE(test, lnet_is_configured());
 	KUNIT_EXPECT_EQ(test, lnet_unconfigure(NULL), 0);
 	KUNIT_EXPECT_FALSE(test, lnet_is_configured());
 	KUNIT_EXPECT_EQ(test, lnet_ni_info_get(0, &info), -ENOENT);

@@ -4,6 +4,15 @@
  * adding and removing nets, the LND registry, the "networks=" module
  * parameter, NI snapshots and counters (the control API of ctl.h), and the
  * in-kernel users' lnet_ni_init()/lnet_ni_fini().
+ *
+ * Who holds LNet up, as in stock Lustre (LNetNIInit(), lnet_configure()):
+ * every in-kernel user (ln_users), and lnetctl's one reference
+ * (ln_ctl_ref) from "lnet configure" to "lnet unconfigure".  The first
+ * user that finds LNet down starts it from the module parameters
+ * (networks=, or "tcp" on the first interface up when it is empty);
+ * "lnet configure" alone starts only 0@lo, --all adds networks=.  LNet
+ * stops when the last reference goes: "lnet unconfigure" drops lnetctl's
+ * and says -EBUSY while users still hold it.
  */
 #include <linux/ctype.h>
 #include <linux/export.h>
@@ -14,6 +23,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
+
+#include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
 
@@ -44,7 +55,10 @@ EXPORT_SYMBOL_GPL(the_lnet);
 
 static char *networks = "";
 module_param(networks, charp, 0444);
-MODULE_PARM_DESC(networks, "local networks, e.g. \"tcp0(eth0),tcp1(eth1)\"");
+MODULE_PARM_DESC(networks, "local networks, e.g. \"tcp0(eth0),tcp1(eth1)\" (an in-kernel user that starts LNet: \"tcp\" when empty)");
+
+/* What an in-kernel user starts LNet with when networks= is empty. */
+#define LNET_NETWORKS_DEFAULT	"tcp"
 
 /* One NI of the networks= parameter. */
 struct lnet_net_spec {
@@ -567,8 +581,8 @@ static void lnet_stop_all_nis(void)
 	}
 }
 
-/* Start the NIs of networks=; all or none.  Caller holds ln_api_mutex. */
-static int lnet_start_networks(struct netlink_ext_ack *extack)
+/* Start the NIs of @nets; all or none.  Caller holds ln_api_mutex. */
+static int lnet_start_networks(const char *nets, struct netlink_ext_ack *extack)
 {
 	struct lnet_net_spec *specs;
 	int n, i, rc = 0;
@@ -576,7 +590,7 @@ static int lnet_start_networks(struct netlink_ext_ack *extack)
 	specs = kcalloc(LNET_NETWORKS_MAX, sizeof(*specs), GFP_KERNEL);
 	if (!specs)
 		return -ENOMEM;
-	n = lnet_parse_networks(networks, specs, LNET_NETWORKS_MAX, extack);
+	n = lnet_parse_networks(nets, specs, LNET_NETWORKS_MAX, extack);
 	if (n < 0) {
 		rc = n;
 		goto out;
@@ -662,6 +676,14 @@ static void lnet_shutdown_locked(void)
 	lnet_unlock();
 }
 
+/* Stop LNet if nothing holds it any more.  Caller holds ln_api_mutex. */
+static void lnet_put_locked(void)
+{
+	if (!the_lnet.ln_users && !the_lnet.ln_ctl_ref &&
+	    the_lnet.ln_state == LNET_STATE_RUNNING)
+		lnet_shutdown_locked();
+}
+
 /**
  * lnet_configure() - bring LNet up
  * @all: also start the NIs of the "networks=" module parameter
@@ -683,22 +705,30 @@ int lnet_configure(bool all, struct netlink_ext_ack *extack)
 		started = !rc;
 	}
 	if (!rc && all) {
-		rc = lnet_start_networks(extack);
+		rc = lnet_start_networks(networks, extack);
 		if (!rc)
 			rc = lnet_ping_target_update();
-		/* Loading an LND drops ln_api_mutex: LNet may be down. */
-		if (rc && started &&
-		    the_lnet.ln_state == LNET_STATE_RUNNING)
-			lnet_shutdown_locked();
+		/*
+		 * Loading an LND drops ln_api_mutex: LNet may be down, or
+		 * held meanwhile by an in-kernel user.
+		 */
+		if (rc && started)
+			lnet_put_locked();
 	}
+	if (!rc)
+		the_lnet.ln_ctl_ref = true;
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
 }
 EXPORT_SYMBOL(lnet_configure);
 
 /**
- * lnet_unconfigure() - tear every NI down and stop LNet
+ * lnet_unconfigure() - drop lnetctl's hold on LNet, stopping it if last
  * @extack: where to report an error
+ *
+ * As stock's: the reference "lnet configure" took goes in any case; LNet
+ * (every NI) stops now if no in-kernel user holds it, else when the last
+ * one lets go (lnet_ni_fini()).
  *
  * Context: Process context.
  * Return: 0, or -EBUSY while an in-kernel user holds LNet.
@@ -708,12 +738,13 @@ int lnet_unconfigure(struct netlink_ext_ack *extack)
 	int rc = 0;
 
 	mutex_lock(&the_lnet.ln_api_mutex);
+	the_lnet.ln_ctl_ref = false;
 	if (the_lnet.ln_users) {
-		NL_SET_ERR_MSG(extack, "LNet is in use");
+		NL_SET_ERR_MSG(extack,
+			       "LNet is in use: it stops when its last user ends");
 		rc = -EBUSY;
-	} else if (the_lnet.ln_state == LNET_STATE_RUNNING) {
-		lnet_shutdown_locked();
 	}
+	lnet_put_locked();
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
 }
@@ -722,7 +753,8 @@ EXPORT_SYMBOL(lnet_unconfigure);
 /**
  * lnet_is_configured() - is LNet up?
  *
- * Return: true between lnet_configure() and lnet_unconfigure().
+ * Return: true while LNet runs: from lnet_configure(), or the
+ * lnet_ni_init() that started it, until its last reference went.
  */
 bool lnet_is_configured(void)
 {
@@ -730,15 +762,83 @@ bool lnet_is_configured(void)
 }
 EXPORT_SYMBOL(lnet_is_configured);
 
+/*
+ * Start LNet for an in-kernel user, as stock's LNetNIInit(): 0@lo and the
+ * NIs of networks=, or of "tcp" (the first interface that is up) when it
+ * is empty; all or nothing.  On success the user holds LNet.  Caller
+ * holds ln_api_mutex; LNet is down.
+ */
+static int lnet_startup_for_user_locked(void)
+{
+	const char *nets = *networks ? networks : LNET_NETWORKS_DEFAULT;
+	int rc;
+
+	rc = lnet_startup_locked(NULL);
+	if (rc)
+		return rc;
+	/*
+	 * The user holds LNet while its NIs start: loading an LND drops
+	 * ln_api_mutex, and an "lnet unconfigure" meanwhile must not stop
+	 * it under us (it says -EBUSY then).
+	 */
+	the_lnet.ln_users++;
+	rc = lnet_start_networks(nets, NULL);
+	if (!rc)
+		rc = lnet_ping_target_update();
+	if (rc) {
+		/* Stopped, unless lnetctl or a user took it meanwhile. */
+		the_lnet.ln_users--;
+		lnet_put_locked();
+		pr_err("LNet: cannot start networks=\"%s\" for an in-kernel user: %d\n",
+		       nets, rc);
+	} else {
+		pr_info("LNet: started with networks=\"%s\" by an in-kernel user\n",
+			nets);
+	}
+	return rc;
+}
+
 /**
- * lnet_ni_init() - become a user of LNet
+ * lnet_ni_init() - become a user of LNet, starting it if it is down
  *
- * While it has users LNet cannot be unconfigured.  Every MD a user made
- * should be unlinked before lnet_ni_fini().  Sleeps.
+ * The first user of an LNet that nothing configured starts it from the
+ * module parameters, as stock's LNetNIInit() does (spec
+ * lnet-features-and-lnetctl.md 1c): 0@lo and the networks= NIs, or "tcp"
+ * on the first interface that is up when networks= is empty.  A user of
+ * a running LNet starts nothing.  LNet then runs until its last user
+ * called lnet_ni_fini() and lnetctl does not hold it ("lnet configure"
+ * takes a hold of its own; "lnet unconfigure" drops it and says -EBUSY
+ * while users remain).  Every MD a user made should be unlinked before
+ * lnet_ni_fini().
  *
- * Return: 0, or -ENETDOWN if LNet is not configured.
+ * Context: Process context; sleeps (may load an LND module).
+ * Return: 0, or the -errno of starting LNet (-ENODEV, -ENETDOWN when no
+ * interface is up, -EINVAL for a bad networks=, ...).
  */
 int lnet_ni_init(void)
+{
+	int rc = 0;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state == LNET_STATE_RUNNING)
+		the_lnet.ln_users++;
+	else
+		rc = lnet_startup_for_user_locked();
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL(lnet_ni_init);
+
+/**
+ * lnet_ref_running() - hold LNet for a call, if it runs; never start it
+ *
+ * For LNet's own calls made on request of lnetctl (ping, discover): they
+ * must not start an LNet nobody configured.  Released by lnet_ni_fini().
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, or -ENETDOWN if LNet is not running.
+ */
+int lnet_ref_running(void)
 {
 	int rc = 0;
 
@@ -750,18 +850,21 @@ int lnet_ni_init(void)
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
 }
-EXPORT_SYMBOL(lnet_ni_init);
+EXPORT_SYMBOL_IF_KUNIT(lnet_ref_running);
 
 /**
  * lnet_ni_fini() - stop being a user of LNet
  *
- * Context: Process context.
+ * The last reference stops LNet (see lnet_ni_init()).
+ *
+ * Context: Process context; sleeps.
  */
 void lnet_ni_fini(void)
 {
 	mutex_lock(&the_lnet.ln_api_mutex);
 	if (!WARN_ON(!the_lnet.ln_users))
 		the_lnet.ln_users--;
+	lnet_put_locked();
 	mutex_unlock(&the_lnet.ln_api_mutex);
 }
 EXPORT_SYMBOL(lnet_ni_fini);

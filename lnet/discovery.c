@@ -854,7 +854,7 @@ int lnet_discover(const struct lnet_nid *dst, bool force,
 	int rc, count = 0;
 	long left;
 
-	rc = lnet_ni_init();
+	rc = lnet_ref_running();
 	if (rc)
 		return rc;
 	lnet_lock();

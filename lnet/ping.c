@@ -282,7 +282,7 @@ static int lnet_ping_reply_parse(const u8 *buf, unsigned int len,
  * @buf: the sink
  * @size: its length: a longer reply is truncated
  *
- * The caller holds an LNet reference (lnet_ni_init()).
+ * The caller holds an LNet reference (lnet_ref_running(), lnet_ni_init()).
  *
  * Context: Process context; sleeps.
  * Return: the bytes the reply wrote, -ETIMEDOUT, or another -errno.
@@ -369,7 +369,7 @@ int lnet_ping(const struct lnet_nid *dst, const struct lnet_nid *src,
 	u8 *buf;
 	int rc;
 
-	rc = lnet_ni_init();
+	rc = lnet_ref_running();
 	if (rc)
 		return rc;
 	for (;;) {

@@ -6,9 +6,11 @@
  * in progress (Documentation/selftest.rst).  It is also the console lst
  * drives by the "lnet_selftest" netlink family.
  *
- * LNet must be configured first (lnetctl lnet configure): the module is
- * a user of it (lnet_ni_init()) while loaded, so LNet cannot be
- * unconfigured under it.  Shutdown: the console (its netlink family,
+ * The module is a user of LNet (lnet_ni_init()) while loaded: as stock's,
+ * it starts LNet from the module parameters if nothing configured it
+ * (networks=, or tcp on the first interface up), and LNet keeps running
+ * under it until it unloads ("lnet unconfigure" says it is in use).
+ * Shutdown: the console (its netlink family,
  * then its session: REMOVE_SESSION to its nodes), then the services (no
  * request is taken, those in progress end), then the RPC layer, then
  * our use of LNet.
@@ -55,7 +57,7 @@ static int __init lst_init(void)
 
 	rc = lnet_ni_init();
 	if (rc) {
-		pr_err("lnet_selftest: LNet is not configured (lnetctl lnet configure first): %d\n",
+		pr_err("lnet_selftest: cannot start LNet (networks= of lnet.ko): %d\n",
 		       rc);
 		return rc;
 	}

@@ -146,26 +146,30 @@ struct lnet_counters_common {
 };
 
 /**
- * lnet_configure() - bring LNet up.
+ * lnet_configure() - bring LNet up, and hold it for lnetctl.
  * @all: also start the NIs of the "networks=" module parameter.
  * @extack: where to report an error.
  *
- * Starts the core with 0@lo.  Configuring a configured LNet is not an
- * error unless @all asks for module-parameter NIs that cannot start.
+ * Starts the core with 0@lo.  Configuring a configured LNet (by lnetctl
+ * or an in-kernel user) is not an error unless @all asks for
+ * module-parameter NIs that cannot start.  Takes lnetctl's one hold.
  *
  * Return: 0 or -errno.
  */
 int lnet_configure(bool all, struct netlink_ext_ack *extack);
 
 /**
- * lnet_unconfigure() - tear every NI down and stop LNet.
+ * lnet_unconfigure() - drop lnetctl's hold; LNet stops with the last one.
  * @extack: where to report an error.
+ *
+ * Every NI is torn down and LNet stopped now, or, while in-kernel users
+ * hold it, when the last of them lets go (lnet_ni_fini()).
  *
  * Return: 0, or -EBUSY while an in-kernel user still holds LNet.
  */
 int lnet_unconfigure(struct netlink_ext_ack *extack);
 
-/* True between a successful lnet_configure() and lnet_unconfigure(). */
+/* True while LNet runs (lnetctl or an in-kernel user holds it). */
 bool lnet_is_configured(void);
 
 /**

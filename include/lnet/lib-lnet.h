@@ -160,6 +160,7 @@ int lnet_net_peer_credits_locked(u32 net_id);
 struct lnet_net *lnet_net_find_in(struct list_head *nets, u32 net_id);
 void lnet_ni_put_locked(struct lnet_ni *ni);
 void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
+int lnet_ref_running(void);	/* released by lnet_ni_fini() */
 
 /* Started, and its LND has not reported a link or device failure. */
 static inline bool lnet_ni_usable(const struct lnet_ni *ni)

@@ -622,6 +622,9 @@ static_assert(sizeof(struct lnet_ping_info) == 16);
  * @ln_api_mutex: serialises configuration
  * @ln_state: lifecycle state
  * @ln_users: in-kernel users between lnet_ni_init() and lnet_ni_fini()
+ *	(and LNet's own calls holding it, lnet_ref_running())
+ * @ln_ctl_ref: lnetctl holds LNet, from "lnet configure" to "lnet
+ *	unconfigure"; LNet stops when neither this nor a user holds it
  * @ln_interface_cookie: identifies this instance in wire handles
  * @ln_nets: local networks, in configuration order (lo first)
  * @ln_loni: the 0@lo NI
@@ -661,6 +664,7 @@ struct lnet {
 	struct mutex		ln_api_mutex;	/* configuration */
 	enum lnet_state		ln_state;
 	int			ln_users;
+	bool			ln_ctl_ref;
 	u64			ln_interface_cookie;
 	struct list_head	ln_nets;
 	struct lnet_ni		*ln_loni;
