@@ -10,7 +10,7 @@ from cases import VmTest
 TESTS = [
     VmTest("fault_inject", nodes=[vm.Node("a", script="fault_inject.sh"),
                                   vm.Node("b", script="fault_inject.sh")],
-           flavours=("debug",), timeout=300, debug_timeout=300,
+           flavours=("debug",), timeout=300, debug_timeout=360,
            # fail_page_alloc makes the page allocator report its failures.
            allow_splats=(r"page allocation failure",)),
 ]

@@ -11,5 +11,5 @@ from cases import VmTest
 TESTS = [
     VmTest("lst_console",
            nodes=[vm.Node(n, script="lst_console.sh") for n in "cab"],
-           flavours=("distro", "debug"), timeout=150, debug_timeout=270),
+           flavours=("distro", "debug"), timeout=150, debug_timeout=330),
 ]

@@ -43,5 +43,5 @@ TESTS = [
                           links=["net0", "net1"]),
                   vm.Node("b", script=SCENARIOS, rxe="eth0",
                           links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=600, debug_timeout=1600),
+           flavours=("distro", "debug"), timeout=600, debug_timeout=1800),
 ]

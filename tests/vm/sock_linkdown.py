@@ -8,5 +8,5 @@ from cases import VmTest
 TESTS = [
     VmTest("sock_linkdown", nodes=[vm.Node("a", script="sock_linkdown.sh"),
                                    vm.Node("b", script="sock_linkdown.sh")],
-           flavours=("distro", "debug"), timeout=180, debug_timeout=330),
+           flavours=("distro", "debug"), timeout=180, debug_timeout=400),
 ]

@@ -51,5 +51,5 @@ TESTS = [
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=660, debug_timeout=1700),
+           flavours=("distro", "debug"), timeout=660, debug_timeout=1900),
 ]
