@@ -10,8 +10,11 @@
  * something, though a new entry's first ping is due a second or more
  * later: lnet_recovery_next_ping()).  A peer NI is pinged from one of
  * our NIs on its net, at exactly its NID; the REPLY raises its value by
- * the ordinary success path.  A local NI pings its own NID (as Lustre's
- * do): the answer raises its value if its LND reports it working.  A
+ * the ordinary success path.  A local NI pings its own NID from itself
+ * (as Lustre's do): the ping crosses the NI's LND, not 0@lo
+ * (lnet/select.c), so it fails while the NI's link is down, and once it
+ * works its GET and REPLY raise the value as any traffic of the NI does;
+ * the answer raises it once more if its LND reports it working.  A
  * recovery ping's failure moves no value (treat.c) and it is never
  * resent; one ping at a time per NI.  A peer
  * NI not heard from within recovery_limit seconds (when set) leaves its

@@ -8,7 +8,9 @@
  * peer net of a multi-rail peer: one with a working local NI, then the
  * one chosen longest ago; a net we have no NI on is never chosen.  UDSP
  * priorities (lower is better) come first among working NIs, and first
- * of all between peer nets (spec features 4b).
+ * of all between peer nets (spec features 4b).  A send to one of our own
+ * NIDs takes 0@lo unless its source is given or it is a recovery ping
+ * (spec features 4a).
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -395,6 +397,68 @@ static void nisel_mr_health(struct kunit *test)
 	}
 }
 
+static void nisel_nid(struct lnet_nid *nid, int net, u32 addr)
+{
+	lnet_nid4_to_nid(lnet_mknid4(lnet_mknet(LNET_LND_SOCK, net), addr),
+			 nid);
+}
+
+/*
+ * A send to one of our own NIDs (spec features 4a): 0@lo, unless the
+ * caller gave the source or it is a recovery ping, which then leave by
+ * the NI named (the one recovered), not the healthiest of its net.
+ */
+static void nisel_local_dst(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_ni *lo = nisel_ni(test, 0, 0, 0, false);
+	struct lnet_ni *twin = nisel_ni(test, 8, 8, 0, false);
+	struct lnet_nid a0, a1, twin_nid, remote;
+
+	nisel_nid(&w->ni[0]->ni_nid, 0, 0x0a000001);
+	nisel_nid(&w->ni[1]->ni_nid, 1, 0x0a010001);
+	/* A second NI on net 0, healthier than the first. */
+	nisel_nid(&twin->ni_nid, 0, 0x0a000002);
+	twin->ni_net = &w->net[0];
+	list_add_tail(&twin->ni_list, &w->net[0].net_nis);
+	w->ni[0]->ni_healthv = 500;
+	twin->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	a0 = w->ni[0]->ni_nid;
+	a1 = w->ni[1]->ni_nid;
+	twin_nid = twin->ni_nid;
+	nisel_nid(&remote, 0, 0x0a000009);
+
+	/* Not ours: ordinary selection. */
+	KUNIT_EXPECT_NULL(test, lnet_select_local(&w->nets, lo, &remote,
+						  &LNET_ANY_NID, true));
+	/* Ours, no source, not a recovery ping: the loopback shortcut. */
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0,
+						    &LNET_ANY_NID, false), lo);
+	/* A recovery ping: through the NI it recovers, sick as it is. */
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0,
+						    &LNET_ANY_NID, true),
+			    w->ni[0]);
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0, &a0,
+						    true), w->ni[0]);
+	/* A source given: that NI, to the NID given. */
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0, &a0,
+						    false), w->ni[0]);
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0,
+						    &twin_nid, false), twin);
+	/* A source on another net reaches it only by 0@lo. */
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0, &a1,
+						    true), lo);
+	/* Its link down: still that NI (its LND fails the ping). */
+	w->ni[0]->ni_fatal = true;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_local(&w->nets, lo, &a0,
+						    &LNET_ANY_NID, true),
+			    w->ni[0]);
+	/* Stopped: no longer one of ours. */
+	w->ni[0]->ni_up = false;
+	KUNIT_EXPECT_NULL(test, lnet_select_local(&w->nets, lo, &a0,
+						  &LNET_ANY_NID, true));
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
@@ -409,6 +473,7 @@ static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_ni_health),
 	KUNIT_CASE(nisel_peer_ni_health),
 	KUNIT_CASE(nisel_mr_health),
+	KUNIT_CASE(nisel_local_dst),
 	{}
 };
 

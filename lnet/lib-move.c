@@ -157,7 +157,7 @@ static int lnet_select_path_locked(struct lnet_msg *msg)
 	if (lnet_nid_is_any(dst))
 		return -EINVAL;
 	rc = lnet_select_pathway_locked(dst, &msg->msg_self, &msg->msg_from,
-					&ni, &lpni);
+					msg->msg_recovery, &ni, &lpni);
 	if (rc)
 		return rc;
 	if (lpni) {

@@ -5,7 +5,11 @@
  *
  * The send cases, in the order they are tried:
  *
- * - to one of our own NIDs: 0@lo;
+ * - to one of our own NIDs: 0@lo, unless the caller gave the source NID
+ *   or it is a recovery ping: then it leaves by that NI (a recovery ping
+ *   without a source by the NI it recovers) and crosses its LND, so that
+ *   a local NI's recovery ping tests the NI (spec features 3c, 4a:
+ *   Lustre shortcuts only these sends);
  * - a response (ACK, REPLY) goes back by the NID its request came from
  *   (msg_from), and a message given a source NID leaves by it, to exactly
  *   the NID given;
@@ -210,6 +214,48 @@ static struct lnet_ni *lnet_select_pinned(struct lnet_peer_ni *lpni)
 	return ni;
 }
 
+/* The started NI of @nets whose NID is @nid, or NULL. */
+static struct lnet_ni *lnet_local_ni_in(struct list_head *nets,
+					const struct lnet_nid *nid)
+{
+	struct lnet_net *net = lnet_net_find_in(nets, lnet_nid_net(nid));
+
+	return net ? lnet_net_best_ni(net, nid) : NULL;
+}
+
+/**
+ * lnet_select_local() - the NI of a send to one of our own NIDs
+ * @nets: our nets (the_lnet.ln_nets, or a test's)
+ * @loni: 0@lo
+ * @to: the destination
+ * @self: the source NID asked for, or ANY
+ * @recovery: the message is a recovery ping
+ *
+ * Lustre's rule (lnet_select_pathway()): 0@lo, unless the caller gave
+ * the source or it is a recovery ping; then the NI given (a recovery
+ * ping without a source: the NI @to names), which sends to its own NID
+ * through its LND.  A source on another net than @to cannot reach it
+ * but by 0@lo, which takes it as before.
+ *
+ * Return: NULL if @to is not one of our NIDs, else the NI to send by.
+ */
+VISIBLE_IF_KUNIT struct lnet_ni *
+lnet_select_local(struct list_head *nets, struct lnet_ni *loni,
+		  const struct lnet_nid *to, const struct lnet_nid *self,
+		  bool recovery)
+{
+	struct lnet_ni *ni = lnet_local_ni_in(nets, to);
+
+	if (!ni)
+		return NULL;
+	if (!lnet_nid_is_any(self))
+		ni = lnet_local_ni_in(nets, self);
+	else if (!recovery)
+		ni = NULL;
+	return ni && ni->ni_net->net_id == lnet_nid_net(to) ? ni : loni;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_select_local);
+
 /* The round-robin clock moves: what was just chosen goes last. */
 static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
 {
@@ -227,8 +273,11 @@ static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
  * @dst: the destination NID
  * @self: the source NID asked for, or ANY
  * @hop: for a response, the NID its request came from; else ANY
- * @nip: out: the local NI (0@lo for a local @dst)
- * @lpnip: out: the peer NI, NULL for 0@lo; created for a new NID
+ * @recovery: a recovery ping (lnet_select_local())
+ * @nip: out: the local NI (0@lo for a local @dst, but see
+ *	lnet_select_local())
+ * @lpnip: out: the peer NI, NULL for 0@lo; created for a new NID (one
+ *	of ours too, when a send to it crosses its NI)
  *
  * No reference is taken on either.
  *
@@ -237,7 +286,7 @@ static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
  */
 int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
-			       const struct lnet_nid *hop,
+			       const struct lnet_nid *hop, bool recovery,
 			       struct lnet_ni **nip,
 			       struct lnet_peer_ni **lpnip)
 {
@@ -247,11 +296,15 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 
 	if (!lnet_nid_is_any(self) && !lnet_nid_is_local_locked(self))
 		return -EINVAL;
-	if (lnet_nid_is_local_locked(to)) {
-		*nip = the_lnet.ln_loni;
+	ni = lnet_select_local(&the_lnet.ln_nets, the_lnet.ln_loni, to, self,
+			       recovery);
+	if (ni == the_lnet.ln_loni) {
+		*nip = ni;
 		*lpnip = NULL;
 		return 0;
 	}
+	if (ni)		/* through that NI, to exactly @to */
+		self = &ni->ni_nid;
 	lpni = lnet_peer_ni_find_locked(to);
 	if (lpni && lnet_nid_is_any(hop) && lnet_nid_is_any(self) &&
 	    (lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_MULTI_RAIL)) {

@@ -180,10 +180,14 @@ static inline bool lnet_ni_status_up(const struct lnet_ni *ni)
 /* select.c: multi-rail selection of the local NI and peer NI. */
 int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
-			       const struct lnet_nid *hop,
+			       const struct lnet_nid *hop, bool recovery,
 			       struct lnet_ni **nip,
 			       struct lnet_peer_ni **lpnip);
 #if IS_ENABLED(CONFIG_KUNIT)
+struct lnet_ni *lnet_select_local(struct list_head *nets,
+				  struct lnet_ni *loni,
+				  const struct lnet_nid *to,
+				  const struct lnet_nid *self, bool recovery);
 bool lnet_ni_better(struct lnet_ni *ni, struct lnet_ni *best);
 bool lnet_peer_ni_better(struct lnet_peer_ni *lpni, struct lnet_peer_ni *best,
 			 const struct lnet_ni *ni);

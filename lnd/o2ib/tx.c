@@ -944,6 +944,15 @@ static int kib_send_msg(struct lnet_ni *ni, struct lnet_msg *msg)
 	u8 type;
 	int rc;
 
+	/*
+	 * To our own NID (a recovery ping of this NI) the device may loop
+	 * the packets back whatever its port's state (soft-RoCE does):
+	 * with the port down it fails here, as any send by the port would.
+	 */
+	if (READ_ONCE(ni->ni_fatal) && nid == lnet_nid_to_nid4(&ni->ni_nid)) {
+		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_DROPPED;
+		return -ENETDOWN;
+	}
 	switch (msg->msg_type) {
 	case LNET_MSG_GET:
 		if (md && IBLND_IMMEDIATE_HDR_SIZE + md->md_length >

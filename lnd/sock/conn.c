@@ -5,6 +5,13 @@
  * spec 4.6), starting it (socket options and callbacks), closing it and
  * tearing it down.
  *
+ * A connection to our own NID (a recovery ping of this NI, spec features
+ * 3c) is one socket pair whose two ends are both ours: the one we opened
+ * and the one we accepted join the same peer, each with the other's
+ * inverse type, as in Lustre's socklnd (which lets such a loopback
+ * connection duplicate any).  Each end is an ordinary connection: closed
+ * and torn down on its own, the other end then seeing the close.
+ *
  * A connection lives in its peer's list from admission to close, and is
  * started (callbacks installed, works queued) in the same critical
  * section that admits it: nobody ever finds a connection half started.
@@ -192,19 +199,24 @@ static unsigned int ksock_peer_nconns_locked(const struct ksock_peer *peer,
  * @hello: the peer's HELLO
  * @type: the connection's type from our side
  * @passive: we accepted it (else we opened it)
+ * @self: a connection to ourselves (ksock_sock_is_self())
  *
  * A changed incarnation or version means the peer restarted: its old
  * connections are closed.  Passive side: refused then, and refused when
  * the peer's NID is lower than ours while we are connecting to it (the
- * higher NID's connection wins the race), or as a duplicate.
+ * higher NID's connection wins the race), or as a duplicate.  A
+ * connection to ourselves is in the peer's list twice, as opened and as
+ * accepted: its other end is no duplicate, so twice the number of each
+ * type is allowed there.
  *
  * Return: 0 to accept, -EALREADY to refuse (a NONE reply), -ESHUTDOWN.
  */
 int ksock_conn_admit_locked(struct ksock_peer *peer,
 			    const struct ksock_hello *hello, u32 type,
-			    bool passive)
+			    bool passive, bool self)
 {
 	struct ksock_net *net = peer->ksp_net;
+	unsigned int limit = max(ksock_conns_wanted(net, type), 1U);
 	bool stale;
 
 	if (net->ksn_shutdown)
@@ -222,10 +234,29 @@ int ksock_conn_admit_locked(struct ksock_peer *peer,
 	    memcmp(&peer->ksp_nid, &net->ksn_ni->ni_nid,
 		   sizeof(struct lnet_nid)) < 0)
 		return -EALREADY;
-	if (ksock_peer_nconns_locked(peer, type) >=
-	    max(ksock_conns_wanted(net, type), 1U))
+	if (ksock_peer_nconns_locked(peer, type) >= (self ? 2 * limit : limit))
 		return -EALREADY;
 	return 0;
+}
+
+/**
+ * ksock_sock_is_self() - does @sock connect this node to itself?
+ * @sock: a connected IPv4 socket
+ *
+ * Both ends on one address: a connection to one of our own NIDs.  The
+ * addresses say so, not a HELLO, which a remote peer could fill with
+ * our NID.
+ *
+ * Return: true if its local and remote addresses are the same.
+ */
+bool ksock_sock_is_self(struct socket *sock)
+{
+	struct sockaddr_in me, them;
+
+	if (kernel_getsockname(sock, (struct sockaddr *)&me) < 0 ||
+	    kernel_getpeername(sock, (struct sockaddr *)&them) < 0)
+		return false;
+	return me.sin_addr.s_addr == them.sin_addr.s_addr;
 }
 
 /**

@@ -196,7 +196,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 	struct ksock_peer *peer;
 	struct ksock_hello h;
 	struct lnet_nid nid;
-	bool flip, userspace;
+	bool flip, userspace, self;
 	u32 type, pid;
 	int rc;
 
@@ -217,10 +217,14 @@ static struct socket *ksock_passive(struct ksock_net *net,
 		ksock_stat_inc(KSOCK_STAT_HELLO_BAD_CTYPE);
 		return sock;
 	}
+	/* The other end of a connection we are opening to ourselves. */
+	self = lnet_nid_equal(&nid, &net->ksn_ni->ni_nid) &&
+	       ksock_sock_is_self(sock);
 
 	spin_lock_bh(&net->ksn_lock);
 	peer = ksock_peer_get_locked(net, &nid, pid);
-	rc = peer ? ksock_conn_admit_locked(peer, &h, type, true) : -ENOMEM;
+	rc = peer ? ksock_conn_admit_locked(peer, &h, type, true, self) :
+		    -ENOMEM;
 	if (!rc)
 		peer->ksp_refs++;	/* until the second admission */
 	spin_unlock_bh(&net->ksn_lock);
@@ -243,7 +247,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 
 	/* Things may have changed while the reply was sent. */
 	spin_lock_bh(&net->ksn_lock);
-	rc = conn ? ksock_conn_admit_locked(peer, &h, type, true) : -EIO;
+	rc = conn ? ksock_conn_admit_locked(peer, &h, type, true, self) : -EIO;
 	if (!rc) {
 		if (!peer->ksp_version) {
 			peer->ksp_version = h.version;
@@ -348,6 +352,13 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 	bool flip;
 	int tries, rc;
 
+	/*
+	 * To ourselves the kernel connects over lo whatever the NI's link:
+	 * with that link down, fail as a connection by it would.
+	 */
+	if (READ_ONCE(net->ksn_ni->ni_fatal) &&
+	    lnet_nid_equal(&peer->ksp_nid, &net->ksn_ni->ni_nid))
+		return -ENETDOWN;
 	version = READ_ONCE(peer->ksp_version);
 	if (!version)
 		version = ksock_tun.typed_conns ? KSOCK_PROTO_V3 :
@@ -387,7 +398,8 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 	}
 	ksock_sock_setup(sock);
 	spin_lock_bh(&net->ksn_lock);
-	rc = ksock_conn_admit_locked(peer, &reply, type, false);
+	rc = ksock_conn_admit_locked(peer, &reply, type, false,
+				     ksock_sock_is_self(sock));
 	if (!rc) {
 		if (!peer->ksp_version) {
 			peer->ksp_version = version;

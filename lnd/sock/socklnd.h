@@ -417,7 +417,8 @@ struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
 unsigned int ksock_conns_wanted(const struct ksock_net *net, u32 type);
 int ksock_conn_admit_locked(struct ksock_peer *peer,
 			    const struct ksock_hello *hello, u32 type,
-			    bool passive);
+			    bool passive, bool self);
+bool ksock_sock_is_self(struct socket *sock);
 struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
 				    u32 version, bool flip);
 void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn);

@@ -291,6 +291,15 @@ int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 
 	if (!lnet_nid_is_nid4(nid))
 		return -EHOSTUNREACH;	/* IPv4 only for now */
+	/*
+	 * To our own NID (a recovery ping of this NI): the kernel would
+	 * carry it over lo whatever the NI's link, so with that link down
+	 * it fails here, as any send by the link would.
+	 */
+	if (READ_ONCE(ni->ni_fatal) && lnet_nid_equal(nid, &ni->ni_nid)) {
+		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_DROPPED;
+		return -ENETDOWN;
+	}
 	tx = ksock_tx_alloc();
 	if (!tx)
 		return -ENOMEM;

@@ -56,11 +56,13 @@ hl_restore() {
 }
 
 # health_of net|peer NID: the health value "lnetctl WHAT show -v 2" gives
-# NID.
+# NID.  (The awk scripts read to the end: one that exits early can kill
+# lnetctl with SIGPIPE, and pipefail the script, when more follows, as
+# the peer a local NI's recovery pings make of its own NID.)
 health_of() {
 	"$LNETCTL" "$1" show -v 2 | awk -v nid="$2" '
 		$2 == "nid:" { cur = $3 }
-		$1 == "health" && $2 == "value:" && cur == nid { print $3; exit }'
+		$1 == "health" && $2 == "value:" && cur == nid && !n++ { print $3 }'
 }
 
 # health_wait net|peer NID lt|eq VALUE [SECONDS]: until NID's health value
@@ -397,6 +399,100 @@ hl_local_rail_down() {
 		fail "peer set --health"
 }
 
+# ni_typed NID sent_stats|received_stats SECTION_KEY: a per-type message
+# count of local NI NID ("lnetctl net show -v 2").
+ni_typed() {
+	"$LNETCTL" net show -v 2 | awk -v nid="$1" -v sec="$2:" -v k="$3:" '
+		$2 == "nid:" { cur = $3; in_sec = 0; next }
+		NF == 1 { in_sec = ($1 == sec); next }
+		in_sec && cur == nid && $1 == k && !n++ { print $2 }'
+}
+
+# hl_local_recovery A1: a local NI's recovery pings go out through that
+# NI (spec features 3c; stock shortcuts only 0@lo), so they fail while
+# its link is cut and bring it back only once they cross it.  No
+# traffic: the counters move by the pings alone.  With the link cut
+# (QEMU pulls a's eth1 cable) and A1 demerited, A1 starts pings
+# (ping_count) that fail on A1 itself (its "dropped"; none of them
+# answered by 0@lo) and its health stays where it was set.  The cable
+# back, A1 returns to 1000 by pings that crossed it: GETs sent and
+# REPLYs received by A1.  (Over o2ib the rxe device and NI are renewed
+# after the link bounced, see hl_local_rail_down; the new NI is
+# demerited again.)  Every finding is listed before the phase fails, so
+# that a run shows all that is wrong.
+hl_local_recovery() {
+	local a1=$1 i pc d0 d1 lo0 lo1 g0 g1 r0 r1 h bad=()
+	[ "$LNET_NODE" = a ] || return 0
+	phase local_ni_recovery
+	link_set eth1 down
+	for ((i = 0; i < 50; i++)); do
+		"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" && break
+		nap 0.2
+	done
+	"$LNETCTL" net show --net "${LND}1" | grep -q "status: down" ||
+		{ diag; fail "$a1 not reported down 10 s after its link went"; }
+	d0=$(hstat net "$a1" dropped)
+	lo0=$(ni_typed 0@lo sent_stats get)
+	g0=$(ni_typed "$a1" sent_stats get)
+	"$LNETCTL" net set --nid "$a1" --health 500 || fail "net set --health 500"
+	# Three pings started (1, 2, 4 s apart: max_recovery_ping_interval 4).
+	for ((i = 0; i < 100 * HL_SLOW; i++)); do
+		pc=$(hstat net "$a1" ping_count)
+		[ "${pc:-0}" -ge 3 ] && break
+		nap 0.2
+	done
+	[ "${pc:-0}" -ge 3 ] ||
+		{ "$LNETCTL" net show -v 2; diag; fail "$a1: ping_count $pc, want 3 recovery pings in $((20 * HL_SLOW)) s"; }
+	# The third may be in flight: two failed by now at least.
+	for ((i = 0; i < 25 * HL_SLOW; i++)); do
+		d1=$(hstat net "$a1" dropped)
+		[ "$d1" -ge $((d0 + 2)) ] && break
+		nap 0.2
+	done
+	lo1=$(ni_typed 0@lo sent_stats get)
+	g1=$(ni_typed "$a1" sent_stats get)
+	h=$(health_of net "$a1")
+	log "link cut: $a1 ping_count $pc, dropped $d0 -> $d1, GETs sent $g0 -> $g1, health $h; 0@lo GETs sent $lo0 -> $lo1"
+	[ "$d1" -ge $((d0 + 2)) ] ||
+		bad+=("link cut: $pc recovery pings, $((d1 - d0)) failed on $a1 (its dropped $d0 -> $d1), want 2")
+	[ "$lo1" = "$lo0" ] ||
+		bad+=("link cut: 0@lo sent $((lo1 - lo0)) GETs: recovery pings of $a1 went by loopback")
+	[ "$g1" = "$g0" ] ||
+		bad+=("link cut: $a1 counts $((g1 - g0)) GETs sent while its link is down")
+	[ "$h" = 500 ] ||
+		bad+=("link cut: $a1 health 500 -> $h, its link down")
+	link_set eth1 up
+	if [ "$LND" = o2ib ]; then
+		rdma link delete rxe1 || fail "rdma link delete rxe1"
+		RXE=rxe1 rxe_setup eth1
+		"$LNETCTL" net del --net o2ib1 --if eth1 || fail "net del o2ib1"
+		"$LNETCTL" net add --net o2ib1 --if eth1 || fail "net add o2ib1"
+	fi
+	for ((i = 0; i < 150; i++)); do
+		"$LNETCTL" net show --net "${LND}1" | grep -q "status: up" && break
+		nap 0.2
+	done
+	lo0=$(ni_typed 0@lo sent_stats get)
+	g0=$(ni_typed "$a1" sent_stats get)
+	r0=$(ni_typed "$a1" received_stats reply)
+	[ "$LND" = o2ib ] && { "$LNETCTL" net set --nid "$a1" --health 500 ||
+		fail "net set --health 500"; }
+	health_wait net "$a1" eq 1000 60
+	lo1=$(ni_typed 0@lo sent_stats get)
+	g1=$(ni_typed "$a1" sent_stats get)
+	r1=$(ni_typed "$a1" received_stats reply)
+	log "link back: $a1 at 1000, GETs sent $g0 -> $g1, REPLYs received $r0 -> $r1; 0@lo GETs sent $lo0 -> $lo1"
+	[ "$g1" -gt "$g0" ] && [ "$r1" -gt "$r0" ] ||
+		bad+=("link back: $a1 back at 1000 with no recovery ping across it (GETs sent $g0 -> $g1, REPLYs received $r0 -> $r1)")
+	[ "$lo1" = "$lo0" ] ||
+		bad+=("link back: 0@lo sent $((lo1 - lo0)) GETs: recovery pings of $a1 went by loopback")
+	if [ ${#bad[@]} -gt 0 ]; then
+		"$LNETCTL" net show -v 2
+		printf '%s\n' "${bad[@]}"
+		fail "local NI recovery: ${bad[*]}"
+	fi
+}
+
 # fault_stat RULE_TYPE KEY: KEY of the first rule "fault RULE_TYPE show"
 # lists.
 fault_stat() {
@@ -408,12 +504,12 @@ fault_stat() {
 hstat() {
 	"$LNETCTL" "$1" show -v 2 | awk -v nid="$2" -v k="$3" '
 		$2 == "nid:" { cur = $3; next }
-		cur == nid {
+		cur == nid && !n {
 			line = $0
 			sub(/^[ -]*/, "", line)
 			if (index(line, k ": ") == 1) {
 				print substr(line, length(k) + 3)
-				exit
+				n = 1
 			}
 		}'
 }
@@ -642,6 +738,7 @@ health_run() {
 	hl_peer_ni_status "$a1" "$b0" "$b1"
 	hl_remote_rail_down "$a1" "$b0" "$b1"
 	hl_local_rail_down "$a1" "$b0" "$b1"
+	hl_local_recovery "$a1"
 	barrier hl-local-done
 	hl_fault "$a1" "$b0" "$b1"
 	barrier hl-done
