@@ -9,6 +9,8 @@
  *	ping <nid> <count>
  *	put <nid> <size> <count> <concurrency>
  *	get <nid> <size> <count> <concurrency>
+ *	mix <nid> <size> <count> <concurrency>
+ *	stop
  *	push <nid> [bad|nomr|burst]
  *	raw <nid> <portal> <match bits> <length> <hex bytes>
  *	serve | unserve
@@ -54,6 +56,13 @@
  * the first error status an event reported,
  * timeouts= the operations that lnet_test gave up waiting for (after the
  * op_timeout module parameter, in seconds) rather than LNet failing them.
+ * "mix" alternates PUTs (even slots) and GETs (odd slots) in one run, so
+ * one initiator moves data both ways at once.  "stop", written while a
+ * run is in progress (it does not wait for the run's turn), makes the run
+ * start no more operations: those in flight end as they would, and the
+ * run reports; a long run can so be ended when a test has seen enough
+ * (stopped=1 in its result).  An operation whose MD is reported unlinked
+ * twice counts in dups= (every operation must complete exactly once).
  * The check module parameter (default on) turns the patterns off, on both
  * nodes, for benchmarks, which should measure LNet rather than the
  * pattern code: the data is then not verified.
@@ -222,6 +231,7 @@ struct lnet_test_slot {
 	u32			seed;
 	u32			offset;
 	bool			busy;
+	bool			put;		/* a PUT, else a GET */
 	/* set by the event handler, under run->lock */
 	bool			failed;		/* SEND failed */
 	bool			answered;	/* ACK or REPLY arrived */
@@ -234,12 +244,15 @@ struct lnet_test_run {
 	spinlock_t		lock;		/* slot event state */
 	wait_queue_head_t	wq;
 	bool			put;
+	bool			mix;		/* odd slots GET */
+	bool			stop;		/* start no more operations */
 	struct lnet_processid	target;
 	u32			size;
 	u32			conc;
 	/* under @lock */
 	u32			last_answered;	/* highest seed answered */
 	unsigned int		reordered;
+	unsigned int		dups;		/* MDs unlinked twice */
 	int			status;		/* first event error */
 	struct lnet_test_slot	slots[];
 };
@@ -581,7 +594,7 @@ static void lnet_test_event(struct lnet_event *ev)
 	struct lnet_test_slot *s = ev->md_user_ptr;
 	struct lnet_test_run *run = s->run;
 
-	if (ev->type == LNET_EVENT_SEND && !ev->status && run->put &&
+	if (ev->type == LNET_EVENT_SEND && !ev->status && s->put &&
 	    READ_ONCE(scribble))
 		lnet_test_slot_bytes(s, run->size, 0xff, true);
 	spin_lock(&run->lock);
@@ -599,6 +612,8 @@ static void lnet_test_event(struct lnet_event *ev)
 		else
 			run->last_answered = s->seed;
 	}
+	if (ev->unlinked && s->unlinked)
+		run->dups++;
 	if (ev->unlinked)
 		s->unlinked = true;
 	spin_unlock(&run->lock);
@@ -628,7 +643,8 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	s->status = 0;
 	s->mlength = 0;
 	s->seed = ++lnet_test_seq;
-	if (run->put) {
+	s->put = run->put && !(run->mix && (s->idx & 1));
+	if (s->put) {
 		if (READ_ONCE(check))
 			lnet_test_slot_pattern(s, run->size, s->seed, 0, true);
 	} else {
@@ -638,12 +654,12 @@ static int lnet_test_start(struct lnet_test_run *run, struct lnet_test_slot *s)
 	rc = lnet_md_bind(&md, LNET_UNLINK, &s->mdh);
 	if (rc)
 		return rc;
-	if (run->put && run->conc > LNET_TEST_BULK_CONC)
+	if (s->put && run->conc > LNET_TEST_BULK_CONC)
 		rc = lnet_put(NULL, s->mdh, LNET_ACK_REQ, &run->target,
 			      LNET_TEST_PORTAL,
 			      LNET_TEST_SMALL_BITS + s->idx / LNET_TEST_PAGES,
 			      (s->idx % LNET_TEST_PAGES) * PAGE_SIZE, s->seed);
-	else if (run->put)
+	else if (s->put)
 		rc = lnet_put(NULL, s->mdh, LNET_ACK_REQ, &run->target,
 			      LNET_TEST_PORTAL, LNET_TEST_PUT_BITS + s->idx, 0,
 			      s->seed);
@@ -684,14 +700,14 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 		return false;
 	}
 	ok = !s->status && s->answered && s->mlength == run->size;
-	if (ok && !run->put && READ_ONCE(check))
+	if (ok && !s->put && READ_ONCE(check))
 		ok = lnet_test_slot_pattern(s, run->size, LNET_TEST_GET_SEED,
 					    s->offset, false);
 	return ok;
 }
 
-static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
-			     u32 count, u32 conc)
+static int lnet_test_traffic(const char *op, const struct lnet_nid *nid,
+			     u32 size, u32 count, u32 conc)
 {
 	unsigned int i, started = 0, done = 0, errors = 0, bad0 = 0;
 	unsigned int timeouts = 0, off = READ_ONCE(buf_offset);
@@ -710,7 +726,8 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 		return -ENOMEM;
 	spin_lock_init(&run->lock);
 	init_waitqueue_head(&run->wq);
-	run->put = put;
+	run->put = strcmp(op, "get") != 0;
+	run->mix = !strcmp(op, "mix");
 	run->size = size;
 	run->conc = conc;
 	run->target.nid = *nid;
@@ -755,6 +772,8 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 			timeouts += timedout;
 			done++;
 		}
+		if (READ_ONCE(run->stop))
+			count = started;
 		if (started < count && !rc) {
 			rc = lnet_test_start(run, s);
 			if (rc)
@@ -775,10 +794,10 @@ static int lnet_test_traffic(bool put, const struct lnet_nid *nid, u32 size,
 
 	lnet_nid_to_str(nid, nidstr, sizeof(nidstr));
 	snprintf(lnet_test_result, sizeof(lnet_test_result),
-		 "op=%s nid=%s size=%u concurrency=%u done=%u errors=%u bytes=%llu elapsed_ns=%llu rc=%d status=%d timeouts=%u reordered=%u offset=%u\n",
-		 put ? "put" : "get", nidstr, size, conc, done, errors,
+		 "op=%s nid=%s size=%u concurrency=%u done=%u errors=%u bytes=%llu elapsed_ns=%llu rc=%d status=%d timeouts=%u reordered=%u offset=%u dups=%u stopped=%d\n",
+		 op, nidstr, size, conc, done, errors,
 		 (u64)size * (done - errors), elapsed, rc, run->status,
-		 timeouts, run->reordered, off);
+		 timeouts, run->reordered, off, run->dups, run->stop);
 	if (!rc && errors)
 		rc = -EIO;
 	if (served)
@@ -1082,10 +1101,9 @@ static int lnet_test_command(char *line)
 		return lnet_test_ping(&nid, v[0]);
 	if (argc != 5)
 		return -EINVAL;
-	if (!strcmp(argv[0], "put"))
-		return lnet_test_traffic(true, &nid, v[0], v[1], v[2]);
-	if (!strcmp(argv[0], "get"))
-		return lnet_test_traffic(false, &nid, v[0], v[1], v[2]);
+	if (!strcmp(argv[0], "put") || !strcmp(argv[0], "get") ||
+	    !strcmp(argv[0], "mix"))
+		return lnet_test_traffic(argv[0], &nid, v[0], v[1], v[2]);
 	return -EINVAL;
 }
 
@@ -1101,6 +1119,15 @@ static ssize_t lnet_test_run_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
+	/* Not in turn: the run to stop holds the mutex. */
+	if (!strcmp(strim(buf), "stop")) {
+		spin_lock(&lnet_test_cur_lock);
+		if (lnet_test_cur)
+			WRITE_ONCE(lnet_test_cur->stop, true);
+		spin_unlock(&lnet_test_cur_lock);
+		kfree(buf);
+		return count;
+	}
 	mutex_lock(&lnet_test_mutex);
 	rc = lnet_test_command(buf);
 	mutex_unlock(&lnet_test_mutex);
@@ -1160,7 +1187,8 @@ static int lnet_test_slots_show(struct seq_file *m, void *v)
 	if (run) {
 		spin_lock_bh(&run->lock);
 		seq_printf(m, "op=%s size=%u concurrency=%u\n",
-			   run->put ? "put" : "get", run->size, run->conc);
+			   run->mix ? "mix" : run->put ? "put" : "get",
+			   run->size, run->conc);
 		for (i = 0; i < run->conc; i++) {
 			s = &run->slots[i];
 			if (!s->seed || s->unlinked)

@@ -186,7 +186,8 @@ class VmJob:
         self.id = "%s[%s]" % (test.name, flavour)
         if only:
             self.id = "%s:%s[%s]" % (test.name, "+".join(only), flavour)
-        self.slots = len(test.nodes)
+        # A core per vCPU: a node of two vCPUs keeps two host cores busy.
+        self.slots = sum(n.cpus for n in test.nodes)
         self.suites = []            # KUnit suites asked for (--suite)
         self.phases = []            # report.Phase of the run, once done
 

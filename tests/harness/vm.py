@@ -59,6 +59,11 @@ class Node:
     # socket buffers behind the links with jumbo bursts (rxe then waits
     # out retransmissions: o2ib_pair took 392 s instead of 214 s).
     mtu: int = 0
+    # vCPUs (QEMU -smp).  One by default: under TCG each is a host
+    # thread, and the runner counts a node's vCPUs as the cores it takes
+    # (cases.VmJob.slots).  Two make two CPUs run LNet code at once, as
+    # the teardown races need (teardown_load).
+    cpus: int = 1
 
 
 @dataclass
@@ -288,7 +293,7 @@ class Topology:
             # Under TCG the baseline CPU is faster to emulate than "max"
             # (user space picks plain SSE2 code paths).
             "-cpu", "host" if kvm else "qemu64",
-            "-smp", "1", "-m", str(memory), "-nodefaults", "-no-user-config",
+            "-smp", str(node.cpus), "-m", str(memory), "-nodefaults", "-no-user-config",
             "-display", "none", "-no-reboot",
             "-kernel", self.boot.image,
             "-append", " ".join(append),
