@@ -247,12 +247,14 @@ int ksock_conn_admit_locked(struct ksock_peer *peer,
  * addresses say so, not a HELLO, which a remote peer could fill with
  * our NID.
  *
+ * Context: Process context, no spinlock held: it takes the socket's lock.
  * Return: true if its local and remote addresses are the same.
  */
 bool ksock_sock_is_self(struct socket *sock)
 {
 	struct sockaddr_in me, them;
 
+	might_sleep();
 	if (kernel_getsockname(sock, (struct sockaddr *)&me) < 0 ||
 	    kernel_getpeername(sock, (struct sockaddr *)&them) < 0)
 		return false;

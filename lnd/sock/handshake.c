@@ -349,7 +349,7 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 	struct ksock_hs hs;
 	struct lnet_connect_watch watch = { ksock_hs_watch, &hs };
 	u32 version;
-	bool flip;
+	bool flip, self;
 	int tries, rc;
 
 	/*
@@ -397,9 +397,10 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 		return -ENOMEM;
 	}
 	ksock_sock_setup(sock);
+	/* getsockname() takes the socket's lock, which sleeps: not under ours. */
+	self = ksock_sock_is_self(sock);
 	spin_lock_bh(&net->ksn_lock);
-	rc = ksock_conn_admit_locked(peer, &reply, type, false,
-				     ksock_sock_is_self(sock));
+	rc = ksock_conn_admit_locked(peer, &reply, type, false, self);
 	if (!rc) {
 		if (!peer->ksp_version) {
 			peer->ksp_version = version;
