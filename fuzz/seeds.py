@@ -241,6 +241,28 @@ udsp:
 -     net: tcp2
       gateway: 192.168.1.1@tcp
 """,
+    # What the fuzzer found: a second "udsp:" block replaced the first's
+    # plan (leaked, and written past the new array when the first was
+    # longer).
+    "two_udsp_blocks": """udsp:
+-     idx: 0
+      src: tcp1
+      dst: NA
+      rte: NA
+      action:
+            priority: 0
+-     idx: 1
+      src: tcp2
+      dst: NA
+      rte: NA
+      action: NA
+udsp:
+-     idx: 2
+      src: '*@tcp'
+      dst: NA
+      rte: NA
+      action: NA
+""",
     "empty": "",
 }
 

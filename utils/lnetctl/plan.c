@@ -266,7 +266,9 @@ static int plan_globals(yaml_document_t *doc, yaml_node_t *map,
 static int plan_udsp(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
 {
 	yaml_node_item_t *it;
+	struct udsp_rule *r;
 	const char *why;
+	long long *at;
 	size_t n;
 
 	if (!seq || seq->type != YAML_SEQUENCE_NODE) {
@@ -274,11 +276,21 @@ static int plan_udsp(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
 			     "'udsp' is not a sequence");
 		return -EINVAL;
 	}
-	n = seq->data.sequence.items.top - seq->data.sequence.items.start;
-	pl->udsp = calloc(n + 1, sizeof(*pl->udsp));
-	pl->udsp_at = calloc(n + 1, sizeof(*pl->udsp_at));
-	if (!pl->udsp || !pl->udsp_at)
+	/* Added to what an earlier "udsp:" block of the file planned. */
+	n = pl->n_udsp + (seq->data.sequence.items.top -
+			  seq->data.sequence.items.start);
+	r = realloc(pl->udsp, (n + 1) * sizeof(*pl->udsp));
+	if (!r)
 		return -ENOMEM;
+	pl->udsp = r;
+	at = realloc(pl->udsp_at, (n + 1) * sizeof(*pl->udsp_at));
+	if (!at)
+		return -ENOMEM;
+	pl->udsp_at = at;
+	memset(pl->udsp + pl->n_udsp, 0,
+	       (n + 1 - pl->n_udsp) * sizeof(*pl->udsp));
+	memset(pl->udsp_at + pl->n_udsp, 0,
+	       (n + 1 - pl->n_udsp) * sizeof(*pl->udsp_at));
 	for (it = seq->data.sequence.items.start;
 	     it < seq->data.sequence.items.top; it++) {
 		if (parse_udsp_rule(doc, yaml_document_get_node(doc, *it),
