@@ -586,6 +586,7 @@ static void mutate_once(u8 *b, size_t *len, size_t from)
 {
 	static const u32 edge[] = { 0, 1, 0x7fffffff, 0x80000000,
 				    0xffffffff, 0xc0, 0xc1, 4096, 1048577 };
+	static const u8 edge8[] = { 0, 0xff, 0x7f, 0x80 };
 	size_t at = from + rnd(*len - from), n;
 
 	switch (rnd(5)) {
@@ -593,7 +594,7 @@ static void mutate_once(u8 *b, size_t *len, size_t from)
 		b[at] ^= 1 << rnd(8);
 		break;
 	case 1:
-		b[at] = (const u8[]){ 0, 0xff, 0x7f, 0x80 }[rnd(4)];
+		b[at] = edge8[rnd(sizeof(edge8))];
 		break;
 	case 2:
 		if (at + 4 <= *len)
@@ -646,11 +647,11 @@ static int play(int fd, const u8 *b, size_t len)
 }
 
 /*
- * mutate: mostly valid, mutated sessions for @secs seconds from @seed,
+ * mutated_sessions: mostly valid, mutated sessions for @secs seconds from @seed,
  * then a valid HELLO that the node must still answer.
  */
-static int mutate(const char *ip, u64 nid, u64 src, u64 seed,
-		  unsigned int secs)
+static int mutated_sessions(const char *ip, u64 nid, u64 src, u64 seed,
+			    unsigned int secs)
 {
 	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
 	u64 inc = 0x6d757400000000ULL + ((u64)time(NULL) << 12);
@@ -694,9 +695,9 @@ static int mutate(const char *ip, u64 nid, u64 src, u64 seed,
 	     fail("send the final HELLO") : expect_hello(fd, nid, CTYPE_CONTROL);
 	close(fd);
 	free(b);
-	printf("mutate: seed %llu: %u sessions, %u mutated, %u closed by the node; final HELLO %s\n",
-	       (unsigned long long)seed, sessions, mutated, closed,
-	       rc ? "not answered" : "answered");
+	printf("mutate: seed %llu: %u sessions, %u mutated, %u closed by the node; ",
+	       (unsigned long long)seed, sessions, mutated, closed);
+	printf("final HELLO %s\n", rc ? "not answered" : "answered");
 	return rc;
 }
 
@@ -780,7 +781,8 @@ int main(int argc, char **argv)
 	if (!strcmp(a->name, "acc_flood"))
 		return flood(argv[optind], count, wait_secs);
 	if (!strcmp(a->name, "mutate"))
-		return mutate(argv[optind], nid, src, seed, wait_secs);
+		return mutated_sessions(argv[optind], nid, src, seed,
+					wait_secs);
 
 	fd = connect_node(argv[optind], !strcmp(a->name, "unpriv_port"));
 	if (fd < 0)
