@@ -9,5 +9,5 @@ from cases import VmTest
 TESTS = [
     VmTest("o2ib_linkdown", nodes=[vm.Node("a", script="o2ib_linkdown.sh"),
                                    vm.Node("b", script="o2ib_linkdown.sh")],
-           flavours=("distro", "debug"), timeout=400, debug_timeout=800),
+           flavours=("distro", "debug"), timeout=400, debug_timeout=600),
 ]
