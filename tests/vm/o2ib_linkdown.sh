@@ -9,7 +9,8 @@
 #   target:    b's eth0 goes down (rxe0's port with it).
 # Each time the run must end by itself (ko2iblnd's timeout is 10 s,
 # LNet's transaction timeout 10 s with no resend, lnet_test waits 90 s
-# before giving up on an operation itself): every operation completes,
+# before giving up on an operation itself; a starts no more PUTs once the
+# link is down): every operation started completes,
 # some with an error status, none abandoned.  Once the link is back
 # traffic resumes; no LNet message is left allocated, the modules
 # unload and no RDMA resource (QP, CQ, MR, PD, cm_id) is left behind.
@@ -28,8 +29,6 @@ set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/o2ib_lib.sh"
 
-COUNT=40
-LD_SELF_COUNT=100
 LD_NET=o2ib
 . "$LNET_TOP/tests/vm/linkdown_lib.sh"
 

@@ -4,7 +4,8 @@
 # in round "initiator" on a, in round "target" on b.  The run must end by
 # itself (ksocklnd's sock_timeout is 5 s and LNet's transaction timeout
 # 10 s with no resend, lnet_test waits 90 s before giving up on an
-# operation itself): every operation completes, some with an error
+# operation itself; a starts no more PUTs once the link is down): every
+# operation started completes, some with an error
 # status (ACKs the link lost are given up on by LNet's response tracking),
 # none abandoned.  Once the link is up again traffic resumes, no
 # LNet message is left allocated, and the modules unload.
@@ -13,10 +14,6 @@ set -euo pipefail
 . "$LNET_TOP/tests/vm/sock_lib.sh"
 
 LD_NET=tcp
-# ksocklnd fails the PUTs waiting for a dead peer 8 at a time, one
-# sock_timeout apart: keep what remains after the cut (seen at 8-25 MiB,
-# the socket buffers and `ip` starting) to a few such rounds.
-COUNT=56
 . "$LNET_TOP/tests/vm/linkdown_lib.sh"
 
 ld_cut() {
