@@ -16,6 +16,8 @@ PKGS=(
 	dwarves rsync busybox-static
 	# static checks
 	sparse perl shellcheck flake8
+	# the man pages' check (tests/man_check.py)
+	groff-base
 	# fuzzing the parsers (fuzz/): libFuzzer, ASan and UBSan
 	clang libclang-rt-14-dev
 	# the user tool under valgrind (VM test lnetctl)

@@ -90,6 +90,12 @@ def nid_grammar(_run_dir):
     return res
 
 
+def man_pages(_run_dir):
+    """tests/man_check.py: man/ formats without warnings and documents
+    every command, option and module parameter of the code."""
+    return _run(["python3", os.path.join("tests", "man_check.py")], "man page")
+
+
 def fuzz(run_dir):
     """Every fuzz target (fuzz/run.sh) for FUZZ_CHECK_TIME seconds from its
     seed corpus: any crash, sanitizer report, leak or hang fails, and
@@ -120,5 +126,6 @@ TESTS = [
     HostTest("lint", lint, secs=25),
     HostTest("harness_unit", harness_unit),
     HostTest("nid_grammar", nid_grammar, secs=5),
+    HostTest("man_pages", man_pages, secs=15),
     HostTest("fuzz", fuzz, secs=180),
 ]
