@@ -9,7 +9,9 @@
   "lnetctl COMMAND --help", once that answers), every long option of a
   getopt table in utils/lnetctl/ and every command of its command table;
 * lst(8): every command of "lst --list-commands", every option of
-  "lst help COMMAND", every long option of utils/lst/lst.c;
+  "lst help COMMAND", every long option of utils/lst/lst.c; and lst's
+  help forms answer ("lst help", "lst help COMMAND", "lst" reading
+  commands);
 * lnet(7): every module parameter of lnet, lnet_health, ksocklnd,
   ko2iblnd and lnet_selftest in its module's section, with "(default
   X)", X the initializer's value where the code has a number; and no
@@ -79,22 +81,31 @@ def has_phrase(text, phrase):
     return all(has_token(flat, " ".join(e)) for e in expansions)
 
 
+def command_parts(line):
+    """The parts of a usage line split by " | " before a command, each with
+    its command phrase (the lowercase words it starts with; a part that
+    does not start with the line's command is the last words of the part
+    before: "fault drop|delay reset | show"): [(phrase, text)]."""
+    out, prev = [], []
+    for part in re.split(r" \| (?=[a-z])", line.strip()):
+        words = []
+        for w in part.split():
+            if not re.fullmatch(r"[a-z][a-z_]*(\|[a-z][a-z_]*)*", w):
+                break
+            words.append(w)
+        if words and prev and words[0] != prev[0]:
+            words = prev[:max(1, len(prev) - len(words))] + words
+        if words:
+            prev = words
+        out.append((" ".join(words), part))
+    return out
+
+
 def commands_of(help_text):
-    """The command phrases of a usage text: on each line (and each part of
-    a line split by " | "), the lowercase words it starts with."""
-    phrases = set()
-    for line in help_text.splitlines():
-        if re.match(r"\s*usage:", line, re.I):
-            continue
-        for part in re.split(r" \| (?=[a-z])", line.strip()):
-            words = []
-            for w in part.split():
-                if not re.fullmatch(r"[a-z][a-z_]*(\|[a-z][a-z_]*)*", w):
-                    break
-                words.append(w)
-            if words:
-                phrases.add(" ".join(words))
-    return phrases
+    """The command phrases of a usage text (command_parts() of each line)."""
+    return {phrase for line in help_text.splitlines()
+            if not re.match(r"\s*usage:", line, re.I)
+            for phrase, _ in command_parts(line) if phrase}
 
 
 def run_tool(*argv):
@@ -161,17 +172,34 @@ def check_lnetctl(c, text):
 
 
 def check_lst(c, text):
+    """lst.8 against lst's command table and help; lst's help forms."""
     src = source("utils/lst/*.c")
     cmds = set(c.found("command table in utils/lst", CMD_ENTRY.findall(src)))
     p = run_tool("lst", "--list-commands")
-    if p.returncode == 0:
-        cmds |= set(p.stdout.split())
+    listed = set(p.stdout.split())
+    c.need(p.returncode == 0 and cmds <= listed,
+           "lst --list-commands: exit %d, lists %s, the table has %s"
+           % (p.returncode, sorted(listed), sorted(cmds)))
+    cmds |= listed
+    p = run_tool("lst", "help")
+    c.need(p.returncode == 0 and "Available commands are:" in p.stdout
+           and all(("\t%s\n" % cmd) in p.stdout for cmd in cmds),
+           "lst help: exit %d, does not list every command:\n%s"
+           % (p.returncode, p.stdout))
+    p = run_tool("lst", "help", "no_such")
+    c.need(p.returncode == 1 and "no command no_such" in p.stderr,
+           "lst help no_such: exit %d, %r" % (p.returncode, p.stderr))
+    p = subprocess.run([os.path.join(UTILS_OUT, "lst")], input="help run\nquit\nhelp\n",
+                       capture_output=True, text=True)
+    c.need(p.returncode == 0 and p.stdout == "Usage: lst run [BATCH]\n",
+           "lst reading 'help run', 'quit': exit %d, %r" % (p.returncode, p.stdout))
     opts = set()
     for cmd in sorted(cmds):
         c.need(has_token(text, cmd), "lst.8: command %s is not documented" % cmd)
         q = run_tool("lst", "help", cmd)
-        if q.returncode == 0:
-            opts |= set(OPTION.findall(q.stdout))
+        c.need(q.returncode == 0 and q.stdout.startswith("Usage: lst " + cmd),
+               "lst help %s: exit %d, %r" % (cmd, q.returncode, q.stdout))
+        opts |= set(OPTION.findall(q.stdout))
     opts |= {"--" + o for o in c.found("getopt table in utils/lst",
                                        LONG_OPT.findall(src))}
     for o in sorted(opts):

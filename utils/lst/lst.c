@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "../lnetctl/lnetctl.h"
 #include <uapi/lnet/lnet_selftest_genl.h>
@@ -21,9 +22,21 @@
 
 static unsigned int lst_key;
 
-static void die_usage(const char *usage)
+/* A command: its name, its function and its usage ("lst help NAME"). */
+struct lst_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	bool key;		/* needs $LST_SESSION */
+	bool nl;		/* talks to lnet_selftest.ko */
+	const char *usage;
+};
+
+static const struct lst_cmd *lst_cur;	/* the command running */
+
+/* The running command's usage, on stderr; exit status 1. */
+static void die_usage(void)
 {
-	fprintf(stderr, "Usage: lst %s\n", usage);
+	fprintf(stderr, "Usage: lst %s\n", lst_cur->usage);
 	exit(1);
 }
 
@@ -291,7 +304,6 @@ static int cmd_new_session(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *usage = "new_session [--timeout TIME] [--force] [NAME]";
 	unsigned int timeout = 300;
 	bool force = false;
 	struct lnl_error err;
@@ -306,10 +318,10 @@ static int cmd_new_session(int argc, char **argv)
 		else if (c == 'f')
 			force = true;
 		else
-			die_usage(usage);
+			die_usage();
 	}
 	if (optind < argc - 1)
-		die_usage(usage);
+		die_usage();
 	if (optind < argc) {
 		name = argv[optind];
 	} else {
@@ -336,7 +348,7 @@ static int cmd_end_session(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1)
-		die_usage("end_session");
+		die_usage();
 	if (lnl_run(lst_msg(LST_CMD_SESSION_END, false, true), NULL, NULL,
 		    &err))
 		return nl_fail("end_session", &err);
@@ -366,7 +378,7 @@ static int cmd_show_session(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1)
-		die_usage("show_session");
+		die_usage();
 	if (lnl_run(lst_msg(LST_CMD_SESSION_GET, false, false), print_session,
 		    NULL, &err))
 		return nl_fail("show_session", &err);
@@ -383,7 +395,7 @@ static int cmd_add_group(int argc, char **argv)
 	int rc, bad;
 
 	if (argc < 3)
-		die_usage("add_group NAME NID [NID...]");
+		die_usage();
 	rc = nidlist_parse(&l, argc - 2, argv + 2);
 	if (rc)
 		return rc;
@@ -415,7 +427,7 @@ static int cmd_del_group(int argc, char **argv)
 	int rc;
 
 	if (argc != 2)
-		die_usage("del_group NAME");
+		die_usage();
 	msg = lst_msg(LST_CMD_GROUP_DEL, true, true);
 	nla_put_string(msg, LST_A_GROUP, argv[1]);
 	rc = run_trans(msg, "del_group", &rs);
@@ -448,8 +460,6 @@ static int cmd_update_group(int argc, char **argv)
 		{ "remove", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *usage = "update_group NAME [--refresh]\n"
-		"\t[--clean busy|down|unknown|invalid] [--remove NIDS]";
 	unsigned int opc = 0, state = 0;
 	struct nidlist l = { 0 };
 	struct results rs;
@@ -458,25 +468,25 @@ static int cmd_update_group(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "fc:r:", opts, NULL)) != -1) {
 		if (opc)
-			die_usage(usage);
+			die_usage();
 		if (c == 'f') {
 			opc = LST_GROUP_REFRESH;
 		} else if (c == 'c') {
 			opc = LST_GROUP_CLEAN;
 			state = parse_state(optarg);
 			if (!state)
-				die_usage(usage);
+				die_usage();
 		} else if (c == 'r') {
 			opc = LST_GROUP_REMOVE;
 			rc = nidlist_parse(&l, 1, &optarg);
 			if (rc)
 				return rc;
 		} else {
-			die_usage(usage);
+			die_usage();
 		}
 	}
 	if (!opc || optind != argc - 1)
-		die_usage(usage);
+		die_usage();
 	msg = lst_msg(LST_CMD_GROUP_UPDATE, true, true);
 	nla_put_string(msg, LST_A_GROUP, argv[optind]);
 	nla_put_u32(msg, LST_A_UPDATE_OPC, opc);
@@ -586,8 +596,7 @@ static int cmd_list_group(int argc, char **argv)
 			filter |= 0xf;
 			break;
 		default:
-			die_usage("list_group [--active] [--busy] [--down]\n"
-				  "\t[--unknown] [--all] [NAME...]");
+			die_usage();
 		}
 	}
 	if (optind == argc) {
@@ -649,7 +658,7 @@ static int cmd_add_batch(int argc, char **argv)
 	struct lnl_error err;
 
 	if (argc != 2)
-		die_usage("add_batch NAME");
+		die_usage();
 	msg = lst_msg(LST_CMD_BATCH_ADD, false, true);
 	nla_put_string(msg, LST_A_BATCH, argv[1]);
 	if (lnl_run(msg, NULL, NULL, &err))
@@ -729,10 +738,6 @@ static int cmd_add_test(int argc, char **argv)
 		{ "loop", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *usage = "add_test [--batch BATCH] [--concurrency N]\n"
-		"\t[--distribute D:S] [--loop N] --from GROUP --to GROUP\n"
-		"\tbrw [read|write] [size=N] [check=none|simple|full|discard]\n"
-		"\t    [skip_rx_copy] [off=N] | ping";
 	const char *batch = "batch", *from = NULL, *to = NULL;
 	unsigned int concur = 1, dist = 1, span = 1;
 	long loop = -1;
@@ -750,7 +755,7 @@ static int cmd_add_test(int argc, char **argv)
 			break;
 		case 'd':
 			if (sscanf(optarg, "%u:%u", &dist, &span) != 2)
-				die_usage(usage);
+				die_usage();
 			break;
 		case 'f':
 			from = optarg;
@@ -762,11 +767,11 @@ static int cmd_add_test(int argc, char **argv)
 			loop = strtol(optarg, NULL, 0);
 			break;
 		default:
-			die_usage(usage);
+			die_usage();
 		}
 	}
 	if (!from || !to || optind >= argc)
-		die_usage(usage);
+		die_usage();
 	msg = lst_msg(LST_CMD_TEST_ADD, true, true);
 	nla_put_string(msg, LST_A_BATCH, batch);
 	nla_put_string(msg, LST_A_FROM, from);
@@ -786,7 +791,7 @@ static int cmd_add_test(int argc, char **argv)
 		}
 	} else {
 		nlmsg_free(msg);
-		die_usage(usage);
+		die_usage();
 	}
 	rc = run_trans(msg, "add_test", &rs);
 	if (rc)
@@ -807,7 +812,7 @@ static int cmd_run(int argc, char **argv)
 	int rc;
 
 	if (argc > 2)
-		die_usage("run [BATCH]");
+		die_usage();
 	msg = lst_msg(LST_CMD_BATCH_RUN, true, true);
 	nla_put_string(msg, LST_A_BATCH, batch);
 	rc = run_trans(msg, "run", &rs);
@@ -857,7 +862,7 @@ static int cmd_stop(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "f", opts, NULL)) != -1) {
 		if (c != 'f')
-			die_usage("stop [--force] [BATCH]");
+			die_usage();
 		force = true;
 	}
 	if (optind < argc)
@@ -925,8 +930,7 @@ static int cmd_query(int argc, char **argv)
 			all = true;
 			break;
 		default:
-			die_usage("query [--test N] [--server] [--timeout T]\n"
-				  "\t[--loop N] [--delay D] [--all] [BATCH]");
+			die_usage();
 		}
 	}
 	if (optind < argc)
@@ -1007,7 +1011,7 @@ static int cmd_list_batch(int argc, char **argv)
 	struct lnl_error err;
 
 	if (argc > 2)
-		die_usage("list_batch [BATCH]");
+		die_usage();
 	if (argc == 2)
 		nla_put_string(msg, LST_A_BATCH, argv[1]);
 	if (lnl_run(msg, print_batch, &b, &err))
@@ -1062,8 +1066,7 @@ static int cmd_ping(int argc, char **argv)
 			}
 			break;
 		default:
-			die_usage("ping [--group G | --nodes NIDS | --batch B [--server]\n"
-				  "\t| --session] [--timeout T]");
+			die_usage();
 		}
 	}
 	rc = run_trans(msg, "ping", &rs);
@@ -1279,13 +1282,11 @@ static int cmd_stat(int argc, char **argv)
 			timeout = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			die_usage("stat [--bw] [--rate] [--read] [--write] [--avg]\n"
-				  "\t[--min] [--max] [--mbs] [--count N] [--delay D]\n"
-				  "\t[--timeout T] GROUP|NIDS...");
+			die_usage();
 		}
 	}
 	if (optind == argc)
-		die_usage("stat [options] GROUP|NIDS...");
+		die_usage();
 	if (!o.bw && !o.rate) {
 		o.bw = true;
 		o.rate = true;
@@ -1336,7 +1337,7 @@ static int cmd_show_error(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--session"))
 		argc--, argv++;
 	if (argc < 2)
-		die_usage("show_error [--session] GROUP|NIDS...");
+		die_usage();
 	for (i = 1; i < argc && !rc; i++) {
 		struct results rs;
 		int bad = 0;
@@ -1376,51 +1377,120 @@ static int cmd_show_error(int argc, char **argv)
 	return rc;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	bool key;
-} lst_cmds[] = {
-	{ "new_session", cmd_new_session, true },
-	{ "end_session", cmd_end_session, true },
-	{ "show_session", cmd_show_session, false },
-	{ "add_group", cmd_add_group, true },
-	{ "update_group", cmd_update_group, true },
-	{ "list_group", cmd_list_group, false },
-	{ "del_group", cmd_del_group, true },
-	{ "add_batch", cmd_add_batch, true },
-	{ "add_test", cmd_add_test, true },
-	{ "run", cmd_run, true },
-	{ "stop", cmd_stop, true },
-	{ "list_batch", cmd_list_batch, false },
-	{ "query", cmd_query, true },
-	{ "ping", cmd_ping, true },
-	{ "stat", cmd_stat, true },
-	{ "show_error", cmd_show_error, true },
+static int cmd_help(int argc, char **argv);
+static int cmd_list_commands(int argc, char **argv);
+
+/* Stock lst's commands and its usage texts, in its order. */
+static const struct lst_cmd lst_cmds[] = {
+	{ "new_session", cmd_new_session, true, true,
+	  "new_session [--timeout TIME] [--force] [NAME]" },
+	{ "end_session", cmd_end_session, true, true, "end_session" },
+	{ "show_session", cmd_show_session, false, true, "show_session" },
+	{ "ping", cmd_ping, true, true,
+	  "ping [--group G | --nodes NIDS | --batch B [--server]\n"
+	  "\t| --session] [--timeout T]" },
+	{ "add_group", cmd_add_group, true, true,
+	  "add_group NAME NID [NID...]" },
+	{ "del_group", cmd_del_group, true, true, "del_group NAME" },
+	{ "update_group", cmd_update_group, true, true,
+	  "update_group NAME [--refresh]\n"
+	  "\t[--clean busy|down|unknown|invalid] [--remove NIDS]" },
+	{ "list_group", cmd_list_group, false, true,
+	  "list_group [--active] [--busy] [--down]\n"
+	  "\t[--unknown] [--all] [NAME...]" },
+	{ "stat", cmd_stat, true, true,
+	  "stat [--bw] [--rate] [--read] [--write] [--avg]\n"
+	  "\t[--min] [--max] [--mbs] [--count N] [--delay D]\n"
+	  "\t[--timeout T] GROUP|NIDS..." },
+	{ "show_error", cmd_show_error, true, true,
+	  "show_error [--session] GROUP|NIDS..." },
+	{ "add_batch", cmd_add_batch, true, true, "add_batch NAME" },
+	{ "run", cmd_run, true, true, "run [BATCH]" },
+	{ "stop", cmd_stop, true, true, "stop [--force] [BATCH]" },
+	{ "list_batch", cmd_list_batch, false, true, "list_batch [BATCH]" },
+	{ "query", cmd_query, true, true,
+	  "query [--test N] [--server] [--timeout T]\n"
+	  "\t[--loop N] [--delay D] [--all] [BATCH]" },
+	{ "add_test", cmd_add_test, true, true,
+	  "add_test [--batch BATCH] [--concurrency N]\n"
+	  "\t[--distribute D:S] [--loop N] --from GROUP --to GROUP\n"
+	  "\tbrw [read|write] [size=N] [check=none|simple|full|discard]\n"
+	  "\t    [skip_rx_copy] [off=N] | ping" },
+	{ "help", cmd_help, false, false, "help [COMMAND]" },
+	{ "--list-commands", cmd_list_commands, false, false,
+	  "--list-commands" },
 };
 
-int main(int argc, char **argv)
+static const struct lst_cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lst_cmds); i++)
+		if (!strcmp(name, lst_cmds[i].name))
+			return &lst_cmds[i];
+	return NULL;
+}
+
+/* "lst help": the commands; "lst help NAME": its usage (stock's Parser_help). */
+static int cmd_help(int argc, char **argv)
+{
+	const struct lst_cmd *c;
+	size_t i;
+
+	if (argc > 2)
+		die_usage();
+	if (argc == 2) {
+		c = find_cmd(argv[1]);
+		if (!c) {
+			fprintf(stderr, "lst: no command %s; 'lst help' lists them\n",
+				argv[1]);
+			return -EINVAL;
+		}
+		printf("Usage: lst %s\n", c->usage);
+		return 0;
+	}
+	printf("usage: lst [COMMAND] [OPTIONS]... [ARGS]\n"
+	       "\nAvailable commands are:\n");
+	for (i = 0; i < ARRAY_SIZE(lst_cmds); i++)
+		printf("\t%s\n", lst_cmds[i].name);
+	printf("\nFor more help type: help command-name\n");
+	return 0;
+}
+
+/* "lst --list-commands": the names in four columns of 20, as stock. */
+static int cmd_list_commands(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argv;
+	if (argc > 1)
+		die_usage();
+	for (i = 0; i < ARRAY_SIZE(lst_cmds); i++)
+		printf("%-20s%s", lst_cmds[i].name,
+		       i % 4 == 3 || i + 1 == ARRAY_SIZE(lst_cmds) ? "\n" : "");
+	return 0;
+}
+
+/* One command, argv[0] its name: exit status 0 or 1. */
+static int lst_run(int argc, char **argv)
 {
 	const char *env = getenv("LST_SESSION");
 	struct lnl_error err;
-	size_t i;
 	int rc;
 
-	if (argc < 2) {
-		fprintf(stderr, "Usage: lst COMMAND [ARGS]; commands:");
-		for (i = 0; i < ARRAY_SIZE(lst_cmds); i++)
-			fprintf(stderr, " %s", lst_cmds[i].name);
-		fprintf(stderr, "\n");
+	lst_cur = find_cmd(argv[0]);
+	if (!lst_cur) {
+		fprintf(stderr, "lst: unknown command %s; 'lst help' lists them\n",
+			argv[0]);
 		return 1;
 	}
-	for (i = 0; i < ARRAY_SIZE(lst_cmds); i++)
-		if (!strcmp(argv[1], lst_cmds[i].name))
-			break;
-	if (i == ARRAY_SIZE(lst_cmds)) {
-		fprintf(stderr, "lst: unknown command %s\n", argv[1]);
-		return 1;
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		printf("Usage: lst %s\n", lst_cur->usage);
+		return 0;
 	}
-	if (lst_cmds[i].key) {
+	if (!lst_cur->nl)
+		return lst_cur->fn(argc, argv) ? 1 : 0;
+	if (lst_cur->key) {
 		if (!env) {
 			fprintf(stderr, "LST_SESSION is not set in environment\n");
 			return 1;
@@ -1434,7 +1504,69 @@ int main(int argc, char **argv)
 	}
 	/* room for a request of LST_MAX_NODES NIDs */
 	nlmsg_set_default_size(128 * 1024);
-	rc = lst_cmds[i].fn(argc - 1, argv + 1);
+	optind = 0;		/* getopt anew: the shell runs many commands */
+	rc = lst_cur->fn(argc, argv);
 	lnl_close();
 	return rc ? 1 : 0;
+}
+
+#define LST_SHELL_WORDS	256
+
+/*
+ * "lst" alone: stock's prompt "lst > " on a terminal, commands read from
+ * stdin otherwise; "quit", "exit" or end of file end it.  Each command
+ * runs in a child (its usage error exits), so one failing ends nothing;
+ * the status is 1 if any failed.
+ */
+static int lst_shell(void)
+{
+	bool tty = isatty(STDIN_FILENO);
+	char *words[LST_SHELL_WORDS + 1];
+	size_t cap = 0;
+	char *line = NULL;
+	int rc = 0;
+
+	for (;;) {
+		int n = 0, status;
+		char *w, *save;
+		pid_t pid;
+
+		if (tty) {
+			fputs("lst > ", stdout);
+			fflush(stdout);
+		}
+		if (getline(&line, &cap, stdin) < 0)
+			break;
+		for (w = strtok_r(line, " \t\n", &save); w && n < LST_SHELL_WORDS;
+		     w = strtok_r(NULL, " \t\n", &save))
+			words[n++] = w;
+		words[n] = NULL;
+		if (!n)
+			continue;
+		if (!strcmp(words[0], "quit") || !strcmp(words[0], "exit"))
+			break;
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			perror("lst: fork");
+			rc = 1;
+			break;
+		}
+		if (!pid)
+			exit(lst_run(n, words));
+		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			rc = 1;
+	}
+	if (tty && feof(stdin))
+		putchar('\n');
+	free(line);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return lst_shell();
+	return lst_run(argc - 1, argv + 1);
 }
