@@ -16,7 +16,8 @@
 #                         60), or FUZZ_TARGET=<name> only; crashes are saved
 #                         under build/fuzz/crashes (Documentation/testing.rst)
 #   make fuzz-seeds       rewrite the fuzz seed corpora from the KUnit vectors
-#   make install          lnetctl, lst and their man pages into $(DESTDIR)$(PREFIX)
+#   make install          lnetctl, lst, their man pages and bash completion
+#                         into $(DESTDIR)$(PREFIX)
 #                         (default /usr, Debian's paths); never the modules
 
 KDIR ?= $(shell scripts/kdir.sh distro)
@@ -87,13 +88,16 @@ fuzz:
 fuzz-seeds:
 	fuzz/seeds.py
 
-# The tools and the man pages (man/), where Debian keeps them; DESTDIR for
+# The tools, the man pages (man/) and the bash completion (completion/),
+# where Debian keeps them; DESTDIR for
 # a staging tree (packages, tests).
 PREFIX ?= /usr
 MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 .PHONY: install
 install: lnetctl
 	install -D -m 0755 -t $(DESTDIR)$(PREFIX)/sbin build/utils/lnetctl build/utils/lst
 	for p in man/*.[578]; do \
 		install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p#man/} || exit 1; \
 	done
+	install -D -m 0644 -t $(DESTDIR)$(COMPLETIONDIR) completion/lnetctl completion/lst

@@ -96,6 +96,13 @@ def man_pages(_run_dir):
     return _run(["python3", os.path.join("tests", "man_check.py")], "man page")
 
 
+def completion(_run_dir):
+    """tests/completion_check.py: completion/ sourced in bash, against
+    the tools' help."""
+    return _run(["python3", os.path.join("tests", "completion_check.py")],
+                "completion")
+
+
 def fuzz(run_dir):
     """Every fuzz target (fuzz/run.sh) for FUZZ_CHECK_TIME seconds from its
     seed corpus: any crash, sanitizer report, leak or hang fails, and
@@ -127,5 +134,6 @@ TESTS = [
     HostTest("harness_unit", harness_unit),
     HostTest("nid_grammar", nid_grammar, secs=5),
     HostTest("man_pages", man_pages, secs=15),
+    HostTest("completion", completion, secs=10),
     HostTest("fuzz", fuzz, secs=180),
 ]
