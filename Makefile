@@ -18,6 +18,8 @@
 #   make fuzz-seeds       rewrite the fuzz seed corpora from the KUnit vectors
 #   make install          lnetctl, lst, their man pages and bash completion
 #                         into $(DESTDIR)$(PREFIX)
+#   make deb              Debian packages lnet-dkms and lnet-utils, lintian
+#                         checked, into build/deb/
 #                         (default /usr, Debian's paths); never the modules
 
 KDIR ?= $(shell scripts/kdir.sh distro)
@@ -101,3 +103,14 @@ install: lnetctl
 		install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p#man/} || exit 1; \
 	done
 	install -D -m 0644 -t $(DESTDIR)$(COMPLETIONDIR) completion/lnetctl completion/lst
+
+# The Debian packages (debian/), built from a copy of the tree in
+# build/deb/lnet (dpkg-buildpackage writes to the parent directory), then
+# lintian: any error or warning fails.
+.PHONY: deb
+deb:
+	rm -rf build/deb
+	mkdir -p build/deb/lnet
+	rsync -a --exclude=/build --exclude=/.git ./ build/deb/lnet/
+	cd build/deb/lnet && dpkg-buildpackage -b -us -uc
+	lintian --fail-on error,warning build/deb/*.changes

@@ -18,6 +18,8 @@ PKGS=(
 	sparse perl shellcheck flake8
 	# the man pages' check (tests/man_check.py)
 	groff-base
+	# make deb: the Debian packages (debian/), lintian checked
+	debhelper dh-dkms lintian
 	# fuzzing the parsers (fuzz/): libFuzzer, ASan and UBSan
 	clang libclang-rt-14-dev
 	# the user tool under valgrind (VM test lnetctl)

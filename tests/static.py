@@ -103,6 +103,12 @@ def completion(_run_dir):
                 "completion")
 
 
+def deb_layout(_run_dir):
+    """tests/deb_check.py: lnet-dkms's dkms.conf builds every module of
+    the Kbuild files, debian/rules copies their directories."""
+    return _run(["python3", os.path.join("tests", "deb_check.py")], "deb layout")
+
+
 def fuzz(run_dir):
     """Every fuzz target (fuzz/run.sh) for FUZZ_CHECK_TIME seconds from its
     seed corpus: any crash, sanitizer report, leak or hang fails, and
@@ -135,5 +141,6 @@ TESTS = [
     HostTest("nid_grammar", nid_grammar, secs=5),
     HostTest("man_pages", man_pages, secs=15),
     HostTest("completion", completion, secs=10),
+    HostTest("deb_layout", deb_layout, secs=1),
     HostTest("fuzz", fuzz, secs=180),
 ]
