@@ -211,6 +211,9 @@ def main():
                              sorted(want)))
     for e in errors:
         print(e)
+    if errors:
+        print("completion_check: a new lnetctl command or option goes into "
+              "completion/lnetctl (cmds, the subcommands, _lnetctl_opts)")
     print("completion_check: %d completions, %d findings" % (len(checks), len(errors)))
     return 1 if errors else 0
 

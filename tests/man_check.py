@@ -278,6 +278,9 @@ def main():
     check_conf(c, page_text("lnet.conf.5"))
     for e in c.errors:
         print(e)
+    if c.errors:
+        print("man_check: say each in its page of man/ (a new lnetctl command or "
+              "option also in completion/lnetctl's _lnetctl_opts)")
     print("man_check: %d pages, %d findings" % (len(PAGES), len(c.errors)))
     return 1 if c.errors else 0
 
