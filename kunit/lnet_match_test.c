@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: matching of incoming PUTs and GETs against MEs and MDs
- * (lnet/lib-ptl.c, lnet/lib-md.c, lnet/lib-msg.c), without a network:
+ * (lnet/portal.c, lnet/md.c, lnet/finalize.c), without a network:
  * MEs and MDs are posted with the public API, messages are matched with
  * lnet_ptl_match_md_locked() and finished with lnet_msg_detach_md(), as
  * the receive path does.  Covers match and ignore bits (wire spec 8),

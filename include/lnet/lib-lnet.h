@@ -66,7 +66,7 @@ void lnet_credits_reset_min(struct lnet_credits *c);
 bool lnet_msg_credits_acquire(struct lnet_msg *msg);
 void lnet_msg_credits_release(struct lnet_msg *msg, struct list_head *ready);
 
-/* lib-msg.c: message allocation, MD attachment, responses, finalization. */
+/* finalize.c: message allocation, MD attachment, responses, finalization. */
 struct lnet_msg *lnet_msg_alloc(gfp_t gfp);
 void lnet_msg_free(struct lnet_msg *msg);
 void lnet_msg_attach_md(struct lnet_msg *msg, struct lnet_libmd *md,
@@ -75,7 +75,7 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status);
 void lnet_finalize(struct lnet_msg *msg, int status);
 void lnet_msg_to_response(struct lnet_msg *msg);
 
-/* lib-md.c: MDs, MEs and their handles. */
+/* md.c: MDs, MEs and their handles. */
 struct lnet_libmd *lnet_md_lookup_locked(const struct lnet_handle_wire *wh);
 void lnet_md_unlink_locked(struct lnet_libmd *md);
 bool lnet_md_exhausted(const struct lnet_libmd *md);
@@ -106,7 +106,7 @@ void lnet_resend_flush(void);
 void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value);
 void lnet_peer_ni_healthv_set_locked(struct lnet_peer_ni *lpni, int value);
 
-/* lib-ptl.c: portals and matching (wire spec section 8). */
+/* portal.c: portals and matching (wire spec section 8). */
 void lnet_portals_init(void);
 bool lnet_me_match(const struct lnet_me *me,
 		   const struct lnet_match_info *info);
@@ -117,7 +117,7 @@ enum lnet_match_result lnet_ptl_match_md_locked(const struct lnet_match_info *in
 						struct lnet_msg *msg);
 void lnet_ptl_insert_locked(struct lnet_me *me);
 
-/* lib-move.c: the send and receive paths. */
+/* send.c: the send and receive paths. */
 void lnet_send_msg(struct lnet_msg *msg);
 void lnet_msg_resume(struct lnet_msg *msg);
 void lnet_msg_resend(struct lnet_msg *msg);
@@ -152,7 +152,7 @@ void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
 				struct list_head *out);
 void lnet_peers_free(void);
 
-/* api-ni.c: NIs, nets and LNDs. */
+/* ni.c: NIs, nets and LNDs. */
 int lnet_register_lnd(struct lnet_lnd *lnd);
 void lnet_unregister_lnd(struct lnet_lnd *lnd);
 bool lnet_nid_is_local_locked(const struct lnet_nid *nid);

@@ -25,7 +25,7 @@ class Scanner(unittest.TestCase):
     # dropping a marker fails here).
     REPORTS = [
         "BUG: unable to handle page fault for address: ffffc90000000000",
-        "WARNING: CPU: 0 PID: 1 at lnet/api-ni.c:1 lnet_x+0x0/0x10 [lnet]",
+        "WARNING: CPU: 0 PID: 1 at lnet/ni.c:1 lnet_x+0x0/0x10 [lnet]",
         "Oops: 0000 [#1] PREEMPT SMP",
         "Kernel panic - not syncing: Fatal exception",
         "kernel BUG at lib/list_debug.c:53!",
