@@ -117,7 +117,7 @@ enum lnet_match_result lnet_ptl_match_md_locked(const struct lnet_match_info *in
 						struct lnet_msg *msg);
 void lnet_ptl_insert_locked(struct lnet_me *me);
 
-/* send.c: the send and receive paths. */
+/* send.c: the send path. */
 void lnet_send_msg(struct lnet_msg *msg);
 void lnet_msg_resume(struct lnet_msg *msg);
 void lnet_msg_resend(struct lnet_msg *msg);
@@ -126,6 +126,10 @@ int lnet_get_recovery(const struct lnet_nid *self, struct lnet_handle_md mdh,
 void lnet_ni_send(struct lnet_msg *msg);
 int lnet_ni_send_rc(struct lnet_msg *msg);
 int lnet_ni_send_delayed(struct lnet_msg *msg);
+void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni,
+		      const struct lnet_nid *dst);
+
+/* recv.c: the receive path. */
 void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop);
 int lnet_parse(struct lnet_ni *ni, const void *wire, size_t size,
 	       const struct lnet_nid *from, void *private);
