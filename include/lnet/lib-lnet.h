@@ -156,7 +156,7 @@ void lnet_peers_drain_ni_locked(const struct lnet_ni *ni,
 				struct list_head *out);
 void lnet_peers_free(void);
 
-/* ni.c: NIs, nets and LNDs. */
+/* ni.c: NIs, nets and LNDs; their start and stop. */
 int lnet_register_lnd(struct lnet_lnd *lnd);
 void lnet_unregister_lnd(struct lnet_lnd *lnd);
 bool lnet_nid_is_local_locked(const struct lnet_nid *nid);
@@ -164,6 +164,13 @@ int lnet_net_peer_credits_locked(u32 net_id);
 struct lnet_net *lnet_net_find_in(struct list_head *nets, u32 net_id);
 void lnet_ni_put_locked(struct lnet_ni *ni);
 void lnet_ni_set_fatal(struct lnet_ni *ni, bool fatal);
+int lnet_ni_start(u32 net_id, const char *ifname,
+		  const struct lnet_ni_tunables *tun,
+		  struct netlink_ext_ack *extack, struct lnet_ni **nip);
+void lnet_ni_stop(struct lnet_ni *ni);
+void lnet_stop_all_nis(void);
+
+/* startup.c: LNet's start and stop. */
 int lnet_ref_running(void);	/* released by lnet_ni_fini() */
 
 /* Started, and its LND has not reported a link or device failure. */
