@@ -31,11 +31,23 @@ ni_sends() {
 # ni_puts NID: the PUTs local NI NID sent ("lnetctl net show -v 2"
 # sent_stats), which recovery pings (GETs) do not move: over ksocklnd a
 # ping on a connection whose peer vanished still counts as sent.
+# Builtins, reading to the end (it is polled: on the debug kernel an awk
+# per poll cost ~0.3 s).
 ni_puts() {
-	"$LNETCTL" net show -v 2 | awk -v nid="$1" '
-		$2 == "nid:" { cur = $3; sent = 0 }
-		$1 == "sent_stats:" { sent = 1; next }
-		sent && $1 == "put:" { if (cur == nid) { print $2; exit } sent = 0 }'
+	local f1 f2 f3 rest cur="" sent=0 v="" out
+	out=$("$LNETCTL" net show -v 2) || return
+	while read -r f1 f2 f3 rest; do
+		if [ "$f2" = nid: ]; then
+			cur=$f3
+			sent=0
+		elif [ "$f1" = sent_stats: ]; then
+			sent=1
+		elif [ $sent = 1 ] && [ "$f1" = put: ]; then
+			[ "$cur" != "$1" ] || [ -n "$v" ] || v=$f2
+			sent=0
+		fi
+	done <<< "$out"
+	[ -z "$v" ] || echo "$v"
 }
 
 # mr_nid NODE LINK: NODE's NID on LINK (net0: $LND, net1: ${LND}1).
