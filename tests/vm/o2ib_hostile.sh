@@ -100,6 +100,20 @@ attack() {
 	log "attack $name: $ctr $before -> $now"
 }
 
+# refusals: what b's counters (as b_stats last read them) say b refused
+# of what came from the wire.
+refusals() {
+	local n=0 c
+	for c in "${!BCTR[@]}"; do
+		case $c in
+		rx_wire_*|rx_stale|rx_bad_lnet_hdr|rx_truncated|credit_overflow|\
+		unknown_cookie|connack_bad|rej_sent_*)
+			n=$((n + BCTR[$c]));;
+		esac
+	done
+	echo $n
+}
+
 # settle NAME: after an attack with no counter of its own, b's
 # connections must come back to $active.
 settle() {
@@ -211,6 +225,29 @@ if [ "$LNET_NODE" = a ]; then
 		[ "${BCTR[$c]:-}" = 0 ] || { cat "$BSTATS_FILE"; fail "b: $c ${BCTR[$c]:-}"; }
 	done
 	log "b's ko2iblnd: $(tr '\n' ' ' < "$BSTATS_FILE")"
+
+	# Mutated sessions for 20 s (o2ib_hostile mutate: CONNREQs, and
+	# NOOPs, IMMEDIATE PUTs, ping GETs and PUT_REQs on connections, one
+	# to four mutations in three sessions of four, each from a NID and an
+	# incarnation of its own), from a seed it logs (LNET_MUTATE_SEED
+	# replays one): b must answer every CONNREQ, refuse and count what is
+	# wrong, drop every hostile connection and still accept a valid one;
+	# then b serves a (below).
+	b_stats
+	r0=$(refusals)
+	seed=${LNET_MUTATE_SEED:-$((RANDOM * 32768 + RANDOM + 1))}
+	log "mutate: seed $seed"
+	out=$("$HOSTILE" -t $WAIT -q $QD -m "$seed" -T 20 "$IP" "$NID" mutate) ||
+		{ echo "$out"; b_stats; cat "$BSTATS_FILE"; fail "mutated sessions: b did not answer as it should (seed $seed)"; }
+	log "$out"
+	[[ "$out" =~ ([0-9]+)\ sessions,\ ([0-9]+)\ mutated ]] ||
+		fail "mutate printed no summary: $out"
+	[ "${BASH_REMATCH[2]}" -gt 0 ] || fail "mutate: no session was mutated"
+	settle "mutate (seed $seed)"
+	r1=$(refusals)
+	[ "$r1" -gt "$r0" ] ||
+		{ cat "$BSTATS_FILE"; fail "mutated sessions: no refusal counted ($r0 -> $r1, seed $seed)"; }
+	log "mutate: $((r1 - r0)) refusals counted"
 	touch "$SHARED/.stats-done"
 	barrier attacked 1800
 
@@ -219,8 +256,16 @@ if [ "$LNET_NODE" = a ]; then
 	lt_ok get "$NID" 1048576 2 2
 	[ "$(field "done")" = 2 ] || fail "get after the attacks: $RESULT"
 else
+	# Health frozen during the attacks: b's answers to the hostile NIDs
+	# (ping REPLYs, PUT_NAKs) fail once they are gone, which must not
+	# demerit b's NI (see sock_hostile's mutated_sessions).
+	hs=$("$LNETCTL" global show | awk '$1 == "health_sensitivity:" { print $2 }')
+	[ -n "$hs" ] || fail "no health_sensitivity in global show"
+	"$LNETCTL" set health_sensitivity 0 || fail "set health_sensitivity 0"
 	barrier connected
 	serve_stats
+	"$LNETCTL" set health_sensitivity "$hs" ||
+		fail "set health_sensitivity $hs"
 	[ ! -e "$SHARED/.a-failed" ] || fail "a failed its attacks"
 	barrier attacked 1800
 	# b still reaches a by itself, and moves data.

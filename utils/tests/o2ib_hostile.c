@@ -2,7 +2,8 @@
 /*
  * o2ib_hostile: a hostile RDMA peer for ko2iblnd.
  *
- *	o2ib_hostile [-t SECONDS] [-q QUEUE_DEPTH] [-S SRC_NID] IP NID ATTACK
+ *	o2ib_hostile [-t SECONDS] [-q QUEUE_DEPTH] [-S SRC_NID]
+ *		     [-m SEED -T SECONDS] IP NID ATTACK
  *
  * Connects (rdma_cm, RDMA_PS_TCP, RC QP, receive buffers posted) to IP
  * port 987, the ko2iblnd of the node whose NID is NID, plays ATTACK and
@@ -15,22 +16,43 @@
  * Messages are sent in our (little-endian) byte order, as the spec lets
  * a sender do.
  *
+ * mutate (-m SEED, for -T SECONDS) plays sessions that are mostly valid,
+ * each from a NID and incarnation of its own: one in four a CONNREQ
+ * with one to four mutations (the node must answer it: a reject, or the
+ * connection); the others a valid connection carrying 1-6 messages
+ * (NOOPs, IMMEDIATE PUTs with payload, ping GETs, PUT_REQs), three in
+ * four with one to four mutations (a bit flipped, a byte or a 32-bit
+ * field set to an edge value, a message cut short, a piece repeated).
+ * Then a valid connection must still be accepted.  The same seed plays
+ * the same sessions.
+ *
  * Exit status: 0 the node behaved, 1 it did not (the reason is printed),
  * 2 usage or local error.  "o2ib_hostile -l" lists the attacks.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "mutate.h"
 #include "o2ib_peer.h"
 
 #define NRX			4
+#define MSG_PUT_REQ		0xd2
+#define LNET_PID		12345
+#define LNET_MSG_PUT		1
+#define LNET_MSG_GET		2
+/* mutate: messages per session, and receive buffers for the node's. */
+#define MUT_MSGS		6
+#define MUT_NRX			8
 
 enum kind {
 	REJECT,		/* a bad CONNREQ: rejected with @why */
 	MESSAGE,	/* connected, then a bad message: disconnected */
 	ABORT,		/* connect and go away at once */
 	FLOOD,		/* 50 x ABORT */
+	MUTATE,		/* seeded mutated sessions */
 };
 
 struct attack {
@@ -75,6 +97,7 @@ static const struct attack attacks[] = {
 	  "a stale NOOP, then 6 good ones, at once", 0 },
 	{ "cm_abort", ABORT, "connect, then go away at once", 0 },
 	{ "cm_flood", FLOOD, "50 x cm_abort", 0 },
+	{ "mutate", MUTATE, "-T s of mutated sessions (-m SEED)", 0 },
 };
 
 /* The CONNREQ of a REJECT attack. */
@@ -308,11 +331,202 @@ static int play_abort(const char *ip)
 	return rc;
 }
 
+/*
+ * An LNet header (spec 2.2, 2.4) at @b from the claimed NID: a PUT of
+ * @plen bytes asking no ACK, to a portal and match bits nothing posted,
+ * or (@type GET) a ping of the node (spec 6.1).
+ */
+static void lnet_hdr(u8 *b, u32 type, u32 plen)
+{
+	memset(b, 0, LNET_HDR_SIZE);
+	put64(b, dst_nid);
+	put64(b + 8, src_nid);
+	put32(b + 16, LNET_PID);
+	put32(b + 20, LNET_PID);
+	put32(b + 24, type);
+	if (type == LNET_MSG_GET) {
+		put64(b + 32, 0x6d7574);		/* return_wmd */
+		put64(b + 40, rnd(1000));
+		put64(b + 48, 0x8000000000000000ULL);	/* the ping */
+		put32(b + 64, 16 + 24 * (1 + rnd(16)));	/* sink_length */
+		return;
+	}
+	put32(b + 28, plen);
+	put64(b + 32, ~0ULL);				/* no ACK */
+	put64(b + 40, ~0ULL);
+	put64(b + 48, 0x6d75746174650000ULL | rnd(0x10000));
+	put32(b + 64, 1 + rnd(63));
+}
+
+/* A valid message of a random kind into @b; returns its length. */
+static unsigned int valid_message(u8 *b)
+{
+	unsigned int plen;
+
+	memset(b, 0, MSG_SIZE);
+	switch (rnd(4)) {
+	case 0:
+		pack(b, MSG_NOOP, 0, HDR_SIZE);
+		return HDR_SIZE;
+	case 1:
+		plen = rnd(MSG_SIZE - IMMEDIATE_HDR_SIZE + 1);
+		pack(b, MSG_IMMEDIATE, 0, IMMEDIATE_HDR_SIZE + plen);
+		lnet_hdr(b + HDR_SIZE, LNET_MSG_PUT, plen);
+		memset(b + IMMEDIATE_HDR_SIZE, 0x5a, plen);
+		return IMMEDIATE_HDR_SIZE + plen;
+	case 2:
+		pack(b, MSG_IMMEDIATE, 0, IMMEDIATE_HDR_SIZE);
+		lnet_hdr(b + HDR_SIZE, LNET_MSG_GET, 0);
+		return IMMEDIATE_HDR_SIZE;
+	default:	/* the node must NAK it: nothing matches */
+		pack(b, MSG_PUT_REQ, 0, IMMEDIATE_HDR_SIZE + 8);
+		lnet_hdr(b + HDR_SIZE, LNET_MSG_PUT, 4096 + rnd(1 << 20));
+		put64(b + IMMEDIATE_HDR_SIZE, 0x6d75740000000000ULL | rnd(1000));
+		return IMMEDIATE_HDR_SIZE + 8;
+	}
+}
+
+/* Send @len bytes at @b on @l. */
+static int send_msg(struct link *l, u8 *b, unsigned int len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b, .length = len, .lkey = l->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	return 0;
+}
+
+/* Whether the node disconnects @l within @ms milliseconds. */
+static bool closed_within(struct link *l, int ms)
+{
+	struct pollfd pfd = { .fd = l->ch->fd, .events = POLLIN };
+	enum rdma_cm_event_type type;
+	int status;
+
+	while (poll(&pfd, 1, ms) > 0) {
+		if (next_event(l, &type, &status, NULL, 0))
+			return false;
+		if (type == RDMA_CM_EVENT_DISCONNECTED)
+			return true;
+	}
+	return false;
+}
+
+/* Counts of what mutated sessions met. */
+struct mut_counts {
+	unsigned int sessions, mutated, rejected, closed;
+};
+
+/* One session with @k mutations: of the CONNREQ, or of its messages. */
+static int mutated_session(const char *ip, unsigned int k,
+			   struct mut_counts *c)
+{
+	unsigned int lens[MUT_MSGS], n = 1 + rnd(MUT_MSGS), i, j;
+	u8 cr[CONNPARAMS_SIZE + 64];
+	enum rdma_cm_event_type type;
+	size_t len;
+	struct link l;
+	int status, rc;
+
+	rc = link_open(&l, ip, MUT_NRX, MUT_MSGS * MSG_SIZE);
+	if (rc)
+		return rc;
+	if (k && !rnd(4)) {
+		len = connreq(cr, queue_depth, MAX_FRAGS, MSG_SIZE);
+		for (i = 0; i < k; i++)
+			mutate_once(cr, &len, 0, sizeof(cr));
+		rc = connect_with(&l, cr, len);
+		if (rc)
+			goto out;
+		if (next_event(&l, &type, &status, NULL, 0)) {
+			rc = fail("no answer to a mutated CONNREQ");
+		} else if (type == RDMA_CM_EVENT_REJECTED) {
+			c->rejected++;
+		} else if (type != RDMA_CM_EVENT_ESTABLISHED) {
+			printf("FAIL: %s (status %d) to a mutated CONNREQ\n",
+			       rdma_event_str(type), status);
+			rc = 1;
+		}
+		goto out;
+	}
+	rc = establish(&l);
+	for (i = 0; !rc && i < n; i++)
+		lens[i] = valid_message(l.tx + i * MSG_SIZE);
+	for (i = 0; !rc && i < k; i++) {
+		size_t m;
+
+		j = rnd(n);
+		m = lens[j];
+		mutate_once(l.tx + j * MSG_SIZE, &m, 0, MSG_SIZE);
+		lens[j] = m;
+	}
+	for (i = 0; !rc && i < n; i++)
+		rc = send_msg(&l, l.tx + i * MSG_SIZE, lens[i]);
+	if (!rc && closed_within(&l, 300))
+		c->closed++;
+	else if (!rc)
+		rdma_disconnect(l.id);
+out:
+	link_close(&l);
+	return rc;
+}
+
+/*
+ * mutate: mutated sessions for @secs seconds from @seed, each from a NID
+ * and an incarnation of its own, then a valid connection the node must
+ * still accept.
+ */
+static int mutated_sessions(const char *ip, u64 seed, unsigned int secs)
+{
+	u64 nid0 = src_nid & ~0xffULL, stamp0 = src_stamp;
+	struct mut_counts c = {};
+	time_t end = time(NULL) + secs;
+	unsigned int k;
+	struct link l;
+	int rc = 0;
+
+	rnd_state = seed ? seed : 1;
+	while (!rc && time(NULL) < end) {
+		src_nid = nid0 | (150 + c.sessions % 100);
+		src_stamp = stamp0 + c.sessions;
+		/* One in four goes valid. */
+		k = rnd(4) ? 1 + rnd(4) : 0;
+		c.mutated += !!k;
+		rc = mutated_session(ip, k, &c);
+		c.sessions++;
+	}
+	if (!rc) {
+		src_nid = nid0 | 149;
+		src_stamp = stamp0 + c.sessions;
+		rc = link_open(&l, ip, MUT_NRX, MSG_SIZE);
+		if (!rc) {
+			rc = establish(&l);
+			if (!rc)
+				rdma_disconnect(l.id);
+			link_close(&l);
+		}
+	}
+	printf("mutate: seed %llu: %u sessions, %u mutated, ",
+	       (unsigned long long)seed, c.sessions, c.mutated);
+	printf("%u CONNREQs rejected, %u closed by the node; ", c.rejected,
+	       c.closed);
+	printf("final connection %s\n", rc ? "refused" : "accepted");
+	return rc;
+}
+
 static int bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: o2ib_hostile [-t SECONDS] [-q QUEUE_DEPTH] [-S SRC_NID]\n"
-		"                    IP NID ATTACK\n"
+		"                    [-m SEED -T SECONDS] IP NID ATTACK\n"
 		"       o2ib_hostile -l\n");
 	return 2;
 }
@@ -320,12 +534,13 @@ static int bad_usage(void)
 int main(int argc, char **argv)
 {
 	const struct attack *a = NULL;
+	unsigned int i, secs = 20;
 	struct link l;
-	unsigned int i;
+	u64 seed = 0;
 	int opt, rc;
 
 	src_nid = parse_nid("192.0.2.250@o2ib");
-	while ((opt = getopt(argc, argv, "lt:q:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "lt:q:S:m:T:")) != -1) {
 		switch (opt) {
 		case 'l':
 			for (i = 0; i < sizeof(attacks) / sizeof(*attacks); i++)
@@ -337,6 +552,12 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			queue_depth = atoi(optarg);
+			break;
+		case 'm':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'T':
+			secs = atoi(optarg);
 			break;
 		case 'S':
 			src_nid = parse_nid(optarg);
@@ -365,6 +586,9 @@ int main(int argc, char **argv)
 	case FLOOD:
 		for (i = 0, rc = 0; i < 50 && !rc; i++)
 			rc = play_abort(argv[optind]);
+		break;
+	case MUTATE:
+		rc = mutated_sessions(argv[optind], seed, secs);
 		break;
 	default:
 		/* room for early_replay's 7 messages */

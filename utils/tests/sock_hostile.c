@@ -45,6 +45,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mutate.h"
+
 typedef __u8 u8;
 typedef __u32 u32;
 typedef __u64 u64;
@@ -530,17 +532,6 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 	return expect_close(fd);
 }
 
-/* xorshift64: the same seed, the same sessions. */
-static u64 rnd_state;
-
-static u32 rnd(u32 n)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return n ? (u32)(rnd_state % n) : 0;
-}
-
 #define SESSION_MAX	(CONNREQ_SIZE + HELLO_SIZE + \
 			 8 * (KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE + 8192) + 4096)
 
@@ -579,37 +570,6 @@ static size_t valid_session(u8 *b, u64 nid, u64 src, u64 inc, size_t *msgs)
 		}
 	}
 	return len;
-}
-
-/* One mutation of @b[0..*@len), in @b's SESSION_MAX bytes. */
-static void mutate_once(u8 *b, size_t *len, size_t from)
-{
-	static const u32 edge[] = { 0, 1, 0x7fffffff, 0x80000000,
-				    0xffffffff, 0xc0, 0xc1, 4096, 1048577 };
-	static const u8 edge8[] = { 0, 0xff, 0x7f, 0x80 };
-	size_t at = from + rnd(*len - from), n;
-
-	switch (rnd(5)) {
-	case 0:
-		b[at] ^= 1 << rnd(8);
-		break;
-	case 1:
-		b[at] = edge8[rnd(sizeof(edge8))];
-		break;
-	case 2:
-		if (at + 4 <= *len)
-			put32(b + at, edge[rnd(sizeof(edge) / sizeof(*edge))]);
-		break;
-	case 3:
-		*len = at;	/* cut short */
-		break;
-	default:	/* a piece repeated */
-		n = rnd(64) + 1;
-		if (at + n <= *len && *len + n <= SESSION_MAX) {
-			memmove(b + at + n, b + at, *len - at);
-			*len += n;
-		}
-	}
 }
 
 /*
@@ -670,7 +630,7 @@ static int mutated_sessions(const char *ip, u64 nid, u64 src, u64 seed,
 		k = rnd(4) ? 1 + rnd(4) : 0;
 		for (i = 0; i < k && len; i++)
 			mutate_once(b, &len, rnd(10) < 3 ? 0 : msgs < len ?
-				    msgs : 0);
+				    msgs : 0, SESSION_MAX);
 		mutated += !!k;
 		fd = connect_node(ip, false);
 		if (fd < 0) {
