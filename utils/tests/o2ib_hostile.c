@@ -430,7 +430,7 @@ static int mutated_session(const char *ip, unsigned int k,
 			   struct mut_counts *c)
 {
 	unsigned int lens[MUT_MSGS], n = 1 + rnd(MUT_MSGS), i, j;
-	u8 cr[CONNPARAMS_SIZE + 64];
+	u8 cr[CONNPARAMS_SIZE];
 	enum rdma_cm_event_type type;
 	size_t len;
 	struct link l;
@@ -441,8 +441,9 @@ static int mutated_session(const char *ip, unsigned int k,
 		return rc;
 	if (k && !rnd(4)) {
 		len = connreq(cr, queue_depth, MAX_FRAGS, MSG_SIZE);
+		/* rdma_cm carries at most CONNPARAMS_SIZE bytes of it. */
 		for (i = 0; i < k; i++)
-			mutate_once(cr, &len, 0, sizeof(cr));
+			mutate_once(cr, &len, 0, CONNPARAMS_SIZE);
 		rc = connect_with(&l, cr, len);
 		if (rc)
 			goto out;
