@@ -14,6 +14,7 @@
 #include <net/net_namespace.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 
 /**
  * lnet_register_lnd() - make an LND available to "net add"
@@ -528,10 +529,13 @@ int lnet_net_del(u32 net_id, const char *ifname, const struct lnet_nid *nid,
 				break;
 		}
 	}
-	if (rc)
+	if (rc) {
 		NL_SET_ERR_MSG(extack, "no such NI");
-	else
+	} else {
 		lnet_ping_target_update();
+		if (!lnet_find_net(net_id))
+			lnet_routes_net_deleted(net_id);
+	}
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 
 struct lnet the_lnet = {
 	.ln_lock	= __SPIN_LOCK_UNLOCKED(the_lnet.ln_lock),
@@ -235,6 +236,7 @@ static void lnet_shutdown_locked(void)
 	lnet_stop_all_nis();
 	lnet_rsp_expire_all();
 	lnet_discovery_flush();
+	lnet_routes_flush();
 	lnet_peers_free();
 	lnet_udsp_destroy();
 	lnet_lock();

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The route table (lnet/route.c): remote net -> routes through gateways.
+ * Documentation/routing.rst.
+ */
+#ifndef _LNET_ROUTE_H
+#define _LNET_ROUTE_H
+
+#include <linux/hashtable.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/prandom.h>
+#include <linux/rculist.h>
+
+#include <lnet/nid.h>
+
+/* Hop count not given ("hop: -1"); ranked as 1. */
+#define LNET_ROUTE_HOPS_UNSET	0xffffffffU
+#define LNET_ROUTE_HOPS_MAX	255
+/* Stock's rnet_htable_size: 128 remote-net buckets. */
+#define LNET_ROUTE_HASH_BITS	7
+/* Routes at most in one table (stock has no bound; 499 in its tests). */
+#define LNET_ROUTES_MAX		65536
+
+/*
+ * What the table asks of the rest of the core, so that a KUnit test can
+ * run a table of its own with a fake node.  Called under the table's
+ * mutex (may sleep); same_gateway() and gateway_on_net() also from
+ * lnet_route_table_select() under rcu_read_lock() (must not sleep).
+ */
+struct lnet_route_env {
+	bool (*net_local)(u32 net);
+	bool (*nid_local)(const struct lnet_nid *nid);
+	/* the two NIDs are one gateway peer (multi-rail: any of its NIDs) */
+	bool (*same_gateway)(const struct lnet_nid *a,
+			     const struct lnet_nid *b);
+	/* the gateway peer has a NID on @net */
+	bool (*gateway_on_net)(const struct lnet_nid *gw, u32 net);
+};
+
+/**
+ * struct lnet_route - one route: to @lr_net through @lr_gateway
+ * @lr_list: in its remote net's list (RCU)
+ * @lr_rcu: freed after a grace period
+ * @lr_ref: the table holds one; a reader that keeps the route past its
+ *	RCU section takes one with lnet_route_get()
+ * @lr_net: the remote net
+ * @lr_gateway: the gateway NID given at add (shown by "route show")
+ * @lr_hops: 1..255 or LNET_ROUTE_HOPS_UNSET
+ * @lr_priority: 0 best
+ * @lr_seq: round-robin sequence among equal routes
+ * @lr_alive: cached aliveness; starts true (check_routers_before_use 0),
+ *	set by the router checker (not built yet)
+ * @lr_single_hop: a gateway's ping showed an NI on @lr_net (not built yet)
+ */
+struct lnet_route {
+	struct list_head	lr_list;
+	struct rcu_head		lr_rcu;
+	struct kref		lr_ref;
+	u32			lr_net;
+	struct lnet_nid		lr_gateway;
+	u32			lr_hops;
+	u32			lr_priority;
+	u32			lr_seq;
+	bool			lr_alive;
+	bool			lr_single_hop;
+};
+
+/* The routes to one remote net, in the order they are tried on a tie. */
+struct lnet_remotenet {
+	struct hlist_node	lrn_hash;
+	struct list_head	lrn_routes;
+	struct rcu_head		lrn_rcu;
+	u32			lrn_net;
+};
+
+/**
+ * struct lnet_route_table - remote nets and their routes
+ * @rt_nets: remote nets by net id (RCU readers, @rt_mutex writers)
+ * @rt_mutex: serialises changes
+ * @rt_env: the node it serves
+ * @rt_rnd: where an added route goes in its net's list
+ * @rt_count: routes in the table
+ */
+struct lnet_route_table {
+	DECLARE_HASHTABLE(rt_nets, LNET_ROUTE_HASH_BITS);
+	struct mutex			rt_mutex;	/* writers */
+	const struct lnet_route_env	*rt_env;
+	struct rnd_state		rt_rnd;
+	unsigned int			rt_count;
+};
+
+/* A route as "route show" gives it. */
+struct lnet_route_info {
+	u32		net;
+	struct lnet_nid	gateway;
+	u32		hops;
+	u32		priority;
+	bool		alive;
+	bool		single_hop;
+};
+
+void lnet_route_table_init(struct lnet_route_table *t,
+			   const struct lnet_route_env *env, u64 seed);
+int lnet_route_table_add(struct lnet_route_table *t, u32 net,
+			 const struct lnet_nid *gw, u32 hops, u32 priority,
+			 struct netlink_ext_ack *extack);
+int lnet_route_table_del(struct lnet_route_table *t, u32 net,
+			 const struct lnet_nid *gw,
+			 struct netlink_ext_ack *extack);
+unsigned int lnet_route_table_del_gw_net(struct lnet_route_table *t,
+					 u32 net);
+void lnet_route_table_flush(struct lnet_route_table *t);
+int lnet_route_table_select(struct lnet_route_table *t, u32 net,
+			    u32 src_net, struct lnet_nid *gw);
+int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
+			  int (*fn)(const struct lnet_route_info *ri,
+				    void *arg),
+			  void *arg);
+
+void lnet_route_get(struct lnet_route *r);
+void lnet_route_put(struct lnet_route *r);
+
+/* The node's table: LNet must be running to change it. */
+int lnet_route_add(u32 net, const struct lnet_nid *gw, u32 hops,
+		   u32 priority, struct netlink_ext_ack *extack);
+int lnet_route_del(u32 net, const struct lnet_nid *gw,
+		   struct netlink_ext_ack *extack);
+int lnet_routes_walk(unsigned long skip,
+		     int (*fn)(const struct lnet_route_info *ri, void *arg),
+		     void *arg);
+void lnet_routes_net_deleted(u32 net);
+void lnet_routes_flush(void);
+
+#endif /* _LNET_ROUTE_H */

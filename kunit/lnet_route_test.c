@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the route table (lnet/route.c) on a table of its own, with a
+ * fake node: local nets tcp and o2ib; gateway peers, one of them with
+ * two NIDs (multi-rail).  Insertion, the add checks and their errors
+ * (spec lnet-routing.md 2.2), delete (2.3, 2.4), and the choice of a
+ * route (3.2: priority, then hops, then round-robin) and the spreading
+ * of added routes over the list.
+ */
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/netlink.h>
+
+#include <lnet/lib-lnet.h>
+#include <lnet/route.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* Gateway NIDs and the fake peer each belongs to (0: none). */
+static const struct {
+	const char *nid;
+	int peer;
+} fake_peers[] = {
+	{ "192.0.2.1@tcp", 1 },
+	{ "10.0.0.1@o2ib", 1 },		/* peer 1 is multi-rail */
+	{ "192.0.2.2@tcp", 2 },
+	{ "192.0.2.3@tcp", 3 },
+};
+
+static const char * const fake_local_nets[] = { "tcp", "o2ib" };
+
+static int fake_peer_of(const struct lnet_nid *nid)
+{
+	struct lnet_nid n;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fake_peers); i++)
+		if (!lnet_nid_from_str(fake_peers[i].nid, &n) &&
+		    lnet_nid_equal(&n, nid))
+			return fake_peers[i].peer;
+	return 0;
+}
+
+static bool fake_net_local(u32 net)
+{
+	unsigned int i;
+	u32 n;
+
+	for (i = 0; i < ARRAY_SIZE(fake_local_nets); i++)
+		if (!lnet_net_from_str(fake_local_nets[i], &n) && n == net)
+			return true;
+	return false;
+}
+
+static bool fake_nid_local(const struct lnet_nid *nid)
+{
+	return false;
+}
+
+static bool fake_same_gateway(const struct lnet_nid *a,
+			      const struct lnet_nid *b)
+{
+	int pa = fake_peer_of(a);
+
+	return lnet_nid_equal(a, b) || (pa && pa == fake_peer_of(b));
+}
+
+static bool fake_gateway_on_net(const struct lnet_nid *gw, u32 net)
+{
+	int peer = fake_peer_of(gw);
+	struct lnet_nid n;
+	unsigned int i;
+
+	if (lnet_nid_net(gw) == net)
+		return true;
+	for (i = 0; peer && i < ARRAY_SIZE(fake_peers); i++)
+		if (fake_peers[i].peer == peer &&
+		    !lnet_nid_from_str(fake_peers[i].nid, &n) &&
+		    lnet_nid_net(&n) == net)
+			return true;
+	return false;
+}
+
+static const struct lnet_route_env fake_env = {
+	.net_local	= fake_net_local,
+	.nid_local	= fake_nid_local,
+	.same_gateway	= fake_same_gateway,
+	.gateway_on_net	= fake_gateway_on_net,
+};
+
+static struct lnet_route_table *table_new(struct kunit *test, u64 seed)
+{
+	struct lnet_route_table *t = kunit_kzalloc(test, sizeof(*t),
+						   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	lnet_route_table_init(t, &fake_env, seed);
+	return t;
+}
+
+static u32 net_of(struct kunit *test, const char *s)
+{
+	u32 net;
+
+	KUNIT_ASSERT_EQ(test, lnet_net_from_str(s, &net), 0);
+	return net;
+}
+
+static struct lnet_nid nid_of(struct kunit *test, const char *s)
+{
+	struct lnet_nid nid;
+
+	KUNIT_ASSERT_EQ(test, lnet_nid_from_str(s, &nid), 0);
+	return nid;
+}
+
+static int add(struct kunit *test, struct lnet_route_table *t,
+	       const char *net, const char *gw, u32 hops, u32 prio,
+	       struct netlink_ext_ack *extack)
+{
+	struct lnet_nid g = nid_of(test, gw);
+
+	return lnet_route_table_add(t, net_of(test, net), &g, hops, prio,
+				    extack);
+}
+
+/* The routes, in walk order, as "net gw hops prio;" */
+struct dump {
+	char buf[512];
+	unsigned int n;
+};
+
+static int dump_one(const struct lnet_route_info *ri, void *arg)
+{
+	struct dump *d = arg;
+	char net[LNET_NIDSTR_SIZE], gw[LNET_NIDSTR_SIZE];
+	size_t len = strlen(d->buf);
+
+	lnet_net_to_str(ri->net, net, sizeof(net));
+	lnet_nid_to_str(&ri->gateway, gw, sizeof(gw));
+	snprintf(d->buf + len, sizeof(d->buf) - len, "%s %s %d %u%s;", net,
+		 gw, (int)ri->hops, ri->priority, ri->alive ? "" : " dead");
+	d->n++;
+	return 0;
+}
+
+static const char *dump(struct lnet_route_table *t, struct dump *d)
+{
+	memset(d, 0, sizeof(*d));
+	lnet_route_table_walk(t, 0, dump_one, d);
+	return d->buf;
+}
+
+static void route_insert(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 1);
+	struct dump d;
+
+	KUNIT_EXPECT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp",
+				  LNET_ROUTE_HOPS_UNSET, 0, NULL), 0);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d), "tcp1 192.0.2.1@tcp -1 0;");
+	KUNIT_EXPECT_EQ(test, add(test, t, "o2ib3", "192.0.2.2@tcp", 3, 7,
+				  NULL), 0);
+	dump(t, &d);
+	KUNIT_EXPECT_EQ(test, d.n, 2U);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(d.buf, "o2ib3 192.0.2.2@tcp 3 7;"));
+	KUNIT_EXPECT_EQ(test, t->rt_count, 2U);
+	/* a walk resumed after the first route gives the second only */
+	memset(&d, 0, sizeof(d));
+	KUNIT_EXPECT_EQ(test, lnet_route_table_walk(t, 1, dump_one, &d), 1);
+	KUNIT_EXPECT_EQ(test, d.n, 1U);
+	lnet_route_table_flush(t);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d), "");
+	KUNIT_EXPECT_EQ(test, t->rt_count, 0U);
+}
+
+struct add_case {
+	const char *net, *gw;
+	u32 hops;
+	int rc;
+	const char *msg;
+};
+
+static const struct add_case add_cases[] = {
+	{ "tcp1", "0@lo", 1, -EINVAL,
+	  "the gateway must be a NID other than 0@lo" },
+	{ "lo", "192.0.2.2@tcp", 1, -EINVAL,
+	  "the remote network must be a network other than lo" },
+	{ "tcp", "192.0.2.2@tcp", 1, -EINVAL,
+	  "the gateway is on the remote network itself" },
+	{ "tcp1", "192.0.2.2@tcp", 0, -EINVAL,
+	  "hop must be 1..255, or -1 for unset" },
+	{ "tcp1", "192.0.2.2@tcp", 256, -EINVAL,
+	  "hop must be 1..255, or -1 for unset" },
+	{ "o2ib", "192.0.2.2@tcp", 1, -EEXIST,
+	  "Route already exists or the specified network is local" },
+	{ "tcp1", "192.0.2.9@tcp5", 1, -EHOSTUNREACH,
+	  "No interface configured on the same net as gateway" },
+	/* the route of the setup, by the same NID or another of its peer */
+	{ "tcp1", "192.0.2.1@tcp", 2, -EEXIST,
+	  "Route already exists or the specified network is local" },
+	{ "tcp1", "10.0.0.1@o2ib", 1, -EEXIST,
+	  "Route already exists or the specified network is local" },
+};
+
+static void route_add_checks(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 1);
+	struct netlink_ext_ack extack;
+	struct lnet_nid any = LNET_ANY_NID;
+	char before[sizeof(((struct dump *)0)->buf)];
+	struct dump d;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	strscpy(before, dump(t, &d), sizeof(before));
+	for (i = 0; i < ARRAY_SIZE(add_cases); i++) {
+		const struct add_case *c = &add_cases[i];
+
+		memset(&extack, 0, sizeof(extack));
+		KUNIT_EXPECT_EQ_MSG(test, add(test, t, c->net, c->gw, c->hops,
+					      5, &extack), c->rc,
+				    "case %u: %s via %s", i, c->net, c->gw);
+		KUNIT_EXPECT_STREQ_MSG(test, extack._msg ?: "", c->msg,
+				       "case %u", i);
+		KUNIT_EXPECT_STREQ(test, dump(t, &d), before);
+	}
+	/* no gateway at all, or any remote net */
+	memset(&extack, 0, sizeof(extack));
+	KUNIT_EXPECT_EQ(test, lnet_route_table_add(t, net_of(test, "tcp2"),
+						   &any, 1, 0, &extack),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lnet_route_table_add(t, LNET_NET_ANY,
+						   &any, 1, 0, &extack),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d), before);
+	/* the same gateway to another net, another one to the same net */
+	KUNIT_EXPECT_EQ(test, add(test, t, "tcp2", "192.0.2.1@tcp", 255, 0,
+				  NULL), 0);
+	KUNIT_EXPECT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp",
+				  LNET_ROUTE_HOPS_UNSET, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, t->rt_count, 3U);
+	lnet_route_table_flush(t);
+}
+
+/* The gateway chosen @n times in a row, as a string of peer digits. */
+static const char *choices(struct kunit *test, struct lnet_route_table *t,
+			   const char *net, u32 src_net, unsigned int n)
+{
+	char *s = kunit_kzalloc(test, n + 1, GFP_KERNEL);
+	struct lnet_nid gw;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (i = 0; i < n; i++) {
+		if (lnet_route_table_select(t, net_of(test, net), src_net,
+					    &gw)) {
+			s[i] = '-';
+			continue;
+		}
+		s[i] = '0' + fake_peer_of(&gw);
+	}
+	return s;
+}
+
+static void route_priority_order(struct kunit *test)
+{
+	u64 seed;
+
+	/* whatever the list order (seed), priority 0 wins, then fewer hops */
+	for (seed = 1; seed <= 8; seed++) {
+		struct lnet_route_table *t = table_new(test, seed);
+		struct lnet_nid gw2 = nid_of(test, "192.0.2.2@tcp");
+		struct lnet_nid gw3 = nid_of(test, "192.0.2.3@tcp");
+		u32 tcp1 = net_of(test, "tcp1");
+
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1,
+					  1, NULL), 0);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 9,
+					  0, NULL), 0);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 3,
+					  0, NULL), 0);
+		KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+						 LNET_NET_ANY, 4), "3333");
+		KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, tcp1, &gw3, NULL),
+				0);
+		KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+						 LNET_NET_ANY, 3), "222");
+		KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, tcp1, &gw2, NULL),
+				0);
+		KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+						 LNET_NET_ANY, 2), "11");
+		lnet_route_table_flush(t);
+		KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+						 LNET_NET_ANY, 1), "-");
+	}
+}
+
+static void route_hops_unset_is_one(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 3);
+	const char *s;
+
+	/* unset ranks as 1: it ties with 1 and beats 2 */
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 2, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp",
+				  LNET_ROUTE_HOPS_UNSET, 0, NULL), 0);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 3),
+			   "222");
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1, 0,
+				  NULL), 0);
+	s = choices(test, t, "tcp1", LNET_NET_ANY, 6);
+	KUNIT_EXPECT_TRUE_MSG(test, !strcmp(s, "232323") ||
+			      !strcmp(s, "323232"), "got %s", s);
+	lnet_route_table_flush(t);
+}
+
+static void route_spreading(struct kunit *test)
+{
+	unsigned int first[4] = { 0 };
+	struct lnet_route_table *t;
+	const char *s;
+	u64 seed;
+
+	/* equal routes take turns */
+	t = table_new(test, 5);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1, 0,
+				  NULL), 0);
+	s = choices(test, t, "tcp1", LNET_NET_ANY, 9);
+	KUNIT_EXPECT_EQ(test, s[0] != s[1] && s[1] != s[2] && s[0] != s[2],
+			true);
+	KUNIT_EXPECT_EQ(test, strncmp(s, s + 3, 3), 0);
+	KUNIT_EXPECT_EQ(test, strncmp(s, s + 6, 3), 0);
+	lnet_route_table_flush(t);
+
+	/*
+	 * Added routes go at a random place: over tables of other seeds,
+	 * each of three gateways added in the same order comes first.
+	 */
+	for (seed = 1; seed <= 48; seed++) {
+		u32 tcp1 = net_of(test, "tcp1");
+		struct lnet_nid gw;
+
+		t = table_new(test, seed);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1,
+					  0, NULL), 0);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1,
+					  0, NULL), 0);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1,
+					  0, NULL), 0);
+		/* the first choice of a fresh table is its list's head */
+		KUNIT_ASSERT_EQ(test, lnet_route_table_select(t, tcp1,
+							      LNET_NET_ANY,
+							      &gw), 0);
+		first[fake_peer_of(&gw)]++;
+		lnet_route_table_flush(t);
+	}
+	KUNIT_EXPECT_GT(test, first[1], 0U);
+	KUNIT_EXPECT_GT(test, first[2], 0U);
+	KUNIT_EXPECT_GT(test, first[3], 0U);
+}
+
+static void route_source_net(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 7);
+
+	/* peer 1 is reachable on o2ib too (multi-rail), peer 2 on tcp only */
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 1,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+					 net_of(test, "o2ib"), 2), "11");
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+					 net_of(test, "tcp"), 2), "22");
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1",
+					 net_of(test, "o2ib1"), 1), "-");
+	lnet_route_table_flush(t);
+}
+
+static void route_delete(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 11);
+	struct netlink_ext_ack extack = {};
+	struct lnet_nid gw;
+	struct dump d;
+
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp2", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp3", "192.0.2.3@tcp", 1, 0,
+				  NULL), 0);
+	/* no route to the net: -ENOENT; a gateway matching none: 0 */
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, net_of(test, "tcp9"),
+						   NULL, &extack), -ENOENT);
+	KUNIT_EXPECT_STREQ(test, extack._msg, "no route to that network");
+	gw = nid_of(test, "192.0.2.3@tcp");
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, net_of(test, "tcp1"),
+						   &gw, NULL), 0);
+	KUNIT_EXPECT_EQ(test, t->rt_count, 4U);
+	/* another NID of the gateway's peer deletes its route */
+	gw = nid_of(test, "10.0.0.1@o2ib");
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, net_of(test, "tcp1"),
+						   &gw, NULL), 0);
+	KUNIT_EXPECT_EQ(test, t->rt_count, 3U);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 2),
+			   "22");
+	/* the net's last route: the net goes, a second delete is -ENOENT */
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, net_of(test, "tcp1"),
+						   NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, net_of(test, "tcp1"),
+						   NULL, NULL), -ENOENT);
+	/* any net through one gateway */
+	gw = nid_of(test, "192.0.2.2@tcp");
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del(t, LNET_NET_ANY, &gw,
+						   NULL), 0);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d), "tcp3 192.0.2.3@tcp 1 0;");
+	lnet_route_table_flush(t);
+}
+
+static void route_gateway_net_deleted(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 13);
+	u32 o2ib = net_of(test, "o2ib"), tcp = net_of(test, "tcp");
+	struct dump d;
+
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp2", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1, 0,
+				  NULL), 0);
+	/* o2ib goes: peer 1 has a NID there (its route went by tcp) */
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del_gw_net(t, o2ib), 1U);
+	KUNIT_EXPECT_EQ(test, t->rt_count, 2U);
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del_gw_net(t, o2ib), 0U);
+	/* tcp goes: every gateway was on it */
+	KUNIT_EXPECT_EQ(test, lnet_route_table_del_gw_net(t, tcp), 2U);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d), "");
+	KUNIT_EXPECT_EQ(test, t->rt_count, 0U);
+}
+
+static struct kunit_case lnet_route_cases[] = {
+	KUNIT_CASE(route_insert),
+	KUNIT_CASE(route_add_checks),
+	KUNIT_CASE(route_priority_order),
+	KUNIT_CASE(route_hops_unset_is_one),
+	KUNIT_CASE(route_spreading),
+	KUNIT_CASE(route_source_net),
+	KUNIT_CASE(route_delete),
+	KUNIT_CASE(route_gateway_net_deleted),
+	{}
+};
+
+static struct kunit_suite lnet_route_suite = {
+	.name = "lnet_route",
+	.test_cases = lnet_route_cases,
+};
+
+kunit_test_suite(lnet_route_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the LNet route table");
+MODULE_LICENSE("GPL");

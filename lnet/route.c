@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The route table: for each remote net, the routes to it through
+ * gateways on our local nets (spec: lnet-routing.md section 2).
+ *
+ * Ownership: the table owns its remote nets and holds one reference on
+ * each route (kref).  Readers walk it under rcu_read_lock() and take a
+ * reference (lnet_route_get()) to keep a route past their RCU section;
+ * writers hold rt_mutex.  A route leaves its list with list_del_rcu()
+ * and the table's reference is dropped; the last put frees it after a
+ * grace period.  A remote net goes with its last route.
+ *
+ * A route names its gateway by NID, not by a held peer: whether two
+ * NIDs are one gateway is asked of the peer table at each change
+ * (multi-rail gateways, spec 2.2 "same gateway peer"), so that the peer
+ * table's own teardown (lnet_peers_free()) owes nothing to routes.  The
+ * node's table is emptied when LNet stops (lnet_routes_flush(), before
+ * the peers go) and loses the routes through a gateway with a NID on a
+ * local net that is deleted (lnet_routes_net_deleted()).
+ *
+ * Nothing forwards or sends through a route yet: the send path still
+ * fails a message to a remote net with -EHOSTUNREACH.
+ */
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+
+#include <lnet/lib-lnet.h>
+#include <lnet/route.h>
+
+#include "peer.h"
+
+/* Stock's text for both: the remote net is local, or the route exists. */
+#define LNET_ROUTE_EEXIST_MSG \
+	"Route already exists or the specified network is local"
+
+/**
+ * lnet_route_table_init() - an empty table
+ * @t: the table
+ * @env: the node it serves
+ * @seed: of the generator that places added routes (spec 2.2: spreads
+ *	nodes of one configuration over the gateways)
+ */
+void lnet_route_table_init(struct lnet_route_table *t,
+			   const struct lnet_route_env *env, u64 seed)
+{
+	hash_init(t->rt_nets);
+	mutex_init(&t->rt_mutex);
+	t->rt_env = env;
+	prandom_seed_state(&t->rt_rnd, seed);
+	t->rt_count = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_init);
+
+/**
+ * lnet_route_get() - hold a route found under rcu_read_lock()
+ * @r: the route
+ */
+void lnet_route_get(struct lnet_route *r)
+{
+	kref_get(&r->lr_ref);
+}
+
+static void lnet_route_release(struct kref *ref)
+{
+	struct lnet_route *r = container_of(ref, struct lnet_route, lr_ref);
+
+	kfree_rcu(r, lr_rcu);
+}
+
+/**
+ * lnet_route_put() - drop a reference to a route
+ * @r: the route
+ */
+void lnet_route_put(struct lnet_route *r)
+{
+	kref_put(&r->lr_ref, lnet_route_release);
+}
+
+static struct lnet_remotenet *lnet_rnet_find(struct lnet_route_table *t,
+					     u32 net)
+{
+	struct lnet_remotenet *rnet;
+
+	hash_for_each_possible_rcu(t->rt_nets, rnet, lrn_hash, net,
+				   lockdep_is_held(&t->rt_mutex))
+		if (rnet->lrn_net == net)
+			return rnet;
+	return NULL;
+}
+
+static u32 lnet_route_hops_rank(u32 hops)
+{
+	return hops == LNET_ROUTE_HOPS_UNSET ? 1 : hops;
+}
+
+/* Can a route to @net through @gw be?  If not, why in @extack. */
+static int lnet_route_check(struct lnet_route_table *t, u32 net,
+			    const struct lnet_nid *gw, u32 hops,
+			    struct netlink_ext_ack *extack)
+{
+	u32 gw_net = lnet_nid_net(gw);
+
+	if (lnet_nid_is_any(gw) || lnet_net_type(gw_net) == LNET_LND_LO) {
+		NL_SET_ERR_MSG(extack, "the gateway must be a NID other than 0@lo");
+		return -EINVAL;
+	}
+	if (net == LNET_NET_ANY || lnet_net_type(net) == LNET_LND_LO) {
+		NL_SET_ERR_MSG(extack, "the remote network must be a network other than lo");
+		return -EINVAL;
+	}
+	if (gw_net == net) {
+		NL_SET_ERR_MSG(extack, "the gateway is on the remote network itself");
+		return -EINVAL;
+	}
+	if (hops != LNET_ROUTE_HOPS_UNSET &&
+	    (hops < 1 || hops > LNET_ROUTE_HOPS_MAX)) {
+		NL_SET_ERR_MSG(extack, "hop must be 1..255, or -1 for unset");
+		return -EINVAL;
+	}
+	if (t->rt_env->net_local(net)) {
+		NL_SET_ERR_MSG(extack, "Route already exists or the specified network is local");
+		return -EEXIST;
+	}
+	if (!t->rt_env->net_local(gw_net)) {
+		NL_SET_ERR_MSG(extack, "No interface configured on the same net as gateway");
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+/**
+ * lnet_route_table_add() - add a route to @net through @gw
+ * @t: the table
+ * @net: the remote net
+ * @gw: the gateway NID, on a local net
+ * @hops: 1..255 or LNET_ROUTE_HOPS_UNSET
+ * @priority: 0 best
+ * @extack: where to say why not
+ *
+ * The checks and errors of stock's lnet_add_route() (spec 2.2), in its
+ * order.  The route goes at a random place in its net's list.
+ *
+ * Context: Process context.
+ * Return: 0, -EINVAL, -EEXIST (the net is local, or a route to it
+ * through the same gateway peer exists), -EHOSTUNREACH (the gateway is
+ * on no local net), -ENOSPC or -ENOMEM; on error nothing changed.
+ */
+int lnet_route_table_add(struct lnet_route_table *t, u32 net,
+			 const struct lnet_nid *gw, u32 hops, u32 priority,
+			 struct netlink_ext_ack *extack)
+{
+	struct lnet_remotenet *rnet, *new_rnet;
+	struct lnet_route *r, *route;
+	struct list_head *at;
+	unsigned int len, pos;
+	int rc;
+
+	route = kzalloc(sizeof(*route), GFP_KERNEL);
+	new_rnet = kzalloc(sizeof(*new_rnet), GFP_KERNEL);
+	if (!route || !new_rnet) {
+		kfree(route);
+		kfree(new_rnet);
+		return -ENOMEM;
+	}
+	kref_init(&route->lr_ref);
+	route->lr_net = net;
+	route->lr_gateway = *gw;
+	route->lr_hops = hops;
+	route->lr_priority = priority;
+	route->lr_alive = true;
+
+	mutex_lock(&t->rt_mutex);
+	rc = lnet_route_check(t, net, gw, hops, extack);
+	if (rc)
+		goto out;
+	rnet = lnet_rnet_find(t, net);
+	len = 0;
+	if (rnet) {
+		list_for_each_entry(r, &rnet->lrn_routes, lr_list) {
+			if (t->rt_env->same_gateway(&r->lr_gateway, gw)) {
+				NL_SET_ERR_MSG(extack, LNET_ROUTE_EEXIST_MSG);
+				rc = -EEXIST;
+				goto out;
+			}
+			len++;
+		}
+	}
+	if (t->rt_count >= LNET_ROUTES_MAX) {
+		NL_SET_ERR_MSG(extack, "too many routes");
+		rc = -ENOSPC;
+		goto out;
+	}
+	if (!rnet) {
+		rnet = new_rnet;
+		new_rnet = NULL;
+		rnet->lrn_net = net;
+		INIT_LIST_HEAD(&rnet->lrn_routes);
+		hash_add_rcu(t->rt_nets, &rnet->lrn_hash, net);
+	}
+	/* after the first @pos routes: uniform over 0..len (spec 2.2) */
+	pos = prandom_u32_state(&t->rt_rnd) % (len + 1);
+	at = &rnet->lrn_routes;
+	list_for_each_entry(r, &rnet->lrn_routes, lr_list) {
+		if (!pos--)
+			break;
+		at = &r->lr_list;
+	}
+	list_add_rcu(&route->lr_list, at);
+	route = NULL;
+	t->rt_count++;
+out:
+	mutex_unlock(&t->rt_mutex);
+	kfree(route);
+	kfree(new_rnet);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_add);
+
+/* Unlink @r (and its net if it was the last); the caller holds rt_mutex. */
+static void lnet_route_unlink(struct lnet_route_table *t,
+			      struct lnet_remotenet *rnet,
+			      struct lnet_route *r)
+{
+	list_del_rcu(&r->lr_list);
+	t->rt_count--;
+	lnet_route_put(r);
+	if (list_empty(&rnet->lrn_routes)) {
+		hash_del_rcu(&rnet->lrn_hash);
+		kfree_rcu(rnet, lrn_rcu);
+	}
+}
+
+/* Unlink the routes of @rnet that @gw (NULL: any) matches; how many. */
+static unsigned int lnet_rnet_del(struct lnet_route_table *t,
+				  struct lnet_remotenet *rnet,
+				  const struct lnet_nid *gw)
+{
+	struct lnet_route *r, *tmp;
+	unsigned int n = 0, left = 0;
+
+	list_for_each_entry(r, &rnet->lrn_routes, lr_list)
+		left++;
+	list_for_each_entry_safe(r, tmp, &rnet->lrn_routes, lr_list) {
+		if (gw && !t->rt_env->same_gateway(&r->lr_gateway, gw))
+			continue;
+		n++;
+		/* the last unlink frees rnet: stop before touching it */
+		if (!--left) {
+			lnet_route_unlink(t, rnet, r);
+			break;
+		}
+		lnet_route_unlink(t, rnet, r);
+	}
+	return n;
+}
+
+/**
+ * lnet_route_table_del() - delete routes
+ * @t: the table
+ * @net: the remote net, or LNET_NET_ANY for every one
+ * @gw: the gateway (any NID of its peer), or NULL for every one
+ * @extack: where to say why not
+ *
+ * As stock's lnet_del_route() (spec 2.3): -ENOENT only when @net is a
+ * net without routes; otherwise 0, even if no route matched.
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOENT.
+ */
+int lnet_route_table_del(struct lnet_route_table *t, u32 net,
+			 const struct lnet_nid *gw,
+			 struct netlink_ext_ack *extack)
+{
+	struct lnet_remotenet *rnet;
+	struct hlist_node *tmp;
+	int rc = 0;
+	int bkt;
+
+	mutex_lock(&t->rt_mutex);
+	if (net != LNET_NET_ANY) {
+		rnet = lnet_rnet_find(t, net);
+		if (rnet) {
+			lnet_rnet_del(t, rnet, gw);
+		} else {
+			NL_SET_ERR_MSG(extack, "no route to that network");
+			rc = -ENOENT;
+		}
+	} else {
+		hash_for_each_safe(t->rt_nets, bkt, tmp, rnet, lrn_hash)
+			lnet_rnet_del(t, rnet, gw);
+	}
+	mutex_unlock(&t->rt_mutex);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_del);
+
+/**
+ * lnet_route_table_del_gw_net() - a local net is gone: its gateways' routes
+ * @t: the table
+ * @net: the local net deleted
+ *
+ * Deletes every route, to any net, through a gateway with a NID on @net
+ * (stock's lnet_peer_net_del_routes(), spec 2.4).
+ *
+ * Context: Process context.
+ * Return: how many routes went.
+ */
+unsigned int lnet_route_table_del_gw_net(struct lnet_route_table *t,
+					 u32 net)
+{
+	struct lnet_remotenet *rnet;
+	struct lnet_route *r, *rtmp;
+	struct hlist_node *tmp;
+	unsigned int n = 0;
+	int bkt;
+
+	mutex_lock(&t->rt_mutex);
+	hash_for_each_safe(t->rt_nets, bkt, tmp, rnet, lrn_hash) {
+		list_for_each_entry_safe(r, rtmp, &rnet->lrn_routes, lr_list) {
+			bool last = list_is_last(&r->lr_list,
+						 &rnet->lrn_routes);
+
+			if (t->rt_env->gateway_on_net(&r->lr_gateway, net)) {
+				n++;
+				lnet_route_unlink(t, rnet, r);
+			}
+			if (last)
+				break;	/* rnet may be freed */
+		}
+	}
+	mutex_unlock(&t->rt_mutex);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_del_gw_net);
+
+/**
+ * lnet_route_table_flush() - delete every route
+ * @t: the table
+ *
+ * Context: Process context.
+ */
+void lnet_route_table_flush(struct lnet_route_table *t)
+{
+	lnet_route_table_del(t, LNET_NET_ANY, NULL, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_flush);
+
+/* Is @r better than @best (NULL: none yet)?  Spec 3.2 steps 2b-2c, 4. */
+static bool lnet_route_better(const struct lnet_route *r,
+			      const struct lnet_route *best)
+{
+	u32 rh, bh;
+
+	if (!best)
+		return true;
+	if (r->lr_priority != best->lr_priority)
+		return r->lr_priority < best->lr_priority;
+	rh = lnet_route_hops_rank(r->lr_hops);
+	bh = lnet_route_hops_rank(best->lr_hops);
+	if (rh != bh)
+		return rh < bh;
+	/* lower sequence: the one used longest ago (round-robin) */
+	return (s32)(READ_ONCE(r->lr_seq) - READ_ONCE(best->lr_seq)) < 0;
+}
+
+/**
+ * lnet_route_table_select() - the gateway for a send to a remote net
+ * @t: the table
+ * @net: the destination's (remote) net
+ * @src_net: the net to reach the gateway from, or LNET_NET_ANY
+ * @gw: out: the chosen route's gateway NID
+ *
+ * Stock's lnet_find_route_locked() (spec 3.2) without what needs the
+ * gateway's peer NIs (UDSP router preference, gateway NI health, queued
+ * bytes and credits): of the live routes whose gateway has a NID on
+ * @src_net, the lowest priority, then the fewest hops (unset counts as
+ * 1), then the one chosen longest ago; its sequence then becomes one
+ * more than the highest seen, so equal routes take turns.  Not called
+ * by the send path yet (no forwarding).
+ *
+ * Context: Any; takes rcu_read_lock().
+ * Return: 0, or -EHOSTUNREACH if no route fits.
+ */
+int lnet_route_table_select(struct lnet_route_table *t, u32 net,
+			    u32 src_net, struct lnet_nid *gw)
+{
+	struct lnet_route *r, *best = NULL;
+	struct lnet_remotenet *rnet;
+	u32 seq = 0;
+
+	rcu_read_lock();
+	rnet = lnet_rnet_find(t, net);
+	if (rnet) {
+		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list) {
+			if (!READ_ONCE(r->lr_alive))
+				continue;
+			if (src_net != LNET_NET_ANY &&
+			    !t->rt_env->gateway_on_net(&r->lr_gateway,
+						       src_net))
+				continue;
+			if (!best ||
+			    (s32)(READ_ONCE(r->lr_seq) - seq) > 0)
+				seq = READ_ONCE(r->lr_seq);
+			if (lnet_route_better(r, best))
+				best = r;
+		}
+	}
+	if (best) {
+		WRITE_ONCE(best->lr_seq, seq + 1);
+		*gw = best->lr_gateway;
+	}
+	rcu_read_unlock();
+	return best ? 0 : -EHOSTUNREACH;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_select);
+
+/**
+ * lnet_route_table_walk() - every route, from the (@skip + 1)th on
+ * @t: the table
+ * @skip: routes to pass over first (a dump's cursor)
+ * @fn: called for each, under rcu_read_lock(); a non-zero return stops
+ * @arg: for @fn
+ *
+ * The order is the table's: remote nets by hash bucket, then each net's
+ * routes in list order.  Routes added or deleted between two walks may
+ * shift the cursor, as in any netlink dump.
+ *
+ * Return: how many routes @fn took (returned 0 for).
+ */
+int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
+			  int (*fn)(const struct lnet_route_info *ri,
+				    void *arg),
+			  void *arg)
+{
+	struct lnet_remotenet *rnet;
+	struct lnet_route_info ri;
+	struct lnet_route *r;
+	int done = 0;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(t->rt_nets, bkt, rnet, lrn_hash) {
+		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list) {
+			if (skip) {
+				skip--;
+				continue;
+			}
+			ri.net = r->lr_net;
+			ri.gateway = r->lr_gateway;
+			ri.hops = r->lr_hops;
+			ri.priority = r->lr_priority;
+			ri.alive = READ_ONCE(r->lr_alive);
+			ri.single_hop = READ_ONCE(r->lr_single_hop);
+			if (fn(&ri, arg))
+				goto out;
+			done++;
+		}
+	}
+out:
+	rcu_read_unlock();
+	return done;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_walk);
+
+/* --- the node's table --- */
+
+static bool lnet_node_net_local(u32 net)
+{
+	bool local;
+
+	lnet_lock();
+	local = lnet_net_find_in(&the_lnet.ln_nets, net);
+	lnet_unlock();
+	return local;
+}
+
+static bool lnet_node_nid_local(const struct lnet_nid *nid)
+{
+	bool local;
+
+	lnet_lock();
+	local = lnet_nid_is_local_locked(nid);
+	lnet_unlock();
+	return local;
+}
+
+static bool lnet_node_same_gateway(const struct lnet_nid *a,
+				   const struct lnet_nid *b)
+{
+	struct lnet_peer_ni *pa, *pb;
+	bool same;
+
+	if (lnet_nid_equal(a, b))
+		return true;
+	lnet_lock();
+	pa = lnet_peer_ni_find_locked(a);
+	pb = lnet_peer_ni_find_locked(b);
+	same = pa && pb && lnet_peer_of(pa) == lnet_peer_of(pb);
+	lnet_unlock();
+	return same;
+}
+
+static bool lnet_node_gateway_on_net(const struct lnet_nid *gw, u32 net)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	bool on = false;
+
+	if (lnet_nid_net(gw) == net)
+		return true;
+	lnet_lock();
+	lpni = lnet_peer_ni_find_locked(gw);
+	if (lpni) {
+		list_for_each_entry(lpn, &lnet_peer_of(lpni)->lp_nets, lpn_list)
+			if (lpn->lpn_net_id == net)
+				on = true;
+	}
+	lnet_unlock();
+	return on;
+}
+
+static const struct lnet_route_env lnet_node_route_env = {
+	.net_local	= lnet_node_net_local,
+	.nid_local	= lnet_node_nid_local,
+	.same_gateway	= lnet_node_same_gateway,
+	.gateway_on_net	= lnet_node_gateway_on_net,
+};
+
+static struct lnet_route_table lnet_routes = {
+	.rt_mutex	= __MUTEX_INITIALIZER(lnet_routes.rt_mutex),
+	.rt_env		= &lnet_node_route_env,
+};
+
+/* lnet_routes.rt_rnd is seeded at the first add, where random is ready */
+static bool lnet_routes_seeded;
+
+/**
+ * lnet_route_add() - "route add": a route in the node's table
+ * @net: the remote net
+ * @gw: the gateway NID
+ * @hops: 1..255 or LNET_ROUTE_HOPS_UNSET
+ * @priority: 0 best
+ * @extack: where to say why not
+ *
+ * Context: Process context; takes ln_api_mutex.
+ * Return: 0, -ENETDOWN if LNet is not running, or as
+ * lnet_route_table_add().
+ */
+int lnet_route_add(u32 net, const struct lnet_nid *gw, u32 hops,
+		   u32 priority, struct netlink_ext_ack *extack)
+{
+	int rc;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack, "Network is down");
+		rc = -ENETDOWN;
+	} else {
+		if (!lnet_routes_seeded) {
+			prandom_seed_state(&lnet_routes.rt_rnd,
+					   get_random_u64());
+			lnet_routes_seeded = true;
+		}
+		rc = lnet_route_table_add(&lnet_routes, net, gw, hops,
+					  priority, extack);
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+
+/**
+ * lnet_route_del() - "route del": routes out of the node's table
+ * @net: the remote net, or LNET_NET_ANY
+ * @gw: the gateway, or NULL for every one
+ * @extack: where to say why not
+ *
+ * Context: Process context; takes ln_api_mutex.
+ * Return: 0, -ENETDOWN, or as lnet_route_table_del().
+ */
+int lnet_route_del(u32 net, const struct lnet_nid *gw,
+		   struct netlink_ext_ack *extack)
+{
+	int rc;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack, "Network is down");
+		rc = -ENETDOWN;
+	} else {
+		rc = lnet_route_table_del(&lnet_routes, net, gw, extack);
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+
+/**
+ * lnet_routes_walk() - the node's routes, for "route show"
+ * @skip: routes to pass over first
+ * @fn: called for each under rcu_read_lock(); non-zero stops
+ * @arg: for @fn
+ *
+ * Return: how many routes @fn took.
+ */
+int lnet_routes_walk(unsigned long skip,
+		     int (*fn)(const struct lnet_route_info *ri, void *arg),
+		     void *arg)
+{
+	return lnet_route_table_walk(&lnet_routes, skip, fn, arg);
+}
+
+/**
+ * lnet_routes_net_deleted() - a local net is gone
+ * @net: the net
+ *
+ * Routes through gateways with a NID on @net go (spec 2.4).
+ *
+ * Context: Process context, under ln_api_mutex, after the net's NIs
+ * stopped.
+ */
+void lnet_routes_net_deleted(u32 net)
+{
+	lnet_route_table_del_gw_net(&lnet_routes, net);
+}
+
+/**
+ * lnet_routes_flush() - LNet stops: every route goes
+ *
+ * Called by the shutdown sequence before the peers are freed, and at
+ * module exit.
+ *
+ * Context: Process context.
+ */
+void lnet_routes_flush(void)
+{
+	lnet_route_table_flush(&lnet_routes);
+}
