@@ -237,9 +237,40 @@ udsp:
     "bad_value": """global:
       retry_count: -1
 """,
-    "unsupported_block": """route:
+    "unsupported_block": """routing:
+      enable: 1
+""",
+    # "route:" as export --backup and export write it, and a refused hop.
+    "routes_backup": """net:
+-     net type: tcp9
+      local NI(s):
+      -     interfaces:
+                  0: eth0
+route:
+-     net: tcp1
+      gateway: 192.0.2.1@tcp9
+      hop: -1
+      priority: 0
+-     net: o2ib3
+      gateway: 192.0.2.3@tcp9
+      hop: 255
+      priority: 4294967295
+""",
+    "routes_full": """route:
+-     net: tcp1
+      gateway: 192.0.2.2@tcp9
+      hop: 2
+      priority: 7
+      state: up
+      type: multi-hop
+route:
 -     net: tcp2
-      gateway: 192.168.1.1@tcp
+      gateway: 10.0.0.1@o2ib
+""",
+    "route_bad_hop": """route:
+-     net: tcp1
+      gateway: 192.0.2.2@tcp9
+      hop: 0
 """,
     # What the fuzzer found: a second "udsp:" block replaced the first's
     # plan (leaked, and written past the new array when the first was

@@ -1027,6 +1027,26 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.maxattr	= LNET_FAULT_POLICY_MAX,
 		.flags		= GENL_ADMIN_PERM,
 	},
+	{
+		.cmd		= LNET_CMD_ROUTE_ADD,
+		.doit		= lnet_genl_route_add,
+		.policy		= lnet_route_policy,
+		.maxattr	= LNET_ROUTE_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_ROUTE_DEL,
+		.doit		= lnet_genl_route_del,
+		.policy		= lnet_route_policy,
+		.maxattr	= LNET_ROUTE_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_ROUTE_GET,
+		.dumpit		= lnet_genl_route_get_dump,
+		.policy		= lnet_route_policy,
+		.maxattr	= LNET_ROUTE_POLICY_MAX,
+	},
 };
 
 struct genl_family lnet_genl_family __ro_after_init = {

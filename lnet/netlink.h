@@ -64,4 +64,11 @@ int lnet_genl_fault_del(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_fault_reset(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_fault_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* netlink-route.c */
+#define LNET_ROUTE_POLICY_MAX	LNET_A_HOP
+extern const struct nla_policy lnet_route_policy[LNET_ROUTE_POLICY_MAX + 1];
+int lnet_genl_route_add(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_route_del(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_route_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
 #endif /* _LNET_NETLINK_H */

@@ -10,7 +10,9 @@
  * with one interface name of 1..15 characters and none of "/:[], \t\n";
  * every parameter one "global set" takes, within its range; every peer
  * with a valid primary NID and at most LNET_GENL_PEER_NIDS_MAX valid
- * NIDs; no more UDSP rules than the document lists.  The same document
+ * NIDs; no more UDSP rules than the document lists; every route to a
+ * valid net other than lo through a valid gateway NID, with hop -1 or
+ * 1..255 and priority -1 (not given) or a u32.  The same document
  * planned twice gives the same plan.
  */
 #include <stdlib.h>
@@ -66,8 +68,17 @@ static void check_plan(const struct plan *pl, size_t in_size)
 		for (j = 0; j < pl->peer[i].n; j++)
 			FUZZ_CHECK(valid_nid(pl->peer[i].nids[j]));
 	}
-	/* Every NI, parameter, peer and rule comes from some input bytes. */
-	FUZZ_CHECK(pl->n_ni + pl->n_par + pl->n_peer + pl->n_udsp <= in_size);
+	for (i = 0; i < pl->n_route; i++) {
+		const struct route_req *r = &pl->route[i];
+
+		FUZZ_CHECK(valid_net(r->net) && strcmp(r->net, "lo"));
+		FUZZ_CHECK(valid_nid(r->gw));
+		FUZZ_CHECK(r->hop == -1 || (r->hop >= 1 && r->hop <= 255));
+		FUZZ_CHECK(r->prio >= -1 && r->prio <= 0xffffffffLL);
+	}
+	/* Every NI, parameter, peer, rule and route comes from input bytes. */
+	FUZZ_CHECK(pl->n_ni + pl->n_par + pl->n_peer + pl->n_udsp +
+		   pl->n_route <= in_size);
 }
 
 int fuzz_one_input(const u8 *data, size_t size)
@@ -93,7 +104,8 @@ int fuzz_one_input(const u8 *data, size_t size)
 	rc2 = plan_quietly(&doc, &pl2);
 	FUZZ_CHECK(rc2 == rc);
 	FUZZ_CHECK(pl2.n_ni == pl.n_ni && pl2.n_par == pl.n_par &&
-		   pl2.n_peer == pl.n_peer && pl2.n_udsp == pl.n_udsp);
+		   pl2.n_peer == pl.n_peer && pl2.n_udsp == pl.n_udsp &&
+		   pl2.n_route == pl.n_route);
 	plan_free(&pl);
 	plan_free(&pl2);
 	yaml_document_delete(&doc);

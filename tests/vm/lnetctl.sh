@@ -237,9 +237,9 @@ must_fail "import of a gni net (no LND)" "errno: -93" \
 	"$T/before"
 sed -i 's/retry_count: 2/retry_count: many/' "$T/bad.yaml"
 must_fail "import of a bad value" "retry_count" "$LNETCTL" import "$T/bad.yaml"
-printf 'route:\n-     net: tcp2\n      gateway: 192.0.2.1@tcp\n' >"$T/route.yaml"
-must_fail "import of an unsupported block" "route" \
-	"$LNETCTL" import "$T/route.yaml"
+printf 'routing:\n      enable: 1\n' >"$T/routing.yaml"
+must_fail "import of an unsupported block" "'routing' blocks" \
+	"$LNETCTL" import "$T/routing.yaml"
 "$LNETCTL" export --backup | expect_yaml "export after bad imports" \
 	"$T/before"
 "$LNETCTL" import --add "$T/export.full" >/dev/null 2>&1 ||
@@ -547,6 +547,169 @@ must_fail "fault del without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 must_lack "a refused rule was added" fa_src fault drop show
 
 "$LNETCTL" net del --net tcp9 || fail "net del tcp9 (health)"
+
+# --- routes: add, show, del, export, import and every refusal ---
+phase routes
+gw1=192.0.2.1@tcp9
+gw2=192.0.2.2@tcp9
+gw3=192.0.2.3@tcp9
+"$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (routes)"
+"$LNETCTL" net add --net tcp8 --if eth0 || fail "net add tcp8 (routes)"
+out=$("$LNETCTL" route show) || fail "route show of no route"
+[ -z "$out" ] || fail "route show of no route printed: $out"
+"$LNETCTL" route add --net tcp1 --gateway $gw1 || fail "route add tcp1 $gw1"
+"$LNETCTL" route add --net tcp1 --gateway $gw2 --hop 2 --priority 7 ||
+	fail "route add tcp1 $gw2"
+"$LNETCTL" route add --net o2ib3 --gateway $gw1,$gw3 --hop-count 255 \
+	--priority 4294967295 || fail "route add o2ib3 via two gateways"
+cat >"$T/route1" <<YAML
+route:
+-     net: tcp1
+      gateway: $gw1
+YAML
+"$LNETCTL" route show --net tcp1 --gateway $gw1 |
+	expect_yaml "route show --net --gateway" "$T/route1"
+cat >"$T/route1v" <<YAML
+route:
+-     net: tcp1
+      gateway: $gw1
+      hop: -1
+      priority: 0
+      state: up
+      type: multi-hop
+YAML
+"$LNETCTL" route show --net tcp1 --gateway $gw1 -v |
+	expect_yaml "route show -v" "$T/route1v"
+cat >"$T/route2v" <<YAML
+route:
+-     net: tcp1
+      gateway: $gw2
+      hop: 2
+      priority: 7
+      state: up
+      type: multi-hop
+YAML
+"$LNETCTL" route show --priority 7 -v |
+	expect_yaml "route show --priority" "$T/route2v"
+"$LNETCTL" route show --hop 2 -v | expect_yaml "route show --hop" "$T/route2v"
+cat >"$T/route3v" <<YAML
+route:
+-     net: o2ib3
+      gateway: $gw3
+      hop: 255
+      priority: 4294967295
+      state: up
+      type: multi-hop
+YAML
+"$LNETCTL" route show --net o2ib3 --gateway $gw3 -v |
+	expect_yaml "route show, hop 255, priority 2^32-1" "$T/route3v"
+n=$("$LNETCTL" route show | grep -c '^-     net: ')
+[ "$n" = 4 ] || fail "route show: $n routes, want 4: $("$LNETCTL" route show)"
+n=$("$LNETCTL" route show --net tcp1 | grep -c "^      gateway: ")
+[ "$n" = 2 ] || fail "route show --net tcp1: $n routes, want 2"
+out=$("$LNETCTL" route show --net tcp3) || fail "route show of no match"
+[ -z "$out" ] || fail "route show of no match printed: $out"
+# readable by anyone, as net show
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" route show --net tcp1 --gateway $gw1 |
+	expect_yaml "route show without CAP_NET_ADMIN" "$T/route1"
+"$LNETCTL" route show -v >"$T/routes.before"
+must_fail "route to a local net (kernel)" \
+	'errno: -17.*|Route already exists or the specified network is local' \
+	"$LNETCTL" route add --net tcp8 --gateway $gw1
+grep -q 'Route already exists or the specified network is local' "$T/err" ||
+	fail "route to a local net: not the spec's text"
+must_fail "gateway on no local net (kernel)" \
+	'No interface configured on the same net as gateway' \
+	"$LNETCTL" route add --net tcp1 --gateway 192.0.2.1@tcp5
+grep -q 'errno: -113' "$T/err" || fail "gateway on no local net: not -113"
+must_fail "duplicate route, other priority (kernel)" \
+	'Route already exists or the specified network is local' \
+	"$LNETCTL" route add --net tcp1 --gateway $gw1 --priority 5
+grep -q 'errno: -17' "$T/err" || fail "duplicate route: not -17"
+must_fail "gateway on the remote net (kernel)" \
+	'the gateway is on the remote network itself' \
+	"$LNETCTL" route add --net tcp1 --gateway 192.0.2.1@tcp1
+must_fail "gateway 0@lo (kernel)" 'a NID other than 0@lo' \
+	"$LNETCTL" route add --net tcp1 --gateway 0@lo
+must_fail "route to lo" "lo cannot have routes" \
+	"$LNETCTL" route add --net lo --gateway $gw1
+must_fail "hop 0" "invalid --hop value '0': must be 1..255" \
+	"$LNETCTL" route add --net tcp2 --gateway $gw1 --hop 0
+must_fail "hop 256" "invalid --hop value '256'" \
+	"$LNETCTL" route add --net tcp2 --gateway $gw1 --hop 256
+must_fail "priority -1" "invalid --priority value '-1'" \
+	"$LNETCTL" route add --net tcp2 --gateway $gw1 --priority -1
+must_fail "bad gateway NID" "invalid --gateway value 'gw'" \
+	"$LNETCTL" route add --net tcp2 --gateway $gw3,gw
+must_fail "missing --gateway" "missing mandatory parameter --gateway" \
+	"$LNETCTL" route add --net tcp2
+must_fail "missing --net" "missing mandatory parameter --net" \
+	"$LNETCTL" route add --gateway $gw1
+must_fail "health_sensitivity (stock: not accepted)" \
+	"unknown or incomplete option '--health_sensitivity'" \
+	"$LNETCTL" route add --net tcp2 --gateway $gw1 --health_sensitivity 1
+must_fail "route add without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" route add --net tcp2 --gateway $gw1
+must_fail "route del without --gateway" "missing mandatory parameter --gateway" \
+	"$LNETCTL" route del --net tcp1
+must_fail "route del of a net without routes (kernel)" \
+	"no route to that network" \
+	"$LNETCTL" route del --net tcp2 --gateway $gw1
+"$LNETCTL" route show -v | expect_yaml "routes unchanged by refusals" \
+	"$T/routes.before"
+# a send to a routed remote net still fails cleanly (no forwarding yet)
+must_fail "ping through a route (no forwarding yet)" "errno: -113" \
+	"$LNETCTL" ping 192.0.2.50@tcp1
+# export, import --del, import: the same routes back
+"$LNETCTL" export --backup "$T/rt.backup" || fail "export --backup (routes)"
+cat "$T/rt.backup"
+grep -q "^route:$" "$T/rt.backup" || fail "export --backup: no route block"
+grep -qE '^ +(state|type):' "$T/rt.backup" &&
+	fail "export --backup has route state or type"
+"$LNETCTL" export | grep -q '^      type: multi-hop$' ||
+	fail "export: no route type"
+"$LNETCTL" import --del "$T/rt.backup" || fail "import --del (routes)"
+out=$("$LNETCTL" route show)
+[ -z "$out" ] || fail "import --del left routes: $out"
+"$LNETCTL" import "$T/rt.backup" || fail "import (routes)"
+"$LNETCTL" export --backup | expect_yaml "export after route import" \
+	"$T/rt.backup"
+"$LNETCTL" import --show "$T/rt.backup" | grep -c '^      gateway: ' |
+	grep -qx 4 || fail "import --show: not the 4 routes"
+# a refused route undoes what the import did
+cat >"$T/rt.bad" <<YAML
+route:
+-     net: tcp4
+      gateway: $gw1
+-     net: tcp4
+      gateway: 192.0.2.1@tcp5
+YAML
+must_fail "import of a route the kernel refuses" \
+	"No interface configured on the same net as gateway" \
+	"$LNETCTL" import "$T/rt.bad"
+must_lack "a refused import left its first route" "net: tcp4" route show
+printf 'route:\n-     net: tcp4\n      gateway: %s\n      hop: 0\n' $gw1 \
+	>"$T/rt.hop0"
+must_fail "import of hop 0" "route 0: hop is not -1 or 1..255" \
+	"$LNETCTL" import "$T/rt.hop0"
+# del by the gateway; the net's last route takes the net
+"$LNETCTL" route del --net tcp1 --gateway $gw2 || fail "route del tcp1 $gw2"
+must_lack "route del left the route" "gateway: $gw2" route show
+"$LNETCTL" route del --net tcp1 --gateway $gw1 || fail "route del tcp1 $gw1"
+must_lack "route del left tcp1" "net: tcp1" route show
+# the gateways' net deleted: their routes go
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (routes)"
+out=$("$LNETCTL" route show)
+[ -z "$out" ] || fail "net del left routes through it: $out"
+"$LNETCTL" route add --net tcp1 --gateway 192.0.2.1@tcp8 ||
+	fail "route add via tcp8"
+"$LNETCTL" lnet unconfigure || fail "lnet unconfigure (routes)"
+"$LNETCTL" lnet configure || fail "lnet configure (routes)"
+out=$("$LNETCTL" route show)
+[ -z "$out" ] || fail "routes survived unconfigure: $out"
+"$LNETCTL" net show | grep -q '@tcp8$' && fail "tcp8 survived unconfigure"
 
 # --- the tool itself under valgrind (user space: the distro kernel run is
 # enough, and valgrind under KASAN+kmemleak emulation is far too slow: no

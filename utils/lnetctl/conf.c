@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lnetctl export / import: the configuration as YAML, in the shape of
- * "net show", "peer show" (the configured peers), "global show" and
- * "udsp show".
+ * "net show", "route show -v", "peer show" (the configured peers),
+ * "global show" and "udsp show".
  * Import checks the whole file before it changes anything (plan.c), and
  * undoes what it did if the kernel refuses a part.
  */
@@ -27,6 +27,7 @@ int cmd_export(int argc, char **argv)
 	struct param *p = NULL;
 	struct ni_list l = { NULL, 0 };
 	struct udsp_list u = { NULL, 0 };
+	struct route_list rl = { NULL, 0 };
 	bool backup = false;
 	unsigned int n = 0;
 	struct yout y;
@@ -66,6 +67,10 @@ int cmd_export(int argc, char **argv)
 		report_nl_error("show", "udsp", "cannot get rules", &err);
 		goto out;
 	}
+	if (get_routes(NULL, &rl, &err) < 0) {
+		report_nl_error("show", "route", "cannot get routes", &err);
+		goto out;
+	}
 	if (file) {
 		f = fopen(file, "w");
 		if (!f) {
@@ -78,6 +83,7 @@ int cmd_export(int argc, char **argv)
 	yout_begin(&y, f);
 	yout_map(&y);
 	emit_nets(&y, &l, backup ? 1 : 2, backup);
+	emit_routes(&y, &rl, true, backup);
 	if (emit_configured_peers(&y, NULL, 0, &err) < 0) {
 		report_nl_error("show", "peer", "cannot get peers", &err);
 		yout_end_map(&y);
@@ -98,6 +104,7 @@ int cmd_export(int argc, char **argv)
 out:
 	free(l.ni);
 	free(u.r);
+	free(rl.r);
 	free(p);
 	return rc;
 }
@@ -106,9 +113,10 @@ out:
 
 enum import_mode { IMPORT_ADD, IMPORT_DEL, IMPORT_SHOW };
 
+/* Undo the first @n_* of each kind, in the reverse order of import_add(). */
 static void undo_import(struct plan *pl, unsigned int n_ni,
-			unsigned int n_par, unsigned int n_peer,
-			unsigned int n_udsp)
+			unsigned int n_par, unsigned int n_route,
+			unsigned int n_peer, unsigned int n_udsp)
 {
 	struct lnl_error err;
 
@@ -116,6 +124,9 @@ static void undo_import(struct plan *pl, unsigned int n_ni,
 		do_udsp_del(pl->udsp_at[n_udsp], &err);
 	while (n_peer--)
 		do_peer_del(pl->peer[n_peer].prim, NULL, true, &err);
+	while (n_route--)
+		do_route_del(pl->route[n_route].net, pl->route[n_route].gw,
+			     &err);
 	while (n_par--)
 		do_global_set(pl->par[n_par].name, pl->par[n_par].old, &err);
 	while (n_ni--)
@@ -168,7 +179,8 @@ static int import_add_udsp(struct plan *pl)
 	unsigned int i;
 
 	if (pl->n_udsp && get_udsp(-1, &l, &err) < 0) {
-		undo_import(pl, pl->n_ni, pl->n_par, pl->n_peer, 0);
+		undo_import(pl, pl->n_ni, pl->n_par, pl->n_route, pl->n_peer,
+			    0);
 		report_nl_error("show", "udsp", "cannot get rules", &err);
 		return 1;
 	}
@@ -180,7 +192,8 @@ static int import_add_udsp(struct plan *pl)
 			at = r->idx >= 0 && r->idx < l.n + i ? r->idx : l.n + i;
 		pl->udsp_at[i] = at;
 		if (do_udsp_add(r, r->idx, &err) < 0) {
-			undo_import(pl, pl->n_ni, pl->n_par, pl->n_peer, i);
+			undo_import(pl, pl->n_ni, pl->n_par, pl->n_route,
+				    pl->n_peer, i);
 			report_nl_error("add", "udsp", "cannot add rule", &err);
 			free(l.r);
 			return 1;
@@ -206,7 +219,7 @@ static int import_add(struct plan *pl)
 	}
 	for (i = 0; i < pl->n_ni; i++) {
 		if (do_net_add(&pl->ni[i], &err) < 0) {
-			undo_import(pl, i, 0, 0, 0);
+			undo_import(pl, i, 0, 0, 0, 0);
 			report_nl_error("add", "net", "cannot add network",
 					&err);
 			return 1;
@@ -217,7 +230,7 @@ static int import_add(struct plan *pl)
 				  &err) < 0) {
 			char prefix[96];
 
-			undo_import(pl, pl->n_ni, i, 0, 0);
+			undo_import(pl, pl->n_ni, i, 0, 0, 0);
 			snprintf(prefix, sizeof(prefix),
 				 "cannot set %s to %lld", pl->par[i].name,
 				 pl->par[i].value);
@@ -225,10 +238,20 @@ static int import_add(struct plan *pl)
 			return 1;
 		}
 	}
+	/* Routes once their gateways' nets are there. */
+	for (i = 0; i < pl->n_route; i++) {
+		if (do_route_add(&pl->route[i], &err) < 0) {
+			undo_import(pl, pl->n_ni, pl->n_par, i, 0, 0);
+			report_nl_error("add", "route", "cannot add route",
+					&err);
+			return 1;
+		}
+	}
 	/* Peers last: their NIDs' nets are there then. */
 	for (i = 0; i < pl->n_peer; i++) {
 		if (do_peer_add(&pl->peer[i], &err) < 0) {
-			undo_import(pl, pl->n_ni, pl->n_par, i, 0);
+			undo_import(pl, pl->n_ni, pl->n_par, pl->n_route, i,
+				    0);
 			report_nl_error("add", "peer", "cannot add peer", &err);
 			return 1;
 		}
@@ -255,6 +278,46 @@ static bool ni_listed(const struct ni_list *l, const char *net,
 		    net_match(net, l->ni[i].net))
 			return true;
 	return false;
+}
+
+/* Is route @r (net and gateway as the kernel shows them) in the file? */
+static bool route_planned(const struct plan *pl, const struct route_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < pl->n_route; i++)
+		if (net_match(pl->route[i].net, r->req.net) &&
+		    !strcmp(pl->route[i].gw, r->req.gw))
+			return true;
+	return false;
+}
+
+/* Every route of the file, present: 0; else reported, 1. */
+static int routes_missing(const struct plan *pl)
+{
+	struct route_list l;
+	struct lnl_error err;
+	unsigned int i, j;
+
+	if (get_routes(NULL, &l, &err) < 0) {
+		report_nl_error("show", "route", "cannot get routes", &err);
+		return 1;
+	}
+	for (i = 0; i < pl->n_route; i++) {
+		for (j = 0; j < l.n; j++)
+			if (net_match(pl->route[i].net, l.r[j].req.net) &&
+			    !strcmp(pl->route[i].gw, l.r[j].req.gw))
+				break;
+		if (j == l.n) {
+			report_error("del", "route", ENOENT,
+				     "no route to %s via %s",
+				     pl->route[i].net, pl->route[i].gw);
+			free(l.r);
+			return 1;
+		}
+	}
+	free(l.r);
+	return 0;
 }
 
 /* Delete the rules with the terms of @pl's, all present, last first. */
@@ -321,11 +384,21 @@ static int import_del(struct plan *pl)
 			     "no peer has primary NID %s", missing);
 		return 1;
 	}
+	if (pl->n_route && routes_missing(pl))
+		return 1;
 	if (pl->n_udsp && import_del_udsp(pl))
 		return 1;
 	for (i = 0; i < pl->n_peer; i++) {
 		if (do_peer_del(pl->peer[i].prim, NULL, true, &err) < 0) {
 			report_nl_error("del", "peer", "cannot delete peer",
+					&err);
+			return 1;
+		}
+	}
+	for (i = 0; i < pl->n_route; i++) {
+		if (do_route_del(pl->route[i].net, pl->route[i].gw,
+				 &err) < 0) {
+			report_nl_error("del", "route", "cannot delete route",
 					&err);
 			return 1;
 		}
@@ -339,6 +412,26 @@ static int import_del(struct plan *pl)
 		}
 	}
 	return 0;
+}
+
+/* The routes present that the file names. */
+static void emit_routes_like(struct yout *y, struct plan *pl)
+{
+	struct route_list l, sel = { NULL, 0 };
+	struct lnl_error err;
+	unsigned int i;
+
+	if (get_routes(NULL, &l, &err) < 0) {
+		report_nl_error("show", "route", "cannot get routes", &err);
+		return;
+	}
+	sel.r = calloc(l.n + 1, sizeof(*sel.r));
+	for (i = 0; sel.r && i < l.n; i++)
+		if (route_planned(pl, &l.r[i]))
+			sel.r[sel.n++] = l.r[i];
+	emit_routes(y, &sel, true, false);
+	free(sel.r);
+	free(l.r);
 }
 
 /* The rules present with the terms of @pl's. */
@@ -401,6 +494,8 @@ static int import_show(struct plan *pl)
 	yout_map(&y);
 	if (pl->n_ni)
 		emit_nets(&y, &sel, 1, false);
+	if (pl->n_route)
+		emit_routes_like(&y, pl);
 	if (pl->n_peer && emit_configured_peers(&y, pl->peer, pl->n_peer,
 						&err) < 0) {
 		report_nl_error("show", "peer", "cannot get peers", &err);

@@ -1242,6 +1242,9 @@ static const char usage[] =
 	"  stats show | stats reset\n"
 	"  global show\n"
 	"  set PARAM VALUE\n"
+	"  route add --net NET --gateway NID[,NID...] [--hop H] [--priority P]\n"
+	"  route del --net NET --gateway NID\n"
+	"  route show [--net NET] [--gateway NID] [--hop H] [--priority P] [-v]\n"
 	"  fault drop add -s SRC -d DST (-r RATE | -i SECONDS) [-p PORTAL]\n"
 	"      [-m put|ack|get|reply] [-e HEALTH_ERROR|random] [-n] [-o NID] [-x]\n"
 	"  fault delay add -s SRC -d DST (-r RATE | -i SECONDS) -l SECONDS\n"
@@ -1261,6 +1264,7 @@ int main(int argc, char **argv)
 		{ "net", cmd_net },
 		{ "peer", cmd_peer },
 		{ "udsp", cmd_udsp },
+		{ "route", cmd_route },
 		{ "fault", cmd_fault },
 		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },

@@ -196,6 +196,39 @@ int parse_udsp_info(struct nlattr *nest, struct udsp_info *u);
 void emit_udsp_info(struct yout *y, const struct udsp_info *u);
 int cmd_udsp(int argc, char **argv);
 
+/* --- routes (route.c) --- */
+
+#define ROUTE_HOP_MAX	255
+
+/* One route: "route add", or of import's "route:" block. */
+struct route_req {
+	char net[LNET_GENL_NET_LEN];
+	char gw[LNET_GENL_NID_LEN];
+	long long hop;		/* 1..255; -1 unset (0: any, as a filter) */
+	long long prio;		/* -1: not given (0) */
+};
+
+/* A route of "route show". */
+struct route_rec {
+	struct route_req req;
+	bool alive, single_hop;
+};
+
+struct route_list {
+	struct route_rec *r;
+	unsigned int n;
+};
+
+int do_route_add(const struct route_req *r, struct lnl_error *err);
+int do_route_del(const char *net, const char *gw, struct lnl_error *err);
+int get_routes(const struct route_req *f, struct route_list *l,
+	       struct lnl_error *err);
+void emit_routes(struct yout *y, const struct route_list *l, bool detail,
+		 bool backup);
+int parse_route(yaml_document_t *doc, yaml_node_t *map,
+		struct route_req *r, const char **why);
+int cmd_route(int argc, char **argv);
+
 /* --- fault injection (fault.c) --- */
 int cmd_fault(int argc, char **argv);
 

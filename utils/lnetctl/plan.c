@@ -304,6 +304,39 @@ static int plan_udsp(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
 	return 0;
 }
 
+/* "route:": a sequence of routes; several blocks add up. */
+static int plan_routes(yaml_document_t *doc, yaml_node_t *seq,
+		       struct plan *pl)
+{
+	struct route_req *r;
+	yaml_node_item_t *it;
+	const char *why;
+	size_t n;
+
+	if (!seq || seq->type != YAML_SEQUENCE_NODE) {
+		report_error("import", "route", EINVAL,
+			     "'route' is not a sequence");
+		return -EINVAL;
+	}
+	n = pl->n_route + (seq->data.sequence.items.top -
+			   seq->data.sequence.items.start);
+	r = realloc(pl->route, (n + 1) * sizeof(*pl->route));
+	if (!r)
+		return -ENOMEM;
+	pl->route = r;
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		if (parse_route(doc, yaml_document_get_node(doc, *it),
+				&pl->route[pl->n_route], &why)) {
+			report_error("import", "route", EINVAL,
+				     "route %u: %s", pl->n_route, why);
+			return -EINVAL;
+		}
+		pl->n_route++;
+	}
+	return 0;
+}
+
 /**
  * plan_doc() - check an import document and plan what it asks for
  * @doc: the document as libyaml loaded it
@@ -341,6 +374,8 @@ int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_peers(doc, v, &pl->peer, &pl->n_peer);
 		} else if (key && !strcmp(key, "udsp")) {
 			rc = plan_udsp(doc, v, pl);
+		} else if (key && !strcmp(key, "route")) {
+			rc = plan_routes(doc, v, pl);
 		} else {
 			report_error("import", key ? key : "import",
 				     EOPNOTSUPP,
@@ -365,5 +400,6 @@ void plan_free(struct plan *pl)
 	free_peer_plan(pl->peer, pl->n_peer);
 	free(pl->udsp);
 	free(pl->udsp_at);
+	free(pl->route);
 	memset(pl, 0, sizeof(*pl));
 }

@@ -24,6 +24,8 @@ struct plan {
 	struct udsp_rule *udsp;
 	unsigned int n_udsp;
 	long long *udsp_at;	/* import --add: where each rule went */
+	struct route_req *route;
+	unsigned int n_route;
 };
 
 int plan_doc(yaml_document_t *doc, struct plan *pl);

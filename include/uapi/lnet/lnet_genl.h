@@ -76,6 +76,11 @@ enum lnet_genl_cmd {
 	LNET_CMD_FAULT_DEL,	/* FAULT (TYPE, SRC + DST) or FAULT (TYPE) + ALL */
 	LNET_CMD_FAULT_RESET,	/* FAULT (TYPE): zero the rules' counters */
 	LNET_CMD_FAULT_GET,	/* dump: FAULT (TYPE); one message per rule */
+	LNET_CMD_ROUTE_ADD,	/* NET, GATEWAY, [HOP], [PRIORITY] */
+	LNET_CMD_ROUTE_DEL,	/* NET, [GATEWAY] (none: every route to NET) */
+	LNET_CMD_ROUTE_GET,	/* dump: [NET], [GATEWAY], [HOP], [PRIORITY]; */
+				/* one message per route: NET, GATEWAY, HOP, */
+				/* PRIORITY, ROUTE_ALIVE, ROUTE_SINGLE_HOP */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -116,13 +121,17 @@ enum lnet_genl_attr {
 	LNET_A_UDSP_SRC,	/* string: a net or NID ranges */
 	LNET_A_UDSP_DST,	/* string: a net or NID ranges */
 	LNET_A_UDSP_RTE,	/* string: NID ranges (not supported yet) */
-	LNET_A_PRIORITY,	/* u32: UDSP priority, 0 best */
+	LNET_A_PRIORITY,	/* u32: UDSP or route priority, 0 best */
 	LNET_A_IDX,		/* u32: UDSP rule index */
 	LNET_A_UDSP_INFO,	/* nest: LNET_UDSP_A_* (NI, peer NI; detail 4) */
 	LNET_A_HEALTH_VALUE,	/* u32: 0..LNET_GENL_HEALTH_MAX */
 	LNET_A_PEER,		/* flag: peer NIs (else local NIs) */
 	LNET_A_HEALTH,		/* nest: LNET_HEALTH_A_* (NI, peer NI; detail 2) */
 	LNET_A_FAULT,		/* nest: LNET_FAULT_A_* (a fault injection rule) */
+	LNET_A_GATEWAY,		/* string: a route's gateway NID */
+	LNET_A_HOP,		/* s32: a route's hop count, 1..255, -1 unset */
+	LNET_A_ROUTE_ALIVE,	/* u8: the route is up */
+	LNET_A_ROUTE_SINGLE_HOP, /* u8: the gateway showed an NI on the net */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
