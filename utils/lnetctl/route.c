@@ -423,6 +423,8 @@ static int route_show(int argc, char **argv)
 		report_nl_error("show", "route", "cannot get routes", &err);
 		return 1;
 	}
+	if (!l.n)
+		return 0;	/* no route: nothing, as stock */
 	yout_begin(&y, stdout);
 	yout_map(&y);
 	emit_routes(&y, &l, detail > 0, false);
