@@ -675,8 +675,16 @@ grep -qE '^ +(state|type):' "$T/rt.backup" &&
 out=$("$LNETCTL" route show)
 [ -z "$out" ] || fail "import --del left routes: $out"
 "$LNETCTL" import "$T/rt.backup" || fail "import (routes)"
-"$LNETCTL" export --backup | expect_yaml "export after route import" \
-	"$T/rt.backup"
+# an added route goes at a random place in its net's list: the same
+# lines, each route as before
+"$LNETCTL" export --backup | sort | expect_yaml "export after route import" \
+	<(sort "$T/rt.backup")
+"$LNETCTL" route show --net tcp1 --gateway $gw1 -v |
+	expect_yaml "route 1 after import" "$T/route1v"
+"$LNETCTL" route show --priority 7 -v |
+	expect_yaml "route 2 after import" "$T/route2v"
+"$LNETCTL" route show --net o2ib3 --gateway $gw3 -v |
+	expect_yaml "route 3 after import" "$T/route3v"
 "$LNETCTL" import --show "$T/rt.backup" | grep -c '^      gateway: ' |
 	grep -qx 4 || fail "import --show: not the 4 routes"
 # a refused route undoes what the import did
