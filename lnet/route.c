@@ -21,6 +21,7 @@
  * Nothing forwards or sends through a route yet: the send path still
  * fails a message to a remote net with -EHOSTUNREACH.
  */
+#include <linux/kernel.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
@@ -199,7 +200,7 @@ int lnet_route_table_add(struct lnet_route_table *t, u32 net,
 		hash_add_rcu(t->rt_nets, &rnet->lrn_hash, net);
 	}
 	/* after the first @pos routes: uniform over 0..len (spec 2.2) */
-	pos = prandom_u32_state(&t->rt_rnd) % (len + 1);
+	pos = reciprocal_scale(prandom_u32_state(&t->rt_rnd), len + 1);
 	at = &rnet->lrn_routes;
 	list_for_each_entry(r, &rnet->lrn_routes, lr_list) {
 		if (!pos--)
