@@ -56,10 +56,17 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_init);
 /**
  * lnet_route_get() - hold a route found under rcu_read_lock()
  * @r: the route
+ *
+ * A reader may meet a route a writer has just removed and put for the
+ * last time (it is freed only after the grace period): that one cannot
+ * be held.
+ *
+ * Context: under rcu_read_lock().
+ * Return: true if @r is now held, false if it is going.
  */
-void lnet_route_get(struct lnet_route *r)
+bool lnet_route_get(struct lnet_route *r)
 {
-	kref_get(&r->lr_ref);
+	return kref_get_unless_zero(&r->lr_ref);
 }
 
 static void lnet_route_release(struct kref *ref)

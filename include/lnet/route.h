@@ -44,7 +44,7 @@ struct lnet_route_env {
  * @lr_list: in its remote net's list (RCU)
  * @lr_rcu: freed after a grace period
  * @lr_ref: the table holds one; a reader that keeps the route past its
- *	RCU section takes one with lnet_route_get()
+ *	RCU section takes one with lnet_route_get(), unless it is zero
  * @lr_net: the remote net
  * @lr_gateway: the gateway NID given at add (shown by "route show")
  * @lr_hops: 1..255 or LNET_ROUTE_HOPS_UNSET
@@ -119,7 +119,7 @@ int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
 				    void *arg),
 			  void *arg);
 
-void lnet_route_get(struct lnet_route *r);
+bool lnet_route_get(struct lnet_route *r);
 void lnet_route_put(struct lnet_route *r);
 
 /* The node's table: LNet must be running to change it. */
