@@ -543,6 +543,11 @@ enum lnet_match_result {
  *	the LND made, which would otherwise complete twice)
  * @msg_recovery: a recovery ping (health/recovery.c): its failure moves
  *	no health value
+ * @msg_routing: a message this node forwards for others (a router's
+ *	receive turned into a send); routing spec 4.6: o2iblnd never RDMAs it
+ * @msg_target_is_router: a message we originate whose next hop is a
+ *	gateway (routing spec 3.1), not its final destination; routing spec
+ *	4.6: o2iblnd sends such a GET IMMEDIATE
  */
 struct lnet_msg {
 	struct list_head	msg_list;
@@ -573,6 +578,8 @@ struct lnet_msg {
 	unsigned long		msg_deadline;
 	bool			msg_no_resend;
 	bool			msg_recovery;
+	bool			msg_routing;
+	bool			msg_target_is_router;
 };
 
 struct lnet_portal {
