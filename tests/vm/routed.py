@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Three VMs, two links, one router between them: a, the client, on tcp
+(ksocklnd, eth0 on link net0); r, the router, on tcp (eth0, net0) and
+o2ib (soft-RoCE rxe0 on eth1, net1); b, the server, on o2ib (rxe0 on
+eth0, net1).  One vCPU each: three nodes take more than the machine's
+two cores, so the runner runs the job alone, after the others
+(tests/run.py, Runner.run).  The scenarios share one boot per kernel
+flavour (guest-init.sh), each starting with none of our modules loaded:
+
+- routed_config: r with an NI on each net, each end node and r reaching
+  each other on their common net (ping, PUT/GET with the data checked),
+  routes added on a and b, and a send to a net with no route failing at
+  once with -EHOSTUNREACH.
+"""
+
+import vm
+from cases import VmTest
+
+SCENARIOS = ["routed_config.sh"]
+
+TESTS = [
+    VmTest("routed",
+           nodes=[vm.Node("a", script=SCENARIOS, links=["net0"]),
+                  vm.Node("r", script=SCENARIOS, links=["net0", "net1"],
+                          rxe="eth1"),
+                  vm.Node("b", script=SCENARIOS, links=["net1"], rxe="eth0")],
+           flavours=("distro", "debug"), timeout=300, debug_timeout=900),
+]

@@ -1,0 +1,85 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the routed topology's scenarios (tests/vm/routed.py): a, a
+# client on tcp (eth0, link net0); r, a router on tcp (eth0, net0) and
+# o2ib (rxe0 on eth1, net1); b, a server on o2ib (rxe0 on eth0, net1).
+# Source it after guest-lib.sh:
+#	. "$LNET_TOP/tests/vm/routed_lib.sh"
+# It brings o2ib_lib.sh's helpers (and through it sock_lib.sh's lnet_test
+# ones: lt, lt_ok, field, counter, target_expect, ping_ok, lnet_idle).
+
+. "$LNET_TOP/tests/vm/o2ib_lib.sh"
+. "$LNET_TOP/tests/vm/lnetctl_lib.sh"
+
+T=/tmp/routed.$LNET_SCENARIO
+mkdir -p "$T"
+
+# The nodes' NIDs: a and r on tcp, r and b on o2ib.
+A=${IP_a_net0:?}@tcp
+R_TCP=${IP_r_net0:?}@tcp
+R_O2IB=${IP_r_net1:?}@o2ib
+B=${IP_b_net1:?}@o2ib
+export A R_TCP R_O2IB B
+
+# routed_load [LNET_PARAM=VALUE...]: our modules (lnet.ko with the given
+# parameters) and lnet_test, LNet configured with this node's NIs: tcp
+# on a, tcp and o2ib on r, o2ib on b (its rxe0 ACTIVE first).  lnet_test
+# serves (it is the target of the other end's PUTs and GETs).
+routed_load() {
+	local m
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	case $LNET_NODE in
+	r) rxe_setup eth1 ;;
+	b) rxe_setup eth0 ;;
+	esac
+	for m in $LNET_MODULES; do
+		if [ "$m" = lnet/lnet.ko ]; then
+			insmod "$LNET_MODDIR/$m" "$@" || fail "insmod $m $*"
+		else
+			insmod "$LNET_MODDIR/$m" || fail "insmod $m"
+		fi
+	done
+	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
+	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+	case $LNET_NODE in
+	a) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp" ;;
+	r) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp"
+	   "$LNETCTL" net add --net o2ib --if eth1 ||
+		{ o2ib_diag; fail "net add o2ib --if eth1"; } ;;
+	b) "$LNETCTL" net add --net o2ib --if eth0 ||
+		{ o2ib_diag; fail "net add o2ib --if eth0"; } ;;
+	*) fail "routed_load: no such node $LNET_NODE" ;;
+	esac
+	echo serve > "$RUN" || fail "serve"
+}
+
+# routed_unload: the reverse of routed_load; rmmod fails on a leaked
+# reference.
+routed_unload() {
+	sock_unload
+}
+
+# routed_diag: what a failing routed test wants to see, on any node.
+diag() {
+	{
+		echo "== nis"; cat /sys/kernel/debug/lnet/nis
+		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
+		echo "== routes"; "$LNETCTL" route show -v
+		echo "== routing"; "$LNETCTL" routing show
+		echo "== peers"; "$LNETCTL" peer show -v 2
+		echo "== target"; cat "$TARGET"
+		[ "$LNET_NODE" = b ] || { echo "== ksocklnd"; cat "$KSTATS"; }
+		[ "$LNET_NODE" = a ] || { echo "== ko2iblnd"; cat "$O2IB_STATS"; }
+		echo "== dmesg"; dmesg | tail -30
+	} 2>&1 | sed "s/^/[$LNET_NODE] /"
+}
+
+# routed_stat KEY: a counter of this node's "lnetctl stats show".
+routed_stat() {
+	local k v out
+	out=$("$LNETCTL" stats show) || fail "stats show"
+	while read -r k v; do
+		[ "$k" = "$1:" ] && { echo "$v"; return 0; }
+	done <<< "$out"
+	fail "stats show: no $1"
+}
