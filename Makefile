@@ -17,7 +17,8 @@
 #                         under build/fuzz/crashes (Documentation/testing.rst)
 #   make fuzz-seeds       rewrite the fuzz seed corpora from the KUnit vectors
 #   make install          lnetctl, lst, their man pages and bash completion
-#                         into $(DESTDIR)$(PREFIX)
+#                         into $(DESTDIR)$(PREFIX); lnet.service, its
+#                         helpers and /etc/default/lnet (systemd/)
 #   make deb              Debian packages lnet-dkms and lnet-utils, lintian
 #                         checked, into build/deb/
 #                         (default /usr, Debian's paths); never the modules
@@ -96,6 +97,10 @@ fuzz-seeds:
 PREFIX ?= /usr
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# lnet.service (systemd/) where Debian keeps units, its helpers, and its
+# settings; the unit's paths follow PREFIX and LNETLIBDIR.
+UNITDIR ?= /lib/systemd/system
+LNETLIBDIR ?= $(PREFIX)/lib/lnet
 .PHONY: install
 install: lnetctl
 	install -D -m 0755 -t $(DESTDIR)$(PREFIX)/sbin build/utils/lnetctl build/utils/lst
@@ -103,6 +108,14 @@ install: lnetctl
 		install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p#man/} || exit 1; \
 	done
 	install -D -m 0644 -t $(DESTDIR)$(COMPLETIONDIR) completion/lnetctl completion/lst
+	install -D -m 0755 systemd/lnet-wait-interfaces.sh $(DESTDIR)$(LNETLIBDIR)/lnet-wait-interfaces
+	install -D -m 0755 systemd/lnet-unload.sh $(DESTDIR)$(LNETLIBDIR)/lnet-unload
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	sed -e 's|/usr/sbin/|$(PREFIX)/sbin/|' -e 's|/usr/lib/lnet/|$(LNETLIBDIR)/|' \
+		systemd/lnet.service > $(DESTDIR)$(UNITDIR)/lnet.service
+	# an admin's settings stay
+	[ -e $(DESTDIR)/etc/default/lnet ] || \
+		install -D -m 0644 systemd/lnet.default $(DESTDIR)/etc/default/lnet
 
 # The Debian packages (debian/), built from a copy of the tree in
 # build/deb/lnet (dpkg-buildpackage writes to the parent directory), then

@@ -19,14 +19,17 @@ reported on its own and each starting with none of our modules loaded:
   refused by net add (no global rkey fallback);
 - ni_teardown: net del of a tcp and an o2ib NI while sends wait for peer
   credits and while a sender is between choosing the NI and reaching its
-  LND: every message completes once, with an error, promptly.
+  LND: every message completes once, with an error, promptly;
+- lnet_service: lnet.service's Exec* lines (systemd/) run as systemd
+  would: start (the NID of eth0, a ping), reload, stop (nothing loaded),
+  eth0 coming up late, eth0 never up (start fails naming it), a bad file.
 """
 
 import vm
 from cases import VmTest
 
 SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh", "udsp.sh",
-             "o2ib_tunables.sh", "ni_teardown.sh"]
+             "o2ib_tunables.sh", "ni_teardown.sh", "lnet_service.sh"]
 
 TESTS = [
     VmTest("one_node", nodes=[vm.Node("n", script=SCENARIOS, rxe="eth0")],
