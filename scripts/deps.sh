@@ -20,6 +20,8 @@ PKGS=(
 	groff-base
 	# make deb: the Debian packages (debian/), lintian checked
 	debhelper dh-dkms lintian
+	# lnet.service's check (tests/service_check.py): systemd-analyze
+	systemd
 	# fuzzing the parsers (fuzz/): libFuzzer, ASan and UBSan
 	clang libclang-rt-14-dev
 	# the user tool under valgrind (VM test lnetctl)

@@ -9,9 +9,11 @@
 Always: the dkms.conf of lnet-dkms (debian/lnet-dkms.dkms) builds every
 module the tree's Kbuild files make (obj-m), from its directory, and
 installs each; debian/rules copies every directory the top Kbuild
-descends into (but kunit/).  With --build: lnet-utils holds lnetctl, lst,
-the four man pages, the bash completion and the example lnet.conf;
-lnet-dkms holds dkms.conf and every module's sources under
+descends into (but kunit/), and installs lnet.service into lnet-utils'
+/lib/systemd/system with its helpers under /usr/lib/lnet/.  With
+--build: lnet-utils holds lnetctl, lst, the four man pages, the bash
+completion, the example lnet.conf, lnet.service, its helpers and
+/etc/default/lnet; lnet-dkms holds dkms.conf and every module's sources under
 /usr/src/lnet-VERSION.
 """
 
@@ -66,11 +68,27 @@ def check_layout(errors):
         if i not in dests:
             errors.append("debian/lnet-dkms.dkms: no DEST_MODULE_LOCATION[%s]" % i)
     with open(os.path.join(TOP, "debian", "rules")) as f:
-        copied = re.search(r"cp -a ([^$]*)\$\(DKMS_SRC\)", f.read())
+        rules = f.read()
+    copied = re.search(r"cp -a ([^$]*)\$\(DKMS_SRC\)", rules)
     copied = copied.group(1).split() if copied else []
     for d in sorted(set(top_dirs()) | {"include"}):
         if d not in copied:
             errors.append("debian/rules: directory %s (Kbuild) is not copied into lnet-dkms" % d)
+    check_service_layout(errors, rules)
+
+
+def check_service_layout(errors, rules):
+    """lnet.service lands in lnet-utils where systemd looks for a
+    package's units, each helper it runs where it runs it."""
+    from service_check import helpers
+    if not re.search(r"-t debian/lnet-utils/lib/systemd/system systemd/lnet\.service", rules):
+        errors.append("debian/rules: systemd/lnet.service is not installed into "
+                      "lnet-utils' /lib/systemd/system")
+    for h in helpers():
+        if not re.search(r"systemd/%s\.sh\s*\\?\s*debian/lnet-utils/usr/lib/lnet/%s\n"
+                         % (h, h), rules):
+            errors.append("debian/rules: lnet.service runs /usr/lib/lnet/%s: "
+                          "systemd/%s.sh is not installed there" % (h, h))
 
 
 def contents(deb):
@@ -96,7 +114,9 @@ def check_build(errors):
               "/usr/share/man/man5/lnet.conf.5.gz", "/usr/share/man/man7/lnet.7.gz",
               "/usr/share/bash-completion/completions/lnetctl",
               "/usr/share/bash-completion/completions/lst",
-              "/usr/share/doc/lnet-utils/examples/lnet.conf.example"]:
+              "/usr/share/doc/lnet-utils/examples/lnet.conf.example",
+              "/lib/systemd/system/lnet.service", "/usr/lib/lnet/lnet-wait-interfaces",
+              "/usr/lib/lnet/lnet-unload", "/etc/default/lnet"]:
         if f not in have:
             errors.append("lnet-utils lacks %s" % f)
     have = contents(dkms[0])

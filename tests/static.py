@@ -109,6 +109,12 @@ def deb_layout(_run_dir):
     return _run(["python3", os.path.join("tests", "deb_check.py")], "deb layout")
 
 
+def service_unit(_run_dir):
+    """tests/service_check.py: systemd-analyze verify on lnet.service,
+    its helpers installed where it runs them."""
+    return _run(["python3", os.path.join("tests", "service_check.py")], "lnet.service")
+
+
 def fuzz(run_dir):
     """Every fuzz target (fuzz/run.sh) for FUZZ_CHECK_TIME seconds from its
     seed corpus: any crash, sanitizer report, leak or hang fails, and
@@ -142,5 +148,6 @@ TESTS = [
     HostTest("man_pages", man_pages, secs=15),
     HostTest("completion", completion, secs=10),
     HostTest("deb_layout", deb_layout, secs=1),
+    HostTest("service_unit", service_unit, secs=2),
     HostTest("fuzz", fuzz, secs=180),
 ]
