@@ -30,6 +30,10 @@ static const char * const lnet_drop_names[] = {
 	[LNET_DROP_NOMEM - LNET_HDR_DROP_COUNT]		= "nomem",
 	[LNET_DROP_BAD_SRC - LNET_HDR_DROP_COUNT]	= "bad_src",
 	[LNET_DROP_FAULT - LNET_HDR_DROP_COUNT]		= "fault",
+	[LNET_DROP_NO_ROUTING - LNET_HDR_DROP_COUNT]	= "no_routing",
+	[LNET_DROP_ROUTED_LOCAL - LNET_HDR_DROP_COUNT]	= "routed_local",
+	[LNET_DROP_ROUTED_GET_REQ - LNET_HDR_DROP_COUNT] = "routed_get_req",
+	[LNET_DROP_NO_ROUTE - LNET_HDR_DROP_COUNT]	= "no_route",
 };
 
 static_assert(ARRAY_SIZE(lnet_drop_names) ==

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/router.h>
 
 /**
  * lnet_msg_alloc() - a new, zeroed message
@@ -47,7 +48,10 @@ void lnet_msg_free(struct lnet_msg *msg)
 	bool last;
 
 	lnet_lock();
-	WARN_ON(msg->msg_md || msg->msg_txcredit || msg->msg_peertxcredit);
+	WARN_ON(msg->msg_md || msg->msg_txcredit || msg->msg_peertxcredit ||
+		msg->msg_rtrbuf || msg->msg_rtrcredit);
+	if (msg->msg_rtrpeer)
+		lnet_peer_ni_put_locked(msg->msg_rtrpeer);
 	if (msg->msg_txpeer)
 		lnet_peer_ni_put_locked(msg->msg_txpeer);
 	if (msg->msg_txni)
@@ -158,7 +162,9 @@ static void lnet_msg_latency_locked(struct lnet_msg *msg,
 
 /*
  * Count a finished message on its NI, its peer NI and globally; @lpni is
- * the peer NI a receive came from (none for 0@lo's).
+ * the peer NI a receive came from (none for 0@lo's).  A forwarded
+ * message counts on its NIs and peer NIs, and globally only as routed
+ * (route_count, once sent on) or dropped (spec 9).
  */
 static void lnet_msg_count_locked(struct lnet_msg *msg,
 				  struct lnet_peer_ni *lpni, int status)
@@ -169,7 +175,7 @@ static void lnet_msg_count_locked(struct lnet_msg *msg,
 
 	if (status) {
 		c->errors++;
-		if (msg->msg_send)
+		if (msg->msg_send && !msg->msg_routing)
 			return;
 		lnet_drop_count_locked(msg->msg_rxni, LNET_DROP_COUNT,
 				       msg->msg_type, msg->msg_len);
@@ -190,6 +196,11 @@ static void lnet_msg_count_locked(struct lnet_msg *msg,
 		}
 		lnet_msg_latency_locked(msg, s, msg->msg_txpeer ?
 					&msg->msg_txpeer->lpni_stats : NULL);
+		if (msg->msg_routing) {
+			c->route_count++;
+			c->route_length += msg->msg_len;
+			return;
+		}
 		c->send_count++;
 		c->send_length += msg->msg_len;
 	} else {
@@ -202,6 +213,8 @@ static void lnet_msg_count_locked(struct lnet_msg *msg,
 			lpni->lpni_stats.received[type]++;
 		}
 		lnet_msg_latency_locked(msg, s, lpni ? &lpni->lpni_stats : NULL);
+		if (msg->msg_routing)
+			return;
 		c->recv_count++;
 		c->recv_length += msg->msg_len;
 	}
@@ -269,16 +282,21 @@ enum lnet_msg_next {
 	LNET_MSG_NEXT_FREE,	/* freed */
 	LNET_MSG_NEXT_ACK,	/* a delivered PUT: becomes its ACK */
 	LNET_MSG_NEXT_RESEND,	/* queued to be sent again: not finalized */
+	LNET_MSG_NEXT_FORWARD,	/* received to forward: sent on (router.c) */
 };
 
 /*
  * The bookkeeping of one finished message: its health check (which may
  * take it to be sent again), its credits go back (messages that now hold
- * all theirs join @ready), it is counted and its MD gets its event.
+ * all theirs join @ready), it is counted and its MD gets its event.  A
+ * forwarded message received whole is sent on instead; once it is done,
+ * its router buffer and credit go back (forwarded messages that now hold
+ * theirs join @rx).
  */
 static enum lnet_msg_next lnet_msg_complete_locked(struct lnet_msg *msg,
 						   int status,
-						   struct list_head *ready)
+						   struct list_head *ready,
+						   struct list_head *rx)
 {
 	struct lnet_peer_ni *lpni = msg->msg_txpeer;
 
@@ -288,6 +306,10 @@ static enum lnet_msg_next lnet_msg_complete_locked(struct lnet_msg *msg,
 		lpni = lnet_peer_ni_find_locked(&msg->msg_from);
 	if (lnet_msg_health_locked(msg, lpni, status, ready))
 		return LNET_MSG_NEXT_RESEND;
+	if (msg->msg_routing && !msg->msg_send && !status) {
+		lnet_msg_count_locked(msg, lpni, 0);
+		return LNET_MSG_NEXT_FORWARD;
+	}
 	msg->msg_finalized = true;
 	if (msg->msg_send && msg->msg_txni)
 		lnet_msg_credits_release(msg, ready);
@@ -295,6 +317,8 @@ static enum lnet_msg_next lnet_msg_complete_locked(struct lnet_msg *msg,
 		lnet_msg_count_locked(msg, lpni, status);
 	if (msg->msg_md)
 		lnet_msg_detach_md(msg, status);
+	if (msg->msg_routing)
+		lnet_fwd_release_locked(msg, rx);
 	return !status && msg->msg_ack && !msg->msg_send ? LNET_MSG_NEXT_ACK :
 							   LNET_MSG_NEXT_FREE;
 }
@@ -304,8 +328,60 @@ static void lnet_msg_retire(struct lnet_msg *msg, enum lnet_msg_next next)
 {
 	if (next == LNET_MSG_NEXT_ACK)
 		lnet_msg_send_ack(msg);
+	else if (next == LNET_MSG_NEXT_FORWARD)
+		lnet_fwd_send(msg);
 	else if (next == LNET_MSG_NEXT_FREE)
 		lnet_msg_free(msg);
+}
+
+/*
+ * Start what waited: @ready hold their tx credits (to their LND's
+ * lnd_send()), @rx their router buffer (to their LND's lnd_recv(), or
+ * dropped).  Iterative: a message its LND refuses at once is completed
+ * by this loop, not by a nested call (a nested call per queued message
+ * overflowed the stack when an NI failed with a backlog).  The one place
+ * where credit waiters are started.
+ */
+static void lnet_msgs_run(struct list_head *ready, struct list_head *rx)
+{
+	enum lnet_msg_next next;
+	struct lnet_msg *m;
+	int rc;
+
+	for (;;) {
+		m = list_first_entry_or_null(ready, struct lnet_msg, msg_list);
+		if (m) {
+			list_del_init(&m->msg_list);
+			rc = lnet_ni_send_rc(m);
+		} else {
+			m = list_first_entry_or_null(rx, struct lnet_msg,
+						     msg_list);
+			if (!m)
+				break;
+			list_del_init(&m->msg_list);
+			rc = lnet_fwd_recv_rc(m);
+		}
+		if (!rc)
+			continue;
+		/* Refused: its credits may release more waiters. */
+		lnet_lock();
+		next = lnet_msg_complete_locked(m, rc, ready, rx);
+		lnet_unlock();
+		lnet_msg_retire(m, next);
+	}
+}
+
+/**
+ * lnet_fwd_rx_run() - hand forwarded messages that waited to their LNDs
+ * @rx: messages holding their router buffer, or none to be dropped
+ *
+ * Context: Process context or softirq; no LNet lock held.
+ */
+void lnet_fwd_rx_run(struct list_head *rx)
+{
+	LIST_HEAD(ready);
+
+	lnet_msgs_run(&ready, rx);
 }
 
 /**
@@ -318,44 +394,28 @@ static void lnet_msg_retire(struct lnet_msg *msg, enum lnet_msg_next next)
  * send that its LND classified (msg_health_status) may be taken to be
  * sent again by another path (lnet/resend.c); otherwise this returns the
  * message's credits, counts it, delivers its event, frees it or turns it
- * into an ACK, and starts the messages that were waiting for its credits.
- * Each message is finalized exactly once; a second call is a bug and is
+ * into an ACK, and starts the messages that were waiting for its credits
+ * (lnet_msgs_run()).  A forwarded message received whole is sent on
+ * (lnet/router.c).  Each message is finalized exactly once (a forwarded
+ * one once received and once sent on); a second call is a bug and is
  * refused with a warning.
- *
- * Completion is iterative: a waiting message that its LND refuses at once
- * is finalized by the loop below, not by a nested call (a nested call per
- * queued message overflowed the stack when an NI failed with a backlog).
- * The loop is the one place where credit waiters are started.
  *
  * Context: Process context or softirq; no LNet lock held.
  */
 void lnet_finalize(struct lnet_msg *msg, int status)
 {
 	LIST_HEAD(ready);	/* hold their credits: to their LND */
+	LIST_HEAD(rx);		/* hold their router buffer: to their LND */
 	enum lnet_msg_next next;
-	struct lnet_msg *m;
-	int rc;
 
 	lnet_lock();
 	if (WARN_ON(msg->msg_finalized)) {
 		lnet_unlock();
 		return;
 	}
-	next = lnet_msg_complete_locked(msg, status, &ready);
+	next = lnet_msg_complete_locked(msg, status, &ready, &rx);
 	lnet_unlock();
 	lnet_msg_retire(msg, next);
-
-	while ((m = list_first_entry_or_null(&ready, struct lnet_msg,
-					     msg_list))) {
-		list_del_init(&m->msg_list);
-		rc = lnet_ni_send_rc(m);
-		if (!rc)
-			continue;
-		/* A refused send: its credits may release more waiters. */
-		lnet_lock();
-		next = lnet_msg_complete_locked(m, rc, &ready);
-		lnet_unlock();
-		lnet_msg_retire(m, next);
-	}
+	lnet_msgs_run(&ready, &rx);
 }
 EXPORT_SYMBOL(lnet_finalize);

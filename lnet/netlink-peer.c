@@ -60,7 +60,9 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 	    nla_put_s32(skb, LNET_PEER_CR_A_TX_MAX, p->tx_credits_max) ||
 	    nla_put_s32(skb, LNET_PEER_CR_A_TX_AVAIL, p->tx_credits) ||
 	    nla_put_s32(skb, LNET_PEER_CR_A_TX_MIN, p->tx_credits_min) ||
-	    nla_put_u32(skb, LNET_PEER_CR_A_TXQ_BYTES, p->txq_bytes))
+	    nla_put_u32(skb, LNET_PEER_CR_A_TXQ_BYTES, p->txq_bytes) ||
+	    nla_put_s32(skb, LNET_PEER_CR_A_RTR_AVAIL, p->rtr_credits) ||
+	    nla_put_s32(skb, LNET_PEER_CR_A_RTR_MIN, p->rtr_credits_min))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	nest = nla_nest_start(skb, LNET_A_NI_STATS);

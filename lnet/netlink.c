@@ -1047,6 +1047,24 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.policy		= lnet_route_policy,
 		.maxattr	= LNET_ROUTE_POLICY_MAX,
 	},
+	{
+		.cmd		= LNET_CMD_ROUTING_SET,
+		.doit		= lnet_genl_routing_set,
+		.policy		= lnet_routing_policy,
+		.maxattr	= LNET_ROUTING_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_BUFFERS_SET,
+		.doit		= lnet_genl_buffers_set,
+		.policy		= lnet_routing_policy,
+		.maxattr	= LNET_ROUTING_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_ROUTING_GET,
+		.doit		= lnet_genl_routing_get,
+	},
 };
 
 struct genl_family lnet_genl_family __ro_after_init = {

@@ -71,4 +71,11 @@ int lnet_genl_route_add(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_route_del(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_route_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* netlink-routing.c */
+#define LNET_ROUTING_POLICY_MAX	LNET_A_RTR_LARGE
+extern const struct nla_policy lnet_routing_policy[LNET_ROUTING_POLICY_MAX + 1];
+int lnet_genl_routing_set(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_buffers_set(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_routing_get(struct sk_buff *skb, struct genl_info *info);
+
 #endif /* _LNET_NETLINK_H */

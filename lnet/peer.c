@@ -29,6 +29,7 @@
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
+#include <lnet/router.h>
 
 #include "peer.h"
 
@@ -465,6 +466,8 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	info->tx_credits_max = lpni->lpni_txc.max;
 	info->tx_credits = lpni->lpni_txc.credits;
 	info->tx_credits_min = lpni->lpni_txc.min;
+	lnet_rtr_credits_info_locked(lpni, &info->rtr_credits,
+				     &info->rtr_credits_min);
 	info->send_count = s->send_count;
 	info->recv_count = s->recv_count;
 	info->drop_count = s->drop_count;

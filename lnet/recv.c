@@ -3,8 +3,9 @@
  * The receive path: lnet_parse() (and lnet_parse_rdma()) from the LND,
  * down to the LND's lnd_recv().  The send path is send.c.
  *
- * The header is decoded and checked by hdr.c; then it must be addressed
- * to us, matched on its portal (PUT, GET: portal.c) or resolved by handle
+ * The header is decoded and checked by hdr.c; then a message addressed
+ * to another node is forwarded (router.c) or refused, one to us is
+ * matched on its portal (PUT, GET: portal.c) or resolved by handle
  * (ACK, REPLY: md.c); every drop is counted by reason.  A matched GET is
  * answered here with its REPLY (sent by send.c); a delivered PUT's ACK is
  * made at finalization (finalize.c).  Exchanges follow wire spec 2.6.
@@ -13,6 +14,7 @@
 #include <linux/minmax.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/router.h>
 
 /**
  * lnet_drop_count_locked() - count a dropped received message
@@ -282,15 +284,32 @@ void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop)
 	lnet_parse_deliver(msg, reason, rdma_req);
 }
 
+/* Why a well-formed message we may take is dropped silently, or 0. */
+static unsigned int lnet_parse_drop_reason(const struct lnet_hdr *hdr,
+					   bool fault_drop,
+					   const struct lnet_msg *msg)
+{
+	if (hdr->dest_pid != LNET_PID_LUSTRE)
+		return LNET_DROP_BAD_PID;
+	if (unlikely(fault_drop))
+		return LNET_DROP_FAULT;
+	if (the_lnet.ln_state != LNET_STATE_RUNNING)
+		return LNET_DROP_SHUTDOWN;
+	if (!msg)
+		return LNET_DROP_NOMEM;
+	return 0;
+}
+
 static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 			     size_t size, const struct lnet_nid *from,
 			     void *private, bool rdma_req)
 {
 	enum lnet_hdr_drop_reason why;
+	bool eproto = true, fwd;
 	struct lnet_msg *msg;
 	struct lnet_hdr hdr;
 	bool fault_drop;
-	int reason = 0;
+	unsigned int reason = 0;
 	int rc;
 
 	if (size == LNET_HDR_NID16_SIZE)
@@ -308,12 +327,18 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 	fault_drop = lnet_fault_drop_rx(&hdr, &ni->ni_nid);
 	msg = lnet_msg_alloc(GFP_ATOMIC | __GFP_NOWARN);
 	lnet_lock();
-	/* No routing yet: a message not for us is an error, as a spoof. */
-	if (!lnet_for_me_locked(ni, &hdr.dest_nid))
-		reason = LNET_DROP_NOT_FOR_ME;
-	else if (lnet_src_spoofed(&hdr.src_nid, from))
+	/*
+	 * Not for us: forwarded, dropped if routing is disabled, or an
+	 * error (routing spec 4.1), as a spoof is.
+	 */
+	fwd = !lnet_for_me_locked(ni, &hdr.dest_nid);
+	if (fwd)
+		reason = lnet_fwd_check_locked(ni, &hdr, rdma_req, &eproto);
+	if (!reason && lnet_src_spoofed(&hdr.src_nid, from)) {
 		reason = LNET_DROP_BAD_SRC;
-	if (reason) {
+		eproto = true;
+	}
+	if (reason && eproto) {
 		lnet_drop_count_locked(ni, reason, hdr.type,
 				       hdr.payload_length);
 		lnet_unlock();
@@ -321,14 +346,8 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 			lnet_msg_free(msg);
 		return -EPROTO;
 	}
-	if (hdr.dest_pid != LNET_PID_LUSTRE)
-		reason = LNET_DROP_BAD_PID;
-	else if (unlikely(fault_drop))
-		reason = LNET_DROP_FAULT;
-	else if (the_lnet.ln_state != LNET_STATE_RUNNING)
-		reason = LNET_DROP_SHUTDOWN;
-	else if (!msg)
-		reason = LNET_DROP_NOMEM;
+	if (!reason)	/* else not forwarded: routing is disabled */
+		reason = lnet_parse_drop_reason(&hdr, fault_drop, msg);
 	if (reason) {
 		lnet_drop_count_locked(ni, reason, hdr.type,
 				       hdr.payload_length);
@@ -352,6 +371,11 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		*lnet_peer_primary_nid_locked(&hdr.src_nid);
 	msg->msg_initiator.pid = hdr.src_pid;
 	msg->msg_rlength = hdr.payload_length;
+	if (fwd) {
+		lnet_unlock();
+		lnet_fwd_start(msg);
+		return 0;
+	}
 	/*
 	 * A fault injection delay rule may hold it, to be matched later
 	 * (lnet_parse_local()); else it is matched now, in the same lock.

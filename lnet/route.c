@@ -618,6 +618,19 @@ int lnet_routes_walk(unsigned long skip,
 }
 
 /**
+ * lnet_route_next_hop() - the gateway of the node's table for @net
+ * @net: a remote net
+ * @gw: out: the gateway's NID
+ *
+ * Context: Any.
+ * Return: 0, or -EHOSTUNREACH (lnet_route_table_select()).
+ */
+int lnet_route_next_hop(u32 net, struct lnet_nid *gw)
+{
+	return lnet_route_table_select(&lnet_routes, net, LNET_NET_ANY, gw);
+}
+
+/**
  * lnet_routes_net_deleted() - a local net is gone
  * @net: the net
  *

@@ -26,6 +26,7 @@
 
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
+#include <lnet/router.h>
 
 struct lnet the_lnet = {
 	.ln_lock	= __SPIN_LOCK_UNLOCKED(the_lnet.ln_lock),
@@ -233,6 +234,7 @@ static void lnet_shutdown_locked(void)
 	lnet_discovery_stop();
 	lnet_resend_flush();
 	lnet_fault_delay_flush();
+	lnet_routing_stop();
 	lnet_stop_all_nis();
 	lnet_rsp_expire_all();
 	lnet_discovery_flush();
@@ -274,6 +276,8 @@ int lnet_configure(bool all, struct netlink_ext_ack *extack)
 	}
 	if (!rc && all) {
 		rc = lnet_start_networks(networks, extack);
+		if (!rc)
+			rc = lnet_routing_start();	/* forwarding= */
 		if (!rc)
 			rc = lnet_ping_target_update();
 		/*
@@ -351,6 +355,8 @@ static int lnet_startup_for_user_locked(void)
 	 */
 	the_lnet.ln_users++;
 	rc = lnet_start_networks(nets, NULL);
+	if (!rc)
+		rc = lnet_routing_start();	/* forwarding= */
 	if (!rc)
 		rc = lnet_ping_target_update();
 	if (rc) {

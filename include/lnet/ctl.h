@@ -222,6 +222,8 @@ struct lnet_peer_ni_info {
 	s32			tx_credits;	/* now; < 0: queued */
 	s32			tx_credits_min;	/* low-water mark */
 	u32			txq_bytes;	/* payload waiting for credits */
+	s32			rtr_credits;	/* router credits (forwarding) */
+	s32			rtr_credits_min; /* their low-water mark */
 	u32			send_count;
 	u32			recv_count;
 	u32			drop_count;

@@ -121,6 +121,10 @@ enum lnet_drop_reason {
 	LNET_DROP_NOMEM,		/* no memory for a message */
 	LNET_DROP_BAD_SRC,		/* src_nid another NID of from's net */
 	LNET_DROP_FAULT,		/* a fault injection drop rule */
+	LNET_DROP_NO_ROUTING,		/* not ours, routing disabled */
+	LNET_DROP_ROUTED_LOCAL,		/* not ours, to our NID or net */
+	LNET_DROP_ROUTED_GET_REQ,	/* an RDMA GET not for us */
+	LNET_DROP_NO_ROUTE,		/* forwarding found no next hop */
 	LNET_DROP_COUNT
 };
 
@@ -220,6 +224,10 @@ struct lnet_ni {
  * @lpni_refcount: messages that go to it (msg_txpeer)
  * @lpni_last_used: jiffies when the last of them was freed
  * @lpni_txc: per-peer-NI tx credits
+ * @lpni_rtrc: router credits of a previous hop (lnet/router.c): messages
+ *	it sends us to forward wait here, FIFO, when they run out; set up
+ *	when it first sends one (@lpni_rtrc_set)
+ * @lpni_rtrc_set: @lpni_rtrc is set up
  * @lpni_stats: counters
  * @lpni_seq: round-robin tie breaker: the peer's send count when it was
  *	last chosen (select.c)
@@ -248,6 +256,8 @@ struct lnet_peer_ni {
 	int			lpni_refcount;
 	unsigned long		lpni_last_used;
 	struct lnet_credits	lpni_txc;
+	struct lnet_credits	lpni_rtrc;
+	bool			lpni_rtrc_set;
 	struct lnet_ni_stats	lpni_stats;
 	unsigned int		lpni_seq;
 	struct lnet_nid		lpni_pref_nid;
@@ -548,6 +558,9 @@ enum lnet_match_result {
  * @msg_target_is_router: a message we originate whose next hop is a
  *	gateway (routing spec 3.1), not its final destination; routing spec
  *	4.6: o2iblnd sends such a GET IMMEDIATE
+ * @msg_rtrcredit: holds (or waits for) a router credit of @msg_rtrpeer
+ * @msg_rtrpeer: the previous hop of a forwarded message (a reference)
+ * @msg_rtrbuf: the router buffer of a forwarded message
  */
 struct lnet_msg {
 	struct list_head	msg_list;
@@ -580,6 +593,9 @@ struct lnet_msg {
 	bool			msg_recovery;
 	bool			msg_routing;
 	bool			msg_target_is_router;
+	bool			msg_rtrcredit;
+	struct lnet_peer_ni	*msg_rtrpeer;
+	struct lnet_rtrbuf	*msg_rtrbuf;
 };
 
 struct lnet_portal {

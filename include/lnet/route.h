@@ -130,6 +130,7 @@ int lnet_route_del(u32 net, const struct lnet_nid *gw,
 int lnet_routes_walk(unsigned long skip,
 		     int (*fn)(const struct lnet_route_info *ri, void *arg),
 		     void *arg);
+int lnet_route_next_hop(u32 net, struct lnet_nid *gw);
 void lnet_routes_net_deleted(u32 net);
 void lnet_routes_flush(void);
 

@@ -143,6 +143,9 @@ static void emit_peer_ni(struct yout *y, const struct peer_ni_rec *p,
 		yout_kv_int(y, "min_tx_credits", p->cr[LNET_PEER_CR_A_TX_MIN]);
 		yout_kv_uint(y, "tx_q_num_of_buf",
 			     (unsigned int)p->cr[LNET_PEER_CR_A_TXQ_BYTES]);
+		yout_kv_int(y, "available_rtr_credits",
+			    p->cr[LNET_PEER_CR_A_RTR_AVAIL]);
+		yout_kv_int(y, "min_rtr_credits", p->cr[LNET_PEER_CR_A_RTR_MIN]);
 		yout_kv_uint(y, "refcount", p->refcount);
 		yout_str(y, "statistics");
 		yout_map(y);

@@ -81,6 +81,9 @@ enum lnet_genl_cmd {
 	LNET_CMD_ROUTE_GET,	/* dump: [NET], [GATEWAY], [HOP], [PRIORITY]; */
 				/* one message per route: NET, GATEWAY, HOP, */
 				/* PRIORITY, ROUTE_ALIVE, ROUTE_SINGLE_HOP */
+	LNET_CMD_ROUTING_SET,	/* ROUTING_ENABLE */
+	LNET_CMD_BUFFERS_SET,	/* [RTR_TINY], [RTR_SMALL], [RTR_LARGE] */
+	LNET_CMD_ROUTING_GET,	/* reply: ROUTING_STATE, [RTR_POOL x 3] */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -132,6 +135,13 @@ enum lnet_genl_attr {
 	LNET_A_HOP,		/* s32: a route's hop count, 1..255, -1 unset */
 	LNET_A_ROUTE_ALIVE,	/* u8: the route is up */
 	LNET_A_ROUTE_SINGLE_HOP, /* u8: the gateway showed an NI on the net */
+	LNET_A_ROUTING_ENABLE,	/* u8: 1 forward, 0 do not */
+	LNET_A_ROUTING_STATE,	/* u32: 0 disabled, 1 enabled, 2 stopping, */
+				/* 3 starting (routing spec 5.1) */
+	LNET_A_RTR_TINY,	/* s32: buffers total; 0 default, -1 unchanged */
+	LNET_A_RTR_SMALL,	/* s32: as RTR_TINY */
+	LNET_A_RTR_LARGE,	/* s32: as RTR_TINY */
+	LNET_A_RTR_POOL,	/* nest: LNET_RTRPOOL_A_*, tiny, small, large */
 
 	__LNET_A_MAX,
 	LNET_A_MAX = __LNET_A_MAX - 1
@@ -239,6 +249,19 @@ enum lnet_genl_latency_attr {
 	LNET_LAT_A_MAX = __LNET_LAT_A_MAX - 1
 };
 
+/* LNET_A_RTR_POOL: one router buffer pool ("routing show"). */
+enum lnet_genl_rtrpool_attr {
+	LNET_RTRPOOL_A_UNSPEC,
+	LNET_RTRPOOL_A_NPAGES,		/* u32: pages per buffer */
+	LNET_RTRPOOL_A_NBUFFERS,	/* s32: buffers allocated */
+	LNET_RTRPOOL_A_CREDITS,		/* s32: idle less waiting */
+	LNET_RTRPOOL_A_MINCREDITS,	/* s32: low-water mark */
+	LNET_RTRPOOL_A_WANTED,		/* s32: the total asked for */
+
+	__LNET_RTRPOOL_A_MAX,
+	LNET_RTRPOOL_A_MAX = __LNET_RTRPOOL_A_MAX - 1
+};
+
 /* LNET_A_PEER_CREDITS: a peer NI's tx credits. */
 enum lnet_genl_peer_credits_attr {
 	LNET_PEER_CR_A_UNSPEC,
@@ -246,6 +269,8 @@ enum lnet_genl_peer_credits_attr {
 	LNET_PEER_CR_A_TX_AVAIL,	/* s32: now; < 0: messages wait */
 	LNET_PEER_CR_A_TX_MIN,		/* s32: low-water mark */
 	LNET_PEER_CR_A_TXQ_BYTES,	/* u32: payload of those waiting */
+	LNET_PEER_CR_A_RTR_AVAIL,	/* s32: router credits now */
+	LNET_PEER_CR_A_RTR_MIN,		/* s32: their low-water mark */
 
 	__LNET_PEER_CR_A_MAX,
 	LNET_PEER_CR_A_MAX = __LNET_PEER_CR_A_MAX - 1

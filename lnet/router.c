@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Forwarding (routing spec 4): a message whose dest_nid is not ours,
+ * received while routing is enabled, is stored in a router buffer and
+ * sent on, its header unchanged, to the next hop: the destination itself
+ * when its net is one of ours, else the gateway the route table chooses.
+ *
+ * One forwarded message's way, all of it under the LNet lock but the LND
+ * calls:
+ *
+ *   lnet_parse() -> lnet_fwd_check_locked() (spec 4.1 rows 3-6)
+ *   -> lnet_fwd_start(): a router credit of the previous hop's peer NI,
+ *      or wait on it (FIFO) -> a pool credit and buffer (rtrbuf.c), or
+ *      wait on the pool (FIFO)
+ *   -> the LND's lnd_recv() into the buffer's pages (lnet_fwd_recv_rc())
+ *   -> lnet_finalize() of the receive: lnet_fwd_send(), with the usual
+ *      tx credits (credits.c)
+ *   -> lnet_finalize() of the send: tx credits, then the buffer (to the
+ *      pool's oldest waiter), then the router credit (to the peer NI's
+ *      oldest waiter): lnet_fwd_release_locked().
+ *
+ * Until its lnd_recv() comes, a waiting message holds its LND's receive
+ * context: socklnd stops reading that connection, o2iblnd keeps the
+ * receive buffer and so the sender's credit.  What waits is therefore
+ * bounded by the LNDs' own flow control, not by what a peer sends.
+ *
+ * Routing states (spec 5.1): DISABLED and ENABLED.  "set routing 1"
+ * makes the pools and enables at once (no STARTING delay: there is no
+ * router checker to advertise RTE_DISABLED to yet); "set routing 0"
+ * disables at once: new messages not for us are dropped, those in
+ * flight or waiting are still forwarded, and each buffer is freed as it
+ * comes back.
+ */
+#include <linux/export.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include <net/netlink.h>
+
+#include <lnet/lib-lnet.h>
+#include <lnet/route.h>
+#include <lnet/router.h>
+
+static char *forwarding = "";
+module_param(forwarding, charp, 0444);
+MODULE_PARM_DESC(forwarding, "Explicitly enable/disable forwarding between networks");
+
+static int peer_buffer_credits;
+module_param(peer_buffer_credits, int, 0444);
+MODULE_PARM_DESC(peer_buffer_credits,
+		 "# router buffer credits per peer (0: the net's peer_credits)");
+
+static enum lnet_routing_state lnet_routing = LNET_ROUTING_DISABLED;
+
+/**
+ * lnet_routing_state() - the routing state, for "routing show"
+ *
+ * Return: enum lnet_routing_state.
+ */
+enum lnet_routing_state lnet_routing_state(void)
+{
+	return READ_ONCE(lnet_routing);
+}
+
+/**
+ * lnet_routing_forwards() - are messages not for us forwarded?
+ *
+ * STARTING and STOPPING forward too (spec 5.1).
+ *
+ * Return: true unless routing is DISABLED.
+ */
+bool lnet_routing_forwards(void)
+{
+	return READ_ONCE(lnet_routing) != LNET_ROUTING_DISABLED;
+}
+
+/**
+ * lnet_rtr_peer_credits() - router credits of a peer NI on @ni's net
+ * @ni: the NI its messages arrive on
+ *
+ * Spec 4.3: the net's peer_buffer_credits, else lnet.ko's, else the
+ * net's peer_credits; the first that is positive.
+ *
+ * Return: the credits.
+ */
+int lnet_rtr_peer_credits(const struct lnet_ni *ni)
+{
+	int n = READ_ONCE(peer_buffer_credits);
+
+	if (ni->ni_tunables.peer_buffer_credits > 0)
+		return ni->ni_tunables.peer_buffer_credits;
+	return n > 0 ? n : ni->ni_tunables.peer_credits;
+}
+
+/**
+ * lnet_rtr_credits_info_locked() - a peer NI's router credits, for show
+ * @lpni: the peer NI
+ * @avail: out: its credits now (all of them until it sends us a message
+ *	to forward)
+ * @min: out: their low-water mark
+ */
+void lnet_rtr_credits_info_locked(const struct lnet_peer_ni *lpni,
+				  s32 *avail, s32 *min)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	if (lpni->lpni_rtrc_set) {
+		*avail = lpni->lpni_rtrc.credits;
+		*min = lpni->lpni_rtrc.min;
+		return;
+	}
+	net = lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(&lpni->lpni_nid));
+	ni = net ? list_first_entry_or_null(&net->net_nis, struct lnet_ni,
+					    ni_list) : NULL;
+	*avail = ni ? lnet_rtr_peer_credits(ni) : 0;
+	*min = *avail;
+}
+
+/**
+ * lnet_fwd_check_locked() - may a message not for us be forwarded?
+ * @ni: the NI it arrived on
+ * @hdr: its header
+ * @rdma_req: it arrived as an RDMA request (o2iblnd GET_REQ, PUT_REQ)
+ * @eproto: out: the reason is a protocol error (the LND closes the
+ *	connection), not a silent drop
+ *
+ * Spec 4.1 rows 3-6, in order.
+ *
+ * Return: 0 to forward it, or the drop reason (enum lnet_drop_reason).
+ */
+unsigned int lnet_fwd_check_locked(struct lnet_ni *ni,
+				   const struct lnet_hdr *hdr, bool rdma_req,
+				   bool *eproto)
+{
+	*eproto = true;
+	/* 0@lo carries only our own NIDs; a peer on our net sends direct. */
+	if (ni == the_lnet.ln_loni)
+		return LNET_DROP_NOT_FOR_ME;
+	if (lnet_nid_net(&hdr->dest_nid) == ni->ni_net->net_id)
+		return LNET_DROP_NOT_FOR_ME;
+	if (lnet_nid_is_local_locked(&hdr->dest_nid))
+		return LNET_DROP_ROUTED_LOCAL;
+	/* An RDMA GET's reply is written by its final destination only. */
+	if (rdma_req && hdr->type == LNET_MSG_GET)
+		return LNET_DROP_ROUTED_GET_REQ;
+	*eproto = false;
+	if (!lnet_routing_forwards())
+		return LNET_DROP_NO_ROUTING;
+	return 0;
+}
+
+/* Tell the LND to discard a message's payload: it is not received. */
+static void lnet_fwd_discard(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->msg_rxni;
+
+	ni->ni_net->net_lnd->lnd_recv(ni, msg->msg_private, NULL, NULL, 0,
+				      msg->msg_hdr.payload_length);
+	msg->msg_private = NULL;
+}
+
+/*
+ * @msg holds its router credit: take a pool credit and a buffer.  It
+ * joins @rx when it holds one (or when it must be dropped: no buffer
+ * left at all, LNet stopping), or waits on the pool.
+ */
+static void lnet_fwd_got_credit_locked(struct lnet_msg *msg,
+				       struct list_head *rx)
+{
+	enum lnet_rtrpool_idx idx;
+	struct lnet_rtrpool *rp;
+
+	idx = lnet_rtrpool_idx(msg->msg_hdr.payload_length);
+	rp = lnet_rtrpool_of(idx);
+	if (!rp->rp_nbuffers || the_lnet.ln_state != LNET_STATE_RUNNING) {
+		list_add_tail(&msg->msg_list, rx);	/* to be dropped */
+		return;
+	}
+	if (!lnet_rtrpool_take(rp, &msg->msg_list))
+		return;
+	lnet_rtrbuf_attach(msg, lnet_rtrpool_get_idle(rp));
+	list_add_tail(&msg->msg_list, rx);
+}
+
+/**
+ * lnet_fwd_start() - forward a message not for us
+ * @msg: from lnet_parse(), holding its receiving NI, msg_from its
+ *	previous hop; lnet_fwd_check_locked() said yes
+ *
+ * It takes a router credit of its previous hop's peer NI and a buffer,
+ * or waits for them; its LND's lnd_recv() comes once it has both.
+ *
+ * Context: Process context or softirq; no LNet lock held.
+ */
+void lnet_fwd_start(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->msg_rxni;
+	struct lnet_peer_ni *lpni;
+	LIST_HEAD(rx);
+
+	msg->msg_routing = true;
+	msg->msg_no_resend = true;	/* routers ignore deadlines (spec 4.7) */
+	msg->msg_len = msg->msg_hdr.payload_length;
+	lnet_lock();
+	lpni = lnet_peer_ni_find_locked(&msg->msg_from);
+	if (!lpni)
+		lpni = lnet_peer_ni_get_locked(&msg->msg_from, ni);
+	if (!lpni) {
+		lnet_drop_count_locked(ni, LNET_DROP_NOMEM, msg->msg_type,
+				       msg->msg_len);
+		lnet_unlock();
+		lnet_fwd_discard(msg);
+		lnet_msg_free(msg);
+		return;
+	}
+	lpni->lpni_refcount++;		/* lnet_msg_free() drops it */
+	msg->msg_rtrpeer = lpni;
+	if (!lpni->lpni_rtrc_set) {
+		lnet_credits_init(&lpni->lpni_rtrc, lnet_rtr_peer_credits(ni));
+		lpni->lpni_rtrc_set = true;
+	}
+	msg->msg_rtrcredit = true;
+	if (lnet_credits_take(&lpni->lpni_rtrc, &msg->msg_list))
+		lnet_fwd_got_credit_locked(msg, &rx);
+	lnet_unlock();
+	lnet_fwd_rx_run(&rx);
+}
+
+/**
+ * lnet_fwd_recv_rc() - hand a forwarded message's buffer to its LND
+ * @msg: holding its router credit and buffer (msg_rtrbuf), or none to
+ *	be dropped
+ *
+ * Return: 0 if the LND took it (it finalizes @msg when the payload is
+ * in); else -errno: the caller finalizes @msg with it.
+ */
+int lnet_fwd_recv_rc(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->msg_rxni;
+	struct iov_iter it;
+	int rc;
+
+	if (!msg->msg_rtrbuf) {
+		lnet_fwd_discard(msg);
+		return -ECANCELED;
+	}
+	lnet_md_iter(msg->msg_md, ITER_DEST, 0, msg->msg_len, &it);
+	rc = ni->ni_net->net_lnd->lnd_recv(ni, msg->msg_private, msg, &it,
+					   msg->msg_len, msg->msg_len);
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * The next hop of a forwarded message (spec 4.4): its destination on one
+ * of our nets, else the route table's gateway, reached from any NI.
+ */
+static int lnet_fwd_path_locked(struct lnet_msg *msg)
+{
+	const struct lnet_nid *dst = &msg->msg_hdr.dest_nid;
+	u32 net = lnet_nid_net(dst);
+	struct lnet_peer_ni *lpni;
+	struct lnet_nid next = *dst;
+	struct lnet_ni *ni;
+	int rc;
+
+	if (the_lnet.ln_state != LNET_STATE_RUNNING)
+		return -ESHUTDOWN;
+	if (!lnet_net_find_in(&the_lnet.ln_nets, net)) {
+		rc = lnet_route_next_hop(net, &next);
+		if (rc)
+			return rc;
+	}
+	/* Exactly @next (given as the hop): no multi-rail redirection. */
+	rc = lnet_select_pathway_locked(&next, &LNET_ANY_NID, &next, false,
+					&ni, &lpni);
+	if (rc)
+		return rc;
+	if (!lpni)		/* only our own NIDs go by 0@lo */
+		return -EHOSTUNREACH;
+	lpni->lpni_refcount++;	/* lnet_msg_free() drops both */
+	ni->ni_refcount++;
+	msg->msg_txni = ni;
+	msg->msg_txpeer = lpni;
+	msg->msg_target.nid = *dst;
+	msg->msg_target.pid = msg->msg_hdr.dest_pid;
+	return 0;
+}
+
+/**
+ * lnet_fwd_send() - send a forwarded message on
+ * @msg: its payload received into its router buffer
+ *
+ * The header goes unchanged (dest_nid and src_nid kept).  A failure
+ * finalizes @msg with the error, which counts it as dropped.
+ *
+ * Context: Process context or softirq; no LNet lock held.
+ */
+void lnet_fwd_send(struct lnet_msg *msg)
+{
+	bool go = false;
+	int rc;
+
+	msg->msg_send = true;
+	msg->msg_finalized = false;
+	lnet_lock();
+	rc = lnet_fwd_path_locked(msg);
+	if (!rc)
+		go = lnet_msg_credits_acquire(msg);
+	else
+		the_lnet.ln_drops[LNET_DROP_NO_ROUTE]++;
+	lnet_unlock();
+	if (rc)
+		lnet_finalize(msg, rc);
+	else if (go)
+		lnet_ni_send(msg);
+}
+
+/**
+ * lnet_fwd_release_locked() - a forwarded message is done
+ * @msg: finalized, its MD detached
+ * @rx: messages that waited and now hold what they need (or are to be
+ *	dropped) join it, for lnet_fwd_rx_run()
+ *
+ * Its buffer goes back to its pool (to the oldest waiter, else idle or
+ * freed), then its router credit to its previous hop (spec 4.3 step 7).
+ *
+ * Context: the LNet lock held.
+ */
+void lnet_fwd_release_locked(struct lnet_msg *msg, struct list_head *rx)
+{
+	struct lnet_rtrbuf *rb = msg->msg_rtrbuf;
+	struct list_head *w;
+	struct lnet_msg *m;
+	LIST_HEAD(freed);
+
+	if (rb) {
+		msg->msg_rtrbuf = NULL;
+		w = lnet_rtrpool_put(rb->rb_pool, rb, lnet_routing_forwards(),
+				     &freed);
+		if (w) {
+			m = list_entry(w, struct lnet_msg, msg_list);
+			lnet_rtrbuf_attach(m, rb);
+			list_add_tail(&m->msg_list, rx);
+		}
+		lnet_rtrbufs_free(&freed);
+	}
+	if (msg->msg_rtrcredit) {
+		msg->msg_rtrcredit = false;
+		w = lnet_credits_return(&msg->msg_rtrpeer->lpni_rtrc);
+		if (w)
+			lnet_fwd_got_credit_locked(list_entry(w, struct lnet_msg,
+							      msg_list), rx);
+	}
+}
+
+/* Hand the messages of @rx to their LNDs (lnet/finalize.c runs them). */
+static void lnet_fwd_run_ready(struct list_head *rx)
+{
+	if (!list_empty(rx))
+		lnet_fwd_rx_run(rx);
+}
+
+/* Every message waiting for a buffer is dropped (LNet stops). */
+static void lnet_rtrpools_cancel_waiters(void)
+{
+	struct lnet_rtrpool *rp;
+	struct list_head *w;
+	LIST_HEAD(rx);
+	int i;
+
+	lnet_lock();
+	for (i = 0; i < LNET_RTRPOOL_COUNT; i++) {
+		rp = lnet_rtrpool_of(i);
+		if (!lnet_rtrpools_allocated())
+			break;
+		while ((w = rp->rp_waiters.next) != &rp->rp_waiters) {
+			list_del_init(w);
+			rp->rp_credits++;
+			list_add_tail(w, &rx);
+		}
+	}
+	lnet_unlock();
+	lnet_fwd_run_ready(&rx);
+}
+
+/* The module parameters' totals (0: default). */
+static void lnet_rtrpool_params(int *totals)
+{
+	int i;
+
+	for (i = 0; i < LNET_RTRPOOL_COUNT; i++)
+		totals[i] = lnet_rtrpool_param(i);
+}
+
+/* Enable, ln_api_mutex held: make or refill the pools. */
+static int lnet_routing_enable_locked(struct netlink_ext_ack *extack)
+{
+	int totals[LNET_RTRPOOL_COUNT];
+	LIST_HEAD(rx);
+	int rc;
+
+	if (lnet_routing_forwards())
+		return 0;
+	lnet_rtrpool_params(totals);
+	rc = lnet_rtrpools_resize(totals, &rx);
+	if (rc) {
+		if (rc == -EINVAL)
+			NL_SET_ERR_MSG(extack, "router buffer counts must not be negative");
+		else
+			NL_SET_ERR_MSG(extack, "cannot allocate the router buffers");
+		/* What was allocated goes again. */
+		lnet_lock();
+		lnet_rtrpools_shrink_idle_locked(true);
+		lnet_unlock();
+	} else {
+		WRITE_ONCE(lnet_routing, LNET_ROUTING_ENABLED);
+		pr_info("lnet: message forwarding enabled\n");
+	}
+	lnet_fwd_run_ready(&rx);
+	return rc;
+}
+
+/* Disable, ln_api_mutex held: idle buffers go now, the others later. */
+static void lnet_routing_disable_locked(void)
+{
+	if (!lnet_routing_forwards())
+		return;
+	WRITE_ONCE(lnet_routing, LNET_ROUTING_DISABLED);
+	lnet_lock();
+	lnet_rtrpools_shrink_idle_locked(true);
+	lnet_unlock();
+	pr_info("lnet: message forwarding disabled\n");
+}
+
+/**
+ * lnet_routing_set() - "set routing 0|1"
+ * @enable: enable forwarding (else disable)
+ * @extack: where to say why not
+ *
+ * Enabling twice, or disabling twice, is a no-op.
+ *
+ * Context: Process context; takes ln_api_mutex.
+ * Return: 0, -ENETDOWN if LNet is down, -ENOMEM or -EINVAL if the pools
+ * cannot be made (routing stays disabled).
+ */
+int lnet_routing_set(bool enable, struct netlink_ext_ack *extack)
+{
+	int rc = 0;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+		NL_SET_ERR_MSG(extack, "Network is down");
+		rc = -ENETDOWN;
+	} else if (enable) {
+		rc = lnet_routing_enable_locked(extack);
+	} else {
+		lnet_routing_disable_locked();
+	}
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+
+/**
+ * lnet_routing_buffers_set() - "set tiny_buffers|small_buffers|large_buffers"
+ * @totals: per pool, the new total: 0 for the default, -1 to leave it
+ * @extack: where to say why not
+ *
+ * The values are stored (they are the module parameters' values from
+ * now on, kept across disable and enable); the pools are resized when
+ * routing is enabled, else this is a no-op, as stock (spec 4.2).
+ *
+ * Context: Process context; takes ln_api_mutex.
+ * Return: 0, -EINVAL for a value below -1, -ENOMEM (pools already
+ * resized stay so).
+ */
+int lnet_routing_buffers_set(const int *totals,
+			     struct netlink_ext_ack *extack)
+{
+	int want[LNET_RTRPOOL_COUNT];
+	LIST_HEAD(rx);
+	int i, rc = 0;
+
+	for (i = 0; i < LNET_RTRPOOL_COUNT; i++) {
+		if (totals[i] < -1) {
+			NL_SET_ERR_MSG(extack, "buffer count must be -1 or more");
+			return -EINVAL;
+		}
+	}
+	mutex_lock(&the_lnet.ln_api_mutex);
+	if (!lnet_routing_forwards())
+		goto out;
+	for (i = 0; i < LNET_RTRPOOL_COUNT; i++)
+		if (totals[i] >= 0)
+			lnet_rtrpool_param_set(i, totals[i]);
+	lnet_rtrpool_params(want);
+	rc = lnet_rtrpools_resize(want, &rx);
+	if (rc)
+		NL_SET_ERR_MSG(extack, "cannot allocate the router buffers");
+out:
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	lnet_fwd_run_ready(&rx);
+	return rc;
+}
+
+/**
+ * lnet_routing_start() - routing at LNet start, by forwarding= (spec 5.2)
+ *
+ * "enabled" makes the pools and enables forwarding at once; "" and
+ * "disabled" leave it disabled (this stack has no routes= parameter that
+ * could make the node "a router").
+ *
+ * Context: Process context, under ln_api_mutex, LNet running.
+ * Return: 0, -EINVAL for another value, or as the pools' allocation.
+ */
+int lnet_routing_start(void)
+{
+	if (!strcmp(forwarding, "") || !strcmp(forwarding, "disabled"))
+		return 0;
+	if (strcmp(forwarding, "enabled")) {
+		pr_err("lnet: forwarding='%s' is neither 'enabled' nor 'disabled'\n",
+		       forwarding);
+		return -EINVAL;
+	}
+	return lnet_routing_enable_locked(NULL);
+}
+
+/**
+ * lnet_routing_stop() - LNet stops: forwarding ends
+ *
+ * New messages not for us are dropped, those waiting for a buffer are
+ * dropped; the buffers in use are freed as their messages complete
+ * (the NIs' stop completes them all).
+ *
+ * Context: Process context, under ln_api_mutex, LNet stopping.
+ */
+void lnet_routing_stop(void)
+{
+	lnet_routing_disable_locked();
+	lnet_rtrpools_cancel_waiters();
+}
