@@ -1208,6 +1208,8 @@ static int cmd_set(int argc, char **argv)
 	if (argc > 3)
 		return usage_error("set", argv[1],
 				   "unexpected argument '%s'", argv[3]);
+	if (is_routing_param(argv[1]))
+		return set_routing_param(argv[1], argv[2]);
 	if (check_param("set", argv[1], argv[2], &value))
 		return 1;
 	if (open_or_report("set", argv[1]))
@@ -1242,6 +1244,9 @@ static const char usage[] =
 	"  stats show | stats reset\n"
 	"  global show\n"
 	"  set PARAM VALUE\n"
+	"  set routing 0|1\n"
+	"  set tiny_buffers|small_buffers|large_buffers N\n"
+	"  routing show\n"
 	"  route add --net NET --gateway NID[,NID...] [--hop H] [--priority P]\n"
 	"  route del --net NET --gateway NID\n"
 	"  route show [--net NET] [--gateway NID] [--hop H] [--priority P] [-v]\n"
@@ -1265,6 +1270,7 @@ int main(int argc, char **argv)
 		{ "peer", cmd_peer },
 		{ "udsp", cmd_udsp },
 		{ "route", cmd_route },
+		{ "routing", cmd_routing },
 		{ "fault", cmd_fault },
 		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },

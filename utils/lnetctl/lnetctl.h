@@ -229,6 +229,13 @@ int parse_route(yaml_document_t *doc, yaml_node_t *map,
 		struct route_req *r, const char **why);
 int cmd_route(int argc, char **argv);
 
+/* --- forwarding (routing.c) --- */
+int do_routing_set(int enable, struct lnl_error *err);
+int do_buffers_set(const long long *totals, struct lnl_error *err);
+bool is_routing_param(const char *name);
+int set_routing_param(const char *name, const char *str);
+int cmd_routing(int argc, char **argv);
+
 /* --- fault injection (fault.c) --- */
 int cmd_fault(int argc, char **argv);
 
