@@ -392,8 +392,9 @@ int lnet_rtrpools_resize(const int *totals, struct list_head *ready)
 			list_add_tail(&rb->rb_list, &new);
 		}
 		lnet_lock();
+		/* the low-water mark moves up by what was added */
+		rp->rp_mincredits += max(n - have, 0);
 		lnet_rtrpool_add_locked(rp, &new, ready);
-		rp->rp_mincredits = min(rp->rp_mincredits, rp->rp_credits);
 		lnet_unlock();
 		if (n < want)
 			return -ENOMEM;
