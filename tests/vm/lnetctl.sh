@@ -746,21 +746,21 @@ routing_yaml() {
 	cat <<YAML
 routing:
 -     cpt[0]:
-          tiny:
-              npages: 0
-              nbuffers: $t
-              credits: $t
-              mincredits: $t
-          small:
-              npages: 1
-              nbuffers: $s
-              credits: $s
-              mincredits: $s
-          large:
-              npages: 256
-              nbuffers: $l
-              credits: $l
-              mincredits: $l
+            tiny:
+                  npages: 0
+                  nbuffers: $t
+                  credits: $t
+                  mincredits: $t
+            small:
+                  npages: 1
+                  nbuffers: $s
+                  credits: $s
+                  mincredits: $s
+            large:
+                  npages: 256
+                  nbuffers: $l
+                  credits: $l
+                  mincredits: $l
 -     enable: $enable
 buffers:
       tiny: $t
