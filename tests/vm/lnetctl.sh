@@ -721,6 +721,114 @@ out=$("$LNETCTL" route show)
 [ -z "$out" ] || fail "routes survived unconfigure: $out"
 "$LNETCTL" net show | grep -q '@tcp8$' && fail "tcp8 survived unconfigure"
 
+# --- routing: set routing, buffer counts, routing show, peer router
+# credits, and every refusal (routing spec 4.2, 4.3, 5.1, 10.4).  lnet.ko
+# is loaded with small pools, as sanity-lnet does (the defaults take 1 GiB).
+phase routing
+"$LNETCTL" lnet unconfigure || fail "lnet unconfigure (routing)"
+lnet_unload
+for m in $LNET_MODULES; do
+	if [ "$m" = lnet/lnet.ko ]; then
+		insmod "$LNET_MODDIR/$m" tiny_router_buffers=16 \
+			small_router_buffers=8 large_router_buffers=4 \
+			peer_buffer_credits=3 || fail "insmod $m (routing)"
+	else
+		insmod "$LNET_MODDIR/$m" || fail "insmod $m (routing)"
+	fi
+done
+"$LNETCTL" lnet configure || fail "lnet configure (routing)"
+"$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (routing)"
+out=$("$LNETCTL" routing show) || fail "routing show, never enabled"
+[ -z "$out" ] || fail "routing show before routing was enabled printed: $out"
+# pools: figures as "routing show" prints them (tiny small large)
+routing_yaml() {
+	local enable=$1 t=$2 s=$3 l=$4
+	cat <<YAML
+routing:
+-     cpt[0]:
+            tiny:
+                  npages: 0
+                  nbuffers: $t
+                  credits: $t
+                  mincredits: $t
+            small:
+                  npages: 1
+                  nbuffers: $s
+                  credits: $s
+                  mincredits: $s
+            large:
+                  npages: 256
+                  nbuffers: $l
+                  credits: $l
+                  mincredits: $l
+-     enable: $enable
+buffers:
+      tiny: $t
+      small: $s
+      large: $l
+YAML
+}
+"$LNETCTL" set routing 1 || fail "set routing 1"
+routing_yaml 1 16 8 4 >"$T/routing1"
+"$LNETCTL" routing show | expect_yaml "routing show, enabled" "$T/routing1"
+"$LNETCTL" set routing 1 || fail "set routing 1 twice"
+# readable by anyone
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" routing show | expect_yaml "routing show without CAP_NET_ADMIN" \
+	"$T/routing1"
+"$LNETCTL" set large_buffers 6 || fail "set large_buffers 6"
+"$LNETCTL" set small_buffers 2 || fail "set small_buffers 2"
+"$LNETCTL" set tiny_buffers -1 || fail "set tiny_buffers -1 (no change)"
+routing_yaml 1 16 2 6 >"$T/routing2"
+"$LNETCTL" routing show | expect_yaml "routing show, resized" "$T/routing2"
+# per-peer router credits: peer_buffer_credits=3
+"$LNETCTL" peer add --prim_nid 192.0.2.7@tcp9 || fail "peer add (routing)"
+"$LNETCTL" peer show -v --nid 192.0.2.7@tcp9 >"$T/rtrpeer" ||
+	fail "peer show -v (routing)"
+grep -q '^ *available_rtr_credits: 3$' "$T/rtrpeer" &&
+	grep -q '^ *min_rtr_credits: 3$' "$T/rtrpeer" ||
+	{ cat "$T/rtrpeer"; fail "peer show -v: not 3 router credits"; }
+"$LNETCTL" peer del --prim_nid 192.0.2.7@tcp9 || fail "peer del (routing)"
+"$LNETCTL" routing show >"$T/routing.before"
+must_fail "routing 2" "invalid routing value '2': must be 0 or 1" \
+	"$LNETCTL" set routing 2
+must_fail "routing x" "invalid routing value 'x': must be 0 or 1" \
+	"$LNETCTL" set routing x
+must_fail "tiny_buffers -2" \
+	"invalid tiny_buffers value '-2': must be an integer in -1\.\." \
+	"$LNETCTL" set tiny_buffers -2
+must_fail "large_buffers 1x" "invalid large_buffers value '1x'" \
+	"$LNETCTL" set large_buffers 1x
+must_fail "set routing without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" set routing 0
+must_fail "set buffers without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+	"$LNETCTL" set small_buffers 9
+must_fail "routing show with an argument" "unexpected argument 'x'" \
+	"$LNETCTL" routing show x
+must_fail "routing with no subcommand" "unknown subcommand" \
+	"$LNETCTL" routing
+"$LNETCTL" routing show | expect_yaml "routing unchanged by refusals" \
+	"$T/routing.before"
+# off: idle buffers go at once; a count set while off changes nothing
+"$LNETCTL" set routing 0 || fail "set routing 0"
+"$LNETCTL" set routing 0 || fail "set routing 0 twice"
+routing_yaml 0 0 0 0 >"$T/routing0"
+"$LNETCTL" routing show | expect_yaml "routing show, disabled" "$T/routing0"
+"$LNETCTL" set large_buffers 5 || fail "set large_buffers 5 while off"
+"$LNETCTL" routing show | expect_yaml "buffers set while off: no-op" \
+	"$T/routing0"
+# on again: the counts set while it was on are kept (spec 4.2)
+"$LNETCTL" set routing 1 || fail "set routing 1 again"
+"$LNETCTL" routing show | expect_yaml "routing show, enabled again" \
+	"$T/routing2"
+"$LNETCTL" set routing 0 || fail "set routing 0 (end)"
+"$LNETCTL" lnet unconfigure || fail "lnet unconfigure (routing end)"
+lnet_unload
+lnet_load
+"$LNETCTL" lnet configure || fail "lnet configure (routing end)"
+
 # --- the tool itself under valgrind (user space: the distro kernel run is
 # enough, and valgrind under KASAN+kmemleak emulation is far too slow: no
 # phase there, rather than one that reports ok doing nothing) ---
