@@ -4,8 +4,9 @@
  * fake node: local nets tcp and o2ib; gateway peers, one of them with
  * two NIDs (multi-rail).  Insertion, the add checks and their errors
  * (spec lnet-routing.md 2.2), delete (2.3, 2.4), and the choice of a
- * route (3.2: priority, then hops, then round-robin) and the spreading
- * of added routes over the list.
+ * route (3.2: priority, then hops, then round-robin; unusable routes
+ * skipped; none: -EHOSTUNREACH), the spreading of added routes over the
+ * list, and the router hint of a response (3.4).
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -255,7 +256,7 @@ static const char *choices(struct kunit *test, struct lnet_route_table *t,
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	for (i = 0; i < n; i++) {
 		if (lnet_route_table_select(t, net_of(test, net), src_net,
-					    &gw)) {
+					    fake_gateway_on_net, &gw)) {
 			s[i] = '-';
 			continue;
 		}
@@ -358,6 +359,7 @@ static void route_spreading(struct kunit *test)
 		/* the first choice of a fresh table is its list's head */
 		KUNIT_ASSERT_EQ(test, lnet_route_table_select(t, tcp1,
 							      LNET_NET_ANY,
+							      fake_gateway_on_net,
 							      &gw), 0);
 		first[fake_peer_of(&gw)]++;
 		lnet_route_table_flush(t);
@@ -450,6 +452,96 @@ static void route_gateway_net_deleted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->rt_count, 0U);
 }
 
+/* Mark the route through @gw to @net (un)usable, as the router checker will. */
+static void set_alive(struct kunit *test, struct lnet_route_table *t,
+		      const char *net, const char *gw, bool alive)
+{
+	struct lnet_nid g = nid_of(test, gw);
+	struct lnet_remotenet *rnet;
+	struct lnet_route *r;
+	bool found = false;
+	int bkt;
+
+	hash_for_each(t->rt_nets, bkt, rnet, lrn_hash)
+		list_for_each_entry(r, &rnet->lrn_routes, lr_list)
+			if (r->lr_net == net_of(test, net) &&
+			    lnet_nid_equal(&r->lr_gateway, &g)) {
+				WRITE_ONCE(r->lr_alive, alive);
+				found = true;
+			}
+	KUNIT_ASSERT_TRUE(test, found);
+}
+
+static void route_unusable_skipped(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 17);
+	const char *s;
+
+	/* 3 is the best (priority 0); 1 and 2 tie behind it */
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 1,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1, 1,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 2),
+			   "33");
+	/* the best one down: the next ones take turns, never it */
+	set_alive(test, t, "tcp1", "192.0.2.3@tcp", false);
+	s = choices(test, t, "tcp1", LNET_NET_ANY, 4);
+	KUNIT_EXPECT_TRUE_MSG(test, !strcmp(s, "1212") || !strcmp(s, "2121"),
+			      "got %s", s);
+	set_alive(test, t, "tcp1", "192.0.2.1@tcp", false);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 2),
+			   "22");
+	/* none usable: no route, though the table has three */
+	set_alive(test, t, "tcp1", "192.0.2.2@tcp", false);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 1),
+			   "-");
+	KUNIT_EXPECT_EQ(test, t->rt_count, 3U);
+	/* back up: used again, priority first */
+	set_alive(test, t, "tcp1", "192.0.2.3@tcp", true);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 2),
+			   "33");
+	/* a net with no route at all */
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp7", LNET_NET_ANY, 1),
+			   "-");
+	lnet_route_table_flush(t);
+}
+
+static bool is_gw(struct kunit *test, struct lnet_route_table *t,
+		  const char *nid)
+{
+	struct lnet_nid n = nid_of(test, nid);
+
+	return lnet_route_table_is_gateway(t, &n, fake_same_gateway);
+}
+
+static void route_response_hint(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 19);
+
+	/*
+	 * Spec 3.4: a response goes back through its previous hop when that
+	 * is a gateway of any route, to any net, usable or not, by any NID
+	 * of the gateway's peer; otherwise (a plain peer, an unknown NID)
+	 * by a route lookup.
+	 */
+	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.1@tcp"));
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp2", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	set_alive(test, t, "tcp2", "192.0.2.2@tcp", false);
+	KUNIT_EXPECT_TRUE(test, is_gw(test, t, "192.0.2.1@tcp"));
+	KUNIT_EXPECT_TRUE(test, is_gw(test, t, "10.0.0.1@o2ib"));
+	KUNIT_EXPECT_TRUE(test, is_gw(test, t, "192.0.2.2@tcp"));
+	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.3@tcp"));
+	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.9@tcp"));
+	lnet_route_table_flush(t);
+	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.1@tcp"));
+}
+
 static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_insert),
 	KUNIT_CASE(route_add_checks),
@@ -459,6 +551,8 @@ static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_source_net),
 	KUNIT_CASE(route_delete),
 	KUNIT_CASE(route_gateway_net_deleted),
+	KUNIT_CASE(route_unusable_skipped),
+	KUNIT_CASE(route_response_hint),
 	{}
 };
 

@@ -18,8 +18,9 @@
  * the peers go) and loses the routes through a gateway with a NID on a
  * local net that is deleted (lnet_routes_net_deleted()).
  *
- * Nothing forwards or sends through a route yet: the send path still
- * fails a message to a remote net with -EHOSTUNREACH.
+ * The send path asks the node's table for a gateway under the LNet lock
+ * (lnet_route_select_locked(), lnet_route_is_gateway_locked(); the
+ * routing choice as a whole is lnet/route-select.c).
  */
 #include <linux/kernel.h>
 #include <linux/random.h>
@@ -377,21 +378,26 @@ static bool lnet_route_better(const struct lnet_route *r,
  * @t: the table
  * @net: the destination's (remote) net
  * @src_net: the net to reach the gateway from, or LNET_NET_ANY
+ * @on_net: does the gateway peer of a NID have a NID on a net?  The
+ *	table's env->gateway_on_net, or a variant for a caller that holds
+ *	a lock it takes (the send path: lnet_gateway_on_net_locked())
  * @gw: out: the chosen route's gateway NID
  *
  * Stock's lnet_find_route_locked() (spec 3.2) without what needs the
  * gateway's peer NIs (UDSP router preference, gateway NI health, queued
- * bytes and credits): of the live routes whose gateway has a NID on
- * @src_net, the lowest priority, then the fewest hops (unset counts as
- * 1), then the one chosen longest ago; its sequence then becomes one
- * more than the highest seen, so equal routes take turns.  Not called
- * by the send path yet (no forwarding).
+ * bytes and credits): of the usable routes (lnet_route_usable()) whose
+ * gateway has a NID on @src_net, the lowest priority, then the fewest
+ * hops (unset counts as 1), then the one chosen longest ago; its
+ * sequence then becomes one more than the highest seen, so equal routes
+ * take turns.
  *
  * Context: Any; takes rcu_read_lock().
  * Return: 0, or -EHOSTUNREACH if no route fits.
  */
 int lnet_route_table_select(struct lnet_route_table *t, u32 net,
-			    u32 src_net, struct lnet_nid *gw)
+			    u32 src_net,
+			    bool (*on_net)(const struct lnet_nid *gw, u32 net),
+			    struct lnet_nid *gw)
 {
 	struct lnet_route *r, *best = NULL;
 	struct lnet_remotenet *rnet;
@@ -401,11 +407,10 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 	rnet = lnet_rnet_find(t, net);
 	if (rnet) {
 		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list) {
-			if (!READ_ONCE(r->lr_alive))
+			if (!lnet_route_usable(r))
 				continue;
 			if (src_net != LNET_NET_ANY &&
-			    !t->rt_env->gateway_on_net(&r->lr_gateway,
-						       src_net))
+			    !on_net(&r->lr_gateway, src_net))
 				continue;
 			if (!best ||
 			    (s32)(READ_ONCE(r->lr_seq) - seq) > 0)
@@ -422,6 +427,42 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 	return best ? 0 : -EHOSTUNREACH;
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_select);
+
+/**
+ * lnet_route_table_is_gateway() - is a NID a gateway of any route?
+ * @t: the table
+ * @nid: the NID (a response's previous hop, spec 3.4)
+ * @same: are two NIDs one gateway peer?  As @on_net of
+ *	lnet_route_table_select()
+ *
+ * Any route counts, usable or not, to any net (stock does not check).
+ *
+ * Context: Any; takes rcu_read_lock().
+ */
+bool lnet_route_table_is_gateway(struct lnet_route_table *t,
+				 const struct lnet_nid *nid,
+				 bool (*same)(const struct lnet_nid *a,
+					      const struct lnet_nid *b))
+{
+	struct lnet_remotenet *rnet;
+	struct lnet_route *r;
+	bool is = false;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(t->rt_nets, bkt, rnet, lrn_hash) {
+		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list) {
+			if (same(&r->lr_gateway, nid)) {
+				is = true;
+				goto out;
+			}
+		}
+	}
+out:
+	rcu_read_unlock();
+	return is;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_is_gateway);
 
 /**
  * lnet_route_table_walk() - every route, from the (@skip + 1)th on
@@ -496,34 +537,24 @@ static bool lnet_node_nid_local(const struct lnet_nid *nid)
 static bool lnet_node_same_gateway(const struct lnet_nid *a,
 				   const struct lnet_nid *b)
 {
-	struct lnet_peer_ni *pa, *pb;
 	bool same;
 
 	if (lnet_nid_equal(a, b))
 		return true;
 	lnet_lock();
-	pa = lnet_peer_ni_find_locked(a);
-	pb = lnet_peer_ni_find_locked(b);
-	same = pa && pb && lnet_peer_of(pa) == lnet_peer_of(pb);
+	same = lnet_same_gateway_locked(a, b);
 	lnet_unlock();
 	return same;
 }
 
 static bool lnet_node_gateway_on_net(const struct lnet_nid *gw, u32 net)
 {
-	struct lnet_peer_net *lpn;
-	struct lnet_peer_ni *lpni;
-	bool on = false;
+	bool on;
 
 	if (lnet_nid_net(gw) == net)
 		return true;
 	lnet_lock();
-	lpni = lnet_peer_ni_find_locked(gw);
-	if (lpni) {
-		list_for_each_entry(lpn, &lnet_peer_of(lpni)->lp_nets, lpn_list)
-			if (lpn->lpn_net_id == net)
-				on = true;
-	}
+	on = lnet_gateway_on_net_locked(gw, net);
 	lnet_unlock();
 	return on;
 }
@@ -627,7 +658,36 @@ int lnet_routes_walk(unsigned long skip,
  */
 int lnet_route_next_hop(u32 net, struct lnet_nid *gw)
 {
-	return lnet_route_table_select(&lnet_routes, net, LNET_NET_ANY, gw);
+	return lnet_route_table_select(&lnet_routes, net, LNET_NET_ANY,
+				       lnet_gateway_on_net_locked, gw);
+}
+
+/**
+ * lnet_route_select_locked() - the gateway for a send to a remote net
+ * @net: the destination's net
+ * @src_net: the net to reach the gateway from, or LNET_NET_ANY
+ * @gw: out: the chosen route's gateway NID (maybe not on @src_net: see
+ *	lnet_route_next_hop_locked())
+ *
+ * Context: under the LNet lock.
+ * Return: as lnet_route_table_select().
+ */
+int lnet_route_select_locked(u32 net, u32 src_net, struct lnet_nid *gw)
+{
+	return lnet_route_table_select(&lnet_routes, net, src_net,
+				       lnet_gateway_on_net_locked, gw);
+}
+
+/**
+ * lnet_route_is_gateway_locked() - is @nid a gateway of any route?
+ * @nid: the NID
+ *
+ * Context: under the LNet lock.
+ */
+bool lnet_route_is_gateway_locked(const struct lnet_nid *nid)
+{
+	return lnet_route_table_is_gateway(&lnet_routes, nid,
+					   lnet_same_gateway_locked);
 }
 
 /**

@@ -273,7 +273,7 @@ static int lnet_fwd_path_locked(struct lnet_msg *msg)
 	}
 	/* Exactly @next (given as the hop): no multi-rail redirection. */
 	rc = lnet_select_pathway_locked(&next, &LNET_ANY_NID, &next, false,
-					&ni, &lpni);
+					&ni, &lpni, NULL);
 	if (rc)
 		return rc;
 	if (!lpni)		/* only our own NIDs go by 0@lo */

@@ -17,7 +17,11 @@
  *   the peer NI is pinned to (the first one used, as Lustre keeps one
  *   preferred NI per non-MR peer NI, so that a non-MR node always sees us
  *   as one NID); re-pinned only when that NI no longer works;
- * - to a multi-rail peer: any of its NIDs on a net we have an NI on.
+ * - to a multi-rail peer: any of its NIDs on a net we have an NI on;
+ * - to a remote net (none of ours, and, for a multi-rail peer, none of
+ *   its nets ours either): through a gateway (lnet/route-select.c),
+ *   itself chosen by the cases above, the gateway taking the
+ *   destination's place (routing spec 3.1-3.2).
  *
  * The criteria, first difference wins (spec features 4b; lower UDSP
  * priorities are better, see lnet/udsp.c; health values, higher better,
@@ -39,6 +43,7 @@
 #include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 
 /* Credits an NI can give now; unlimited NIs count as the most. */
 static int lnet_ni_avail(const struct lnet_ni *ni)
@@ -268,6 +273,12 @@ static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
 	lpni->lpni_seq = lp->lp_send_seq;
 }
 
+/* Is @lpni of a multi-rail peer? */
+static bool lnet_peer_ni_mr(const struct lnet_peer_ni *lpni)
+{
+	return lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_MULTI_RAIL;
+}
+
 /**
  * lnet_select_pathway_locked() - the local NI and peer NI of a send
  * @dst: the destination NID
@@ -278,22 +289,29 @@ static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
  *	lnet_select_local())
  * @lpnip: out: the peer NI, NULL for 0@lo; created for a new NID (one
  *	of ours too, when a send to it crosses its NI)
+ * @routedp: out: the peer NI is a gateway's, @dst the final destination
+ *	(NULL: not asked; a router's onward send gives @dst as @hop)
  *
  * No reference is taken on either.
  *
  * Return: 0, -EINVAL if @self is not local, -EHOSTUNREACH if no NI
- * reaches @dst, -ENOMEM if a peer NI cannot be made.
+ * reaches @dst and no route does, -ENOMEM if a peer NI cannot be made.
  */
 int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop, bool recovery,
 			       struct lnet_ni **nip,
-			       struct lnet_peer_ni **lpnip)
+			       struct lnet_peer_ni **lpnip, bool *routedp)
 {
 	const struct lnet_nid *to = lnet_nid_is_any(hop) ? dst : hop;
+	bool remote, free_choice;
 	struct lnet_peer_ni *lpni;
+	struct lnet_nid gw;
 	struct lnet_ni *ni;
+	int rc;
 
+	if (routedp)
+		*routedp = false;
 	if (!lnet_nid_is_any(self) && !lnet_nid_is_local_locked(self))
 		return -EINVAL;
 	ni = lnet_select_local(&the_lnet.ln_nets, the_lnet.ln_loni, to, self,
@@ -305,14 +323,35 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 	}
 	if (ni)		/* through that NI, to exactly @to */
 		self = &ni->ni_nid;
+	remote = !lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(dst));
+	free_choice = lnet_nid_is_any(hop) && lnet_nid_is_any(self);
 	lpni = lnet_peer_ni_find_locked(to);
-	if (lpni && lnet_nid_is_any(hop) && lnet_nid_is_any(self) &&
-	    (lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_MULTI_RAIL)) {
+	/* A multi-rail peer with a NID on a net of ours: directly. */
+	if (lpni && free_choice && lnet_peer_ni_mr(lpni)) {
 		lpni = lnet_select_mr(lpni->lpni_peer_net->lpn_peer,
 				      &the_lnet.ln_nets, &ni);
-		if (!lpni)
+		if (lpni)
+			goto chosen;
+		if (!remote)
 			return -EHOSTUNREACH;
-	} else if (lpni && lnet_nid_is_any(hop) && lnet_nid_is_any(self)) {
+	}
+	if (remote) {	/* the gateway takes the destination's place */
+		rc = lnet_route_next_hop_locked(dst, self, hop, &gw);
+		if (rc)
+			return rc;
+		if (routedp)
+			*routedp = true;
+		to = &gw;
+		lpni = lnet_peer_ni_find_locked(to);
+		if (lpni && free_choice && lnet_peer_ni_mr(lpni)) {
+			lpni = lnet_select_mr(lpni->lpni_peer_net->lpn_peer,
+					      &the_lnet.ln_nets, &ni);
+			if (!lpni)
+				return -EHOSTUNREACH;
+			goto chosen;
+		}
+	}
+	if (lpni && free_choice) {
 		ni = lnet_select_pinned(lpni);
 		if (!ni)
 			return -EHOSTUNREACH;
@@ -327,6 +366,7 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			lpni->lpni_pref_nid = ni->ni_nid;
 		}
 	}
+chosen:
 	lnet_select_used(ni, lpni);
 	*nip = ni;
 	*lpnip = lpni;

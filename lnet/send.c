@@ -113,14 +113,18 @@ void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni,
  * A response goes to the NID its request came from (msg_from), addressed
  * to the request's source: the same NID but for a message a router
  * forwarded (wire spec 2.6, Lustre's lnet_send() with msg_from as the
- * next hop).  Any other message to a multi-rail peer is addressed to the
- * peer NI chosen.
+ * next hop; routing spec 3.4).  Any other message to a multi-rail peer
+ * is addressed to the peer NI chosen.  A message to a remote net goes to
+ * a gateway, addressed to its final destination, from our NI on the
+ * gateway's net (routing spec 3.3); it fails at once if no route fits,
+ * REMOTE_ERROR and not sent again (routing spec 3.2 step 6, 8).
  */
 static int lnet_select_path_locked(struct lnet_msg *msg)
 {
 	const struct lnet_nid *dst = &msg->msg_target.nid;
 	struct lnet_peer_ni *lpni;
 	struct lnet_ni *ni;
+	bool routed;
 	int rc;
 
 	if (the_lnet.ln_state != LNET_STATE_RUNNING)
@@ -128,17 +132,23 @@ static int lnet_select_path_locked(struct lnet_msg *msg)
 	if (lnet_nid_is_any(dst))
 		return -EINVAL;
 	rc = lnet_select_pathway_locked(dst, &msg->msg_self, &msg->msg_from,
-					msg->msg_recovery, &ni, &lpni);
+					msg->msg_recovery, &ni, &lpni,
+					&routed);
+	if (rc == -EHOSTUNREACH) {
+		msg->msg_health_status = LNET_MSG_STATUS_REMOTE_ERROR;
+		msg->msg_no_resend = true;
+	}
 	if (rc)
 		return rc;
 	if (lpni) {
 		lpni->lpni_refcount++;	/* lnet_msg_free() drops it */
-		if (lnet_nid_is_any(&msg->msg_from))
+		if (lnet_nid_is_any(&msg->msg_from) && !routed)
 			dst = &lpni->lpni_nid;
 	}
 	ni->ni_refcount++;
 	msg->msg_txni = ni;
 	msg->msg_txpeer = lpni;
+	msg->msg_target_is_router = routed;
 	lnet_msg_address(msg, ni, dst);
 	return 0;
 }

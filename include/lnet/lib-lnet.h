@@ -193,7 +193,7 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop, bool recovery,
 			       struct lnet_ni **nip,
-			       struct lnet_peer_ni **lpnip);
+			       struct lnet_peer_ni **lpnip, bool *routedp);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct lnet_ni *lnet_select_local(struct list_head *nets,
 				  struct lnet_ni *loni,

@@ -26,8 +26,9 @@
 /*
  * What the table asks of the rest of the core, so that a KUnit test can
  * run a table of its own with a fake node.  Called under the table's
- * mutex (may sleep); same_gateway() and gateway_on_net() also from
- * lnet_route_table_select() under rcu_read_lock() (must not sleep).
+ * mutex (may sleep).  The node's take the LNet lock; the send path, which
+ * holds it, gives lnet_route_table_select() and
+ * lnet_route_table_is_gateway() variants that do not.
  */
 struct lnet_route_env {
 	bool (*net_local)(u32 net);
@@ -113,11 +114,32 @@ unsigned int lnet_route_table_del_gw_net(struct lnet_route_table *t,
 					 u32 net);
 void lnet_route_table_flush(struct lnet_route_table *t);
 int lnet_route_table_select(struct lnet_route_table *t, u32 net,
-			    u32 src_net, struct lnet_nid *gw);
+			    u32 src_net,
+			    bool (*on_net)(const struct lnet_nid *gw, u32 net),
+			    struct lnet_nid *gw);
+bool lnet_route_table_is_gateway(struct lnet_route_table *t,
+				 const struct lnet_nid *nid,
+				 bool (*same)(const struct lnet_nid *a,
+					      const struct lnet_nid *b));
 int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
 			  int (*fn)(const struct lnet_route_info *ri,
 				    void *arg),
 			  void *arg);
+
+/**
+ * lnet_route_usable() - may a send go through @r now?
+ * @r: the route
+ *
+ * The one place that decides (spec 3.2 step 1, 6.4).  Today it honours
+ * the route's cached aliveness (lr_alive), which starts true and which
+ * nothing clears yet; the router checker (spec 6) will set it from each
+ * gateway's ping (NI status, RTE_DISABLED, avoid_asym_router_failure)
+ * and from lnet_notify(), and a gateway marked down will clear it.
+ */
+static inline bool lnet_route_usable(const struct lnet_route *r)
+{
+	return READ_ONCE(r->lr_alive);
+}
 
 bool lnet_route_get(struct lnet_route *r);
 void lnet_route_put(struct lnet_route *r);
@@ -133,5 +155,18 @@ int lnet_routes_walk(unsigned long skip,
 int lnet_route_next_hop(u32 net, struct lnet_nid *gw);
 void lnet_routes_net_deleted(u32 net);
 void lnet_routes_flush(void);
+
+/* The send path's questions, under the LNet lock. */
+int lnet_route_select_locked(u32 net, u32 src_net, struct lnet_nid *gw);
+bool lnet_route_is_gateway_locked(const struct lnet_nid *nid);
+
+/* lnet/route-select.c: the send path's routing choice. */
+bool lnet_gateway_on_net_locked(const struct lnet_nid *gw, u32 net);
+bool lnet_same_gateway_locked(const struct lnet_nid *a,
+			      const struct lnet_nid *b);
+int lnet_route_next_hop_locked(const struct lnet_nid *dst,
+			       const struct lnet_nid *self,
+			       const struct lnet_nid *hop,
+			       struct lnet_nid *gw);
 
 #endif /* _LNET_ROUTE_H */

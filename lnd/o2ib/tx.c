@@ -955,8 +955,13 @@ static int kib_send_msg(struct lnet_ni *ni, struct lnet_msg *msg)
 	}
 	switch (msg->msg_type) {
 	case LNET_MSG_GET:
-		if (md && IBLND_IMMEDIATE_HDR_SIZE + md->md_length >
-			  IBLND_MSG_SIZE) {
+		/*
+		 * A GET forwarded, or whose next hop is a router, always goes
+		 * IMMEDIATE (routing spec 4.6): a router RDMAs no sink for
+		 * another node; the REPLY comes back as a message of its own.
+		 */
+		if (md && !msg->msg_routing && !msg->msg_target_is_router &&
+		    IBLND_IMMEDIATE_HDR_SIZE + md->md_length > IBLND_MSG_SIZE) {
 			type = IBLND_MSG_GET_REQ;
 			break;
 		}

@@ -659,10 +659,11 @@ must_fail "route del of a net without routes (kernel)" \
 	"$LNETCTL" route del --net tcp2 --gateway $gw1
 "$LNETCTL" route show -v | expect_yaml "routes unchanged by refusals" \
 	"$T/routes.before"
-# a send to a routed remote net still fails cleanly (no forwarding yet)
-must_fail "ping through a route (no forwarding yet)" \
-	"no local NI reaches this NID" "$LNETCTL" ping 192.0.2.50@tcp1
-grep -q 'errno: -113' "$T/err" || fail "ping through a route: not -113"
+# a send to a remote net without a route fails at once (routing spec 3.2;
+# sends through a route: o2ib_get_interop's routed_send phase)
+must_fail "ping of a remote net without a route" \
+	"no local NI reaches this NID" "$LNETCTL" ping 192.0.2.50@tcp2
+grep -q 'errno: -113' "$T/err" || fail "ping without a route: not -113"
 # export, import --del, import: the same routes back
 "$LNETCTL" export --backup "$T/rt.backup" || fail "export --backup (routes)"
 cat "$T/rt.backup"
