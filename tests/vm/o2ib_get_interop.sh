@@ -17,6 +17,17 @@
 # off: o2ib_lustre plays a GET target, not a whole LNet (it answers only
 # the GETs it is told of), so no discovery ping may come first.
 #
+# In the same run, o2ib_lustre is also a stock gateway (-G) to $FINAL on
+# tcp9, a net b has no NI on (routing spec 3, 4.6): with a route to tcp9
+# through it, b's GETs of 1000 B (the REPLY IMMEDIATE) and of 8192 B (too
+# long for one message: a stock node would send GET_REQ, a GET through a
+# router must still go IMMEDIATE, its REPLY comes back as PUT_REQ) and a
+# PUT of 1000 B must reach o2ib_lustre with dest_nid = $FINAL and
+# src_nid = b's NID (o2ib_lustre checks both, the GET's type and the
+# PUT's every byte), and the REPLY and ACK it sends from $FINAL complete
+# them on b, the data checked.  A send to tcp8, which has no route, fails
+# at once with -EHOSTUNREACH and says so on b's console.
+#
 # First, o2ib_lustre -D writes as stock Lustre 2.17's ko2iblnd does, defect
 # included (Documentation/o2iblnd.rst: the tail RDMA WRITE of a reply
 # shorter than the sink is never posted, GET_DONE says the bytes anyway):
@@ -34,9 +45,11 @@ set -euo pipefail
 PEER=$LNET_TOP/build/utils/o2ib_lustre
 [ -x "$PEER" ] || fail "o2ib_lustre not built: run 'make -C utils' on the host"
 FAKE=192.0.2.250@o2ib
-# The GETs b sends the first o2ib_lustre: 3 pings (the second truncated,
-# asked again), 2 x 3 lnet_test GETs.
-NGETS=9
+FINAL=198.51.100.9@tcp9
+# The GETs b sends the second o2ib_lustre: 3 pings (the second truncated,
+# asked again), 2 x 3 lnet_test GETs, then through it as a gateway 2 GETs
+# and a PUT.
+NGETS=12
 WAIT=60
 [ "$LNET_DEBUG_KERNEL" = 1 ] && WAIT=180
 
@@ -76,7 +89,16 @@ if [ "$LNET_NODE" = a ]; then
 	# 1 NID, 256 twice (272-byte ping, then the whole), 3 for discovery.
 	run_peer stock -D -n 1,256,256,3 -c 4
 	barrier reloaded-get 600
-	run_peer get -n 1,256 -c $NGETS
+	run_peer get -n 1,256 -c $NGETS -G $FINAL
+	grep -q '^3 routed to the final NID$' /tmp/o2ib_lustre.get ||
+		fail "o2ib_lustre as a gateway did not see b's 2 GETs and PUT"
+	[ "$(grep -c '^routed GET: IMMEDIATE' /tmp/o2ib_lustre.get)" = 2 ] ||
+		fail "b's routed GETs did not both come IMMEDIATE"
+	grep -q '^routed REPLY: 8192 bytes in 1 RDMA WRITE' /tmp/o2ib_lustre.get ||
+		fail "the 8192-byte routed REPLY was not written by PUT_REQ/PUT_ACK"
+	grep -q '^routed PUT: 1000 bytes, every byte checked$' /tmp/o2ib_lustre.get ||
+		fail "b's routed PUT did not arrive intact"
+
 	barrier reloaded 600
 	run_peer mr_wait -H 20 -c 2
 	exit 0
@@ -159,6 +181,24 @@ for size in 4000 65536 1048576; do
 done
 echo 0 > /sys/module/lnet_test/parameters/buf_offset
 log "GETs of 4000 B .. 1 MiB into unaligned sinks, data checked"
+no_errors
+
+phase routed_send
+"$LNETCTL" route add --net tcp9 --gateway "$FAKE" ||
+	fail "route add --net tcp9 --gateway $FAKE"
+for op in "get $FINAL 1000" "get $FINAL 8192" "put $FINAL 1000"; do
+	# shellcheck disable=SC2086 # op is words
+	lt_ok $op 1 1
+	[ "$(field done)" = 1 ] || fail "$op through $FAKE: $RESULT"
+done
+log "GETs (1000, 8192 B) and a PUT (1000 B) to $FINAL through $FAKE: data checked"
+lt get 198.51.100.8@tcp8 1000 1 1
+[ "$(field rc)" = -113 ] && [ "$(field done)" = 0 ] ||
+	fail "a GET to tcp8, which has no route: $RESULT, want rc=-113 at once"
+dmesg | grep -q 'LNet: no route to 198.51.100.8@tcp8 from any local NI' ||
+	fail "no 'no route to 198.51.100.8@tcp8' on the console"
+log "a GET to tcp8 (no route): -EHOSTUNREACH at once, said on the console"
+"$LNETCTL" route del --net tcp9 --gateway "$FAKE" || fail "route del tcp9"
 no_errors
 barrier done-get 600
 lnet_idle

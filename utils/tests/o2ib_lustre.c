@@ -4,7 +4,7 @@
  * our RDMA GET sinks against the writer Lustre has (spec 5.5, 5.8, 6).
  *
  *	o2ib_lustre [-t SECONDS] [-S SRC_NID] [-n NNIS[,NNIS...]] [-c COUNT]
- *		    [-H HOLD] [-f FEATURES] [-D] IP NID
+ *		    [-H HOLD] [-f FEATURES] [-D] [-G FINAL_NID] IP NID
  *
  * Connects to the ko2iblnd of the node whose NID is NID at IP, claiming
  * SRC_NID (default 192.0.2.250@o2ib), prints "connected", and answers the
@@ -55,6 +55,17 @@
  * needs none and must get through (issue: an MR wait blocked the
  * connection).
  *
+ * With -G FINAL_NID it is also a stock router to FINAL_NID (a NID of a
+ * net behind it, routing spec 3, 4.6): an IMMEDIATE GET or PUT whose
+ * LNet dest_nid is FINAL_NID must come from the node's NID (src_nid);
+ * the PUT's payload is checked byte by byte against lnet_test's pattern
+ * (seed = hdr_data) and ACKed, the GET answered with lnet_test's GET
+ * source pattern, both from FINAL_NID as the node there would answer:
+ * the REPLY IMMEDIATE when it fits one message, else as PUT_REQ, whose
+ * PUT_ACK gets RDMA WRITEs and PUT_DONE, as every hop of a routed REPLY
+ * does.  A GET_REQ not for us fails the run: a GET through a router is
+ * always IMMEDIATE.  Each counts as one of the COUNT GETs.
+ *
  * Exit status: 0 every GET answered, 1 the node misbehaved (the reason is
  * printed), 2 usage or local error.
  */
@@ -102,6 +113,20 @@ static unsigned int hold_secs;	/* -H: hold GETs until our ping's REPLY */
 static u32 ping_features = 0x1e;	/* -f */
 static bool stock_defect;	/* -D: drop the tail WRITE of a short reply */
 static bool replied;
+/* -G: a stock gateway to the node of FINAL_NID, behind us (see the top) */
+static u64 final_nid;
+static unsigned int routed;	/* routed GETs and PUTs answered */
+/* A routed REPLY too long for one message: sent as PUT_REQ, its data. */
+static struct {
+	u8 *data;
+	u32 len;
+	u64 cookie;
+	bool waiting;		/* for the node's PUT_ACK */
+} rreply;
+#define MSG_PUT_REQ		0xd2
+#define MSG_PUT_DONE		0xd5
+#define LNET_OFF_HDR_DATA	56
+#define IMM_MAX			(MSG_SIZE - IMMEDIATE_HDR_SIZE)
 /* Message slots in the tx area, reused round robin: GET_DONEs, pings. */
 static unsigned int done_slot, imm_slot, reply_slot;
 #define DONE_SLOTS	16		/* of 64 bytes, at 0 */
@@ -149,35 +174,32 @@ static u32 reply_for(const u8 *hdr, u8 *data)
 }
 
 /*
- * Answer the GET_REQ @m of @nob bytes: RDMA WRITEs then GET_DONE, one
- * chain, as kiblnd_init_rdma().  Returns 0, 1 if the GET_REQ is bad, 2 on
- * a local error.
+ * Write @len bytes of @data into the RDMA descriptor @rd (of @rd_nob
+ * bytes at most, as received) with RDMA WRITEs, then send the @done_type
+ * completion {@cookie, status = the bytes written}, one chain, as
+ * kiblnd_init_rdma() (with -D, its defect too: see the top).  Returns 0,
+ * 1 if the descriptor is bad, 2 on a local error.
  */
-static int answer_get(struct link *l, const u8 *m, u32 nob)
+static int write_rd(struct link *l, const u8 *rd, u32 rd_nob, u8 *data,
+		    u32 len, u8 done_type, u64 cookie, const char *what)
 {
-	const u8 *hdr = m + HDR_SIZE, *rd = m + GET_RD_OFF;
 	struct ibv_send_wr wrs[9], *bad;
 	struct ibv_sge sges[9];
 	u8 *done = l->tx + 64 * (done_slot++ % DONE_SLOTS);
-	u8 *data = l->tx + MSG_SIZE + REPLY_MAX * (reply_slot++ % 2);
-	u32 nfrags, len, resid, off = 0, i, n, dropped = 0;
-	u64 cookie = get64(m + GET_RD_OFF - 8);
+	u32 nfrags, resid, off = 0, i, n, dropped = 0;
 
-	if (nob < GET_RD_OFF + RD_HDR_SIZE)
-		return fail("GET_REQ shorter than its descriptor");
+	if (rd_nob < RD_HDR_SIZE)
+		return fail("a message shorter than its descriptor");
 	nfrags = get32(rd + 4);
 	if (!nfrags || nfrags > MAX_FRAGS ||
-	    nob < GET_RD_OFF + RD_HDR_SIZE + nfrags * FRAG_SIZE)
-		return fail("GET_REQ with a bad fragment count");
-	if (get32(hdr + LNET_OFF_TYPE) != LNET_MSG_GET)
-		return fail("GET_REQ carrying no LNet GET");
+	    rd_nob < RD_HDR_SIZE + nfrags * FRAG_SIZE)
+		return fail("a descriptor with a bad fragment count");
 	/* Our send queue (link_open()) takes 16 WRs; our sinks have 1 frag. */
 	if (nfrags > 8) {
 		fprintf(stderr, "%u fragments: more than this peer posts\n",
 			nfrags);
 		return 2;
 	}
-	len = reply_for(hdr, data);
 	memset(wrs, 0, sizeof(wrs));
 	resid = len;
 	for (i = 0, n = 0; i < nfrags && resid; i++) {
@@ -212,7 +234,7 @@ static int answer_get(struct link *l, const u8 *m, u32 nob)
 	}
 	/* As Lustre: what the sink cannot take is not written. */
 	memset(done, 0, HDR_SIZE + 12);
-	pack(done, MSG_GET_DONE, owed, HDR_SIZE + 12);
+	pack(done, done_type, owed, HDR_SIZE + 12);
 	owed = 0;
 	put64(done + HDR_SIZE, cookie);
 	put32(done + HDR_SIZE + 8, off);
@@ -229,14 +251,37 @@ static int answer_get(struct link *l, const u8 *m, u32 nob)
 		perror("ibv_post_send");
 		return 2;
 	}
-	printf("GET: %u bytes in %u RDMA WRITE(s), %u fragment(s), ",
-	       off, n, nfrags);
-	printf("rkey %#x addr %#llx, GET_DONE %u\n", get32(rd),
-	       (unsigned long long)get64(rd + RD_HDR_SIZE + 4), off);
+	printf("%s: %u bytes in %u RDMA WRITE(s), %u fragment(s), ",
+	       what, off, n, nfrags);
+	printf("rkey %#x addr %#llx, %s %u\n", get32(rd),
+	       (unsigned long long)get64(rd + RD_HDR_SIZE + 4),
+	       done_type == MSG_GET_DONE ? "GET_DONE" : "PUT_DONE", off);
 	if (dropped)
-		printf("GET: tail WRITE of %u bytes not posted (stock's defect)\n",
-		       dropped);
+		printf("%s: tail WRITE of %u bytes not posted (stock's defect)\n",
+		       what, dropped);
 	return 0;
+}
+
+/*
+ * Answer the GET_REQ @m of @nob bytes: RDMA WRITEs then GET_DONE, one
+ * chain, as kiblnd_init_rdma().  Returns 0, 1 if the GET_REQ is bad, 2 on
+ * a local error.
+ */
+static int answer_get(struct link *l, const u8 *m, u32 nob)
+{
+	const u8 *hdr = m + HDR_SIZE;
+	u8 *data = l->tx + MSG_SIZE + REPLY_MAX * (reply_slot++ % 2);
+
+	if (nob < GET_RD_OFF)
+		return fail("GET_REQ shorter than its descriptor");
+	if (get32(hdr + LNET_OFF_TYPE) != LNET_MSG_GET)
+		return fail("GET_REQ carrying no LNet GET");
+	/* Routing spec 4.6: a GET through a router always comes IMMEDIATE. */
+	if (final_nid && get64(hdr + LNET_OFF_DEST_NID) != src_nid)
+		return fail("a GET_REQ for another node, not IMMEDIATE");
+	return write_rd(l, m + GET_RD_OFF, nob - GET_RD_OFF, data,
+			reply_for(hdr, data), MSG_GET_DONE,
+			get64(m + GET_RD_OFF - 8), "GET");
 }
 
 /*
@@ -259,14 +304,17 @@ static int answer_imm_get(struct link *l, const u8 *m, u32 nob)
 
 	if (nob < IMMEDIATE_HDR_SIZE)
 		return fail("IMMEDIATE GET shorter than its header");
-	if (get32(hdr + LNET_OFF_SINK_LEN) > MSG_SIZE - IMMEDIATE_HDR_SIZE)
+	if (get32(hdr + LNET_OFF_SINK_LEN) > IMM_MAX)
 		return fail("IMMEDIATE GET whose sink a message cannot fill");
 	len = reply_for(hdr, b + IMMEDIATE_HDR_SIZE);
 	memset(b, 0, IMMEDIATE_HDR_SIZE);
 	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE + len);
 	owed = 0;
 	put64(rep + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
-	put64(rep + LNET_OFF_SRC_NID, src_nid);
+	/* from the node the GET is for: us, or the one behind us (-G) */
+	put64(rep + LNET_OFF_SRC_NID,
+	      final_nid && get64(hdr + LNET_OFF_DEST_NID) == final_nid ?
+	      final_nid : src_nid);
 	put32(rep + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
 	put32(rep + LNET_OFF_SRC_PID, LNET_PID);
 	put32(rep + LNET_OFF_TYPE, LNET_MSG_REPLY);
@@ -279,6 +327,158 @@ static int answer_imm_get(struct link *l, const u8 *m, u32 nob)
 	}
 	printf("IMMEDIATE GET: %u bytes in an IMMEDIATE REPLY\n", len);
 	return 0;
+}
+
+/*
+ * Check the header @hdr of a message the node sent through us: to
+ * final_nid from the node's NID, PIDs 12345.  0, or 1 (printed) if not.
+ */
+static int routed_hdr_ok(const u8 *hdr, const char *what)
+{
+	printf("routed %s: dest_nid %#llx, src_nid %#llx\n", what,
+	       (unsigned long long)get64(hdr + LNET_OFF_DEST_NID),
+	       (unsigned long long)get64(hdr + LNET_OFF_SRC_NID));
+	if (get64(hdr + LNET_OFF_SRC_NID) != dst_nid)
+		return fail("a routed message whose src_nid is not the node's NID");
+	if (get32(hdr + LNET_OFF_DEST_PID) != LNET_PID ||
+	    get32(hdr + LNET_OFF_SRC_PID) != LNET_PID)
+		return fail("a routed message with PIDs other than 12345");
+	return 0;
+}
+
+/*
+ * The IMMEDIATE GET @m for final_nid, as the node behind us answers it:
+ * a REPLY from final_nid, IMMEDIATE if it fits one message, else (as
+ * every hop of stock's does, routing spec 4.6) a PUT_REQ, whose PUT_ACK
+ * serve() answers with RDMA WRITEs and PUT_DONE.  Returns 0, 1 if the
+ * GET is bad, 2 on a local error.
+ */
+static int answer_routed_get(struct link *l, const u8 *m, u32 nob)
+{
+	const u8 *hdr = m + HDR_SIZE;
+	u8 *b = l->tx + 1024 + 128 * (imm_slot++ % IMM_SLOTS);
+	u8 *rep = b + HDR_SIZE;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b,
+		.length = IMMEDIATE_HDR_SIZE + 8,
+		.lkey = l->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+	u32 sink = get32(hdr + LNET_OFF_SINK_LEN);
+	int rc = routed_hdr_ok(hdr, "GET");
+
+	if (rc)
+		return rc;
+	if (nob < IMMEDIATE_HDR_SIZE)
+		return fail("IMMEDIATE GET shorter than its header");
+	printf("routed GET: IMMEDIATE, sink %u\n", sink);
+	if (sink <= IMM_MAX)
+		return answer_imm_get(l, m, nob);
+	if (rreply.waiting)
+		return fail("a second routed GET before the first's PUT_ACK");
+	rreply.data = l->tx + MSG_SIZE + REPLY_MAX * (reply_slot++ % 2);
+	rreply.len = reply_for(hdr, rreply.data);
+	rreply.cookie++;
+	rreply.waiting = true;
+	memset(b, 0, IMMEDIATE_HDR_SIZE + 8);
+	pack(b, MSG_PUT_REQ, owed, IMMEDIATE_HDR_SIZE + 8);
+	owed = 0;
+	put64(rep + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
+	put64(rep + LNET_OFF_SRC_NID, final_nid);
+	put32(rep + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
+	put32(rep + LNET_OFF_SRC_PID, LNET_PID);
+	put32(rep + LNET_OFF_TYPE, LNET_MSG_REPLY);
+	put32(rep + LNET_OFF_PAYLOAD, rreply.len);
+	memcpy(rep + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
+	put64(b + IMMEDIATE_HDR_SIZE, rreply.cookie);
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	printf("routed GET: REPLY of %u bytes as PUT_REQ\n", rreply.len);
+	return 0;
+}
+
+/* The node's PUT_ACK @m (@nob bytes) for our routed REPLY's PUT_REQ. */
+static int answer_put_ack(struct link *l, const u8 *m, u32 nob)
+{
+	if (!rreply.waiting || nob < PUTACK_RD_OFF ||
+	    get64(m + HDR_SIZE) != rreply.cookie)
+		return fail("a PUT_ACK for no PUT_REQ of ours");
+	rreply.waiting = false;
+	return write_rd(l, m + PUTACK_RD_OFF, nob - PUTACK_RD_OFF,
+			rreply.data, rreply.len, MSG_PUT_DONE,
+			get64(m + HDR_SIZE + 8), "routed REPLY");
+}
+
+/*
+ * The IMMEDIATE PUT @m for final_nid, as the node behind us takes it:
+ * every byte checked against lnet_test's pattern (seed = hdr_data), then
+ * an ACK from final_nid if one is asked for (*@sends counts it).
+ * Returns 0, 1 if the PUT is bad, 2 on a local error.
+ */
+static int answer_routed_put(struct link *l, const u8 *m, u32 nob,
+			     unsigned int *sends)
+{
+	const u8 *hdr = m + HDR_SIZE, *data = m + IMMEDIATE_HDR_SIZE;
+	u32 len = get32(hdr + LNET_OFF_PAYLOAD), i;
+	u32 seed = get64(hdr + LNET_OFF_HDR_DATA);
+	u8 *b = l->tx + 1024 + 128 * (imm_slot++ % IMM_SLOTS);
+	u8 *ack = b + HDR_SIZE;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b,
+		.length = IMMEDIATE_HDR_SIZE,
+		.lkey = l->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+	int rc = routed_hdr_ok(hdr, "PUT");
+
+	if (rc)
+		return rc;
+	if (nob < IMMEDIATE_HDR_SIZE + len)
+		return fail("a routed PUT shorter than its payload");
+	for (i = 0; i < len; i++)
+		if (data[i] != pattern_byte(seed, i)) {
+			printf("FAIL: routed PUT byte %u is %#x, want %#x\n",
+			       i, data[i], pattern_byte(seed, i));
+			return 1;
+		}
+	printf("routed PUT: %u bytes, every byte checked\n", len);
+	if (get64(hdr + LNET_OFF_GET_WMD) == ~0ULL &&
+	    get64(hdr + LNET_OFF_GET_WMD + 8) == ~0ULL)
+		return 0;			/* no ACK asked for */
+	memset(b, 0, IMMEDIATE_HDR_SIZE);
+	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE);
+	owed = 0;
+	put64(ack + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
+	put64(ack + LNET_OFF_SRC_NID, final_nid);
+	put32(ack + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
+	put32(ack + LNET_OFF_SRC_PID, LNET_PID);
+	put32(ack + LNET_OFF_TYPE, LNET_MSG_ACK);
+	memcpy(ack + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
+	memcpy(ack + LNET_OFF_MATCH, hdr + LNET_OFF_MATCH, 8);
+	put32(ack + LNET_OFF_ACK_MLEN, len);
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	(*sends)++;
+	return 0;
+}
+
+/* Is the IMMEDIATE @m (@len bytes) for final_nid (gateway mode)? */
+static bool imm_routed(const u8 *m, u32 len)
+{
+	return final_nid && len >= IMMEDIATE_HDR_SIZE &&
+	       get64(m + HDR_SIZE + LNET_OFF_DEST_NID) == final_nid;
 }
 
 /*
@@ -431,7 +631,7 @@ static int serve(struct link *l, unsigned int count)
 	int n, type, rc;
 	u8 *m;
 
-	while (served < count || sends) {
+	while (served < count || sends || rreply.waiting) {
 		n = ibv_poll_cq(l->cq, 1, &wc);
 		if (n < 0)
 			return fail("ibv_poll_cq");
@@ -480,7 +680,29 @@ static int serve(struct link *l, unsigned int count)
 			sends++;
 			continue;		/* its buffer stays ours */
 		}
-		if (type == MSG_GET_REQ) {
+		if (type == MSG_IMMEDIATE && imm_routed(m, wc.byte_len)) {
+			if (imm_carries(m, wc.byte_len, LNET_MSG_GET)) {
+				rc = answer_routed_get(l, m,
+						       get32(m + OFF_NOB));
+				sends++;
+			} else if (imm_carries(m, wc.byte_len,
+					       LNET_MSG_PUT)) {
+				rc = answer_routed_put(l, m,
+						       get32(m + OFF_NOB),
+						       &sends);
+			} else {
+				rc = fail("a routed message neither GET nor PUT");
+			}
+			if (rc)
+				return rc;
+			routed++;
+			served++;
+		} else if (type == MSG_PUT_ACK) {
+			rc = answer_put_ack(l, m, get32(m + OFF_NOB));
+			if (rc)
+				return rc;
+			sends++;
+		} else if (type == MSG_GET_REQ) {
 			rc = answer_get(l, m, get32(m + OFF_NOB));
 			if (rc)
 				return rc;
@@ -566,7 +788,7 @@ static int bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: o2ib_lustre [-t SECONDS] [-S SRC_NID] [-n NNIS[,NNIS...]] [-c COUNT]\n"
-		"                   [-H HOLD] [-f FEATURES] [-D] IP NID\n");
+		"                   [-H HOLD] [-f FEATURES] [-D] [-G FINAL_NID] IP NID\n");
 	return 2;
 }
 
@@ -578,7 +800,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	src_nid = parse_nid("192.0.2.250@o2ib");
-	while ((opt = getopt(argc, argv, "t:S:n:c:H:f:D")) != -1) {
+	while ((opt = getopt(argc, argv, "t:S:n:c:H:f:DG:")) != -1) {
 		switch (opt) {
 		case 't':
 			wait_secs = atoi(optarg);
@@ -618,6 +840,11 @@ int main(int argc, char **argv)
 		case 'D':
 			stock_defect = true;
 			break;
+		case 'G':
+			final_nid = parse_nid(optarg);
+			if (!final_nid)
+				return bad_usage();
+			break;
 		default:
 			return bad_usage();
 		}
@@ -639,6 +866,8 @@ int main(int argc, char **argv)
 		rc = serve(&l, count);
 	}
 	if (!rc) {
+		if (final_nid)
+			printf("%u routed to the final NID\n", routed);
 		printf("%u GETs answered: OK\n", count);
 		fflush(stdout);
 		rc = linger(&l);

@@ -14,27 +14,36 @@ unsigned int wait_secs = 30;
 unsigned int queue_depth = 8;
 u64 src_nid, dst_nid, src_stamp, dst_stamp;
 
-/* "a.b.c.d@o2ib[N]" to a nid4; 0 if it is not one. */
+/* "a.b.c.d@o2ib[N]" or "a.b.c.d@tcp[N]" to a nid4; 0 if it is neither. */
 u64 parse_nid(const char *s)
 {
 	char addr[INET_ADDRSTRLEN];
-	const char *at = strchr(s, '@');
-	unsigned long num = 0;
+	const char *at = strchr(s, '@'), *n;
+	unsigned long num = 0, lnd;
 	struct in_addr in;
 	char *end;
 
-	if (!at || at - s >= (long)sizeof(addr) || strncmp(at + 1, "o2ib", 4))
+	if (!at || at - s >= (long)sizeof(addr))
 		return 0;
+	if (!strncmp(at + 1, "o2ib", 4)) {
+		lnd = O2IBLND;
+		n = at + 5;
+	} else if (!strncmp(at + 1, "tcp", 3)) {	/* a routed peer's */
+		lnd = SOCKLND;
+		n = at + 4;
+	} else {
+		return 0;
+	}
 	memcpy(addr, s, at - s);
 	addr[at - s] = '\0';
 	if (inet_pton(AF_INET, addr, &in) != 1)
 		return 0;
-	if (at[5]) {
-		num = strtoul(at + 5, &end, 10);
+	if (*n) {
+		num = strtoul(n, &end, 10);
 		if (*end || num > 0xffff)
 			return 0;
 	}
-	return (u64)(O2IBLND << 16 | num) << 32 | ntohl(in.s_addr);
+	return (u64)(lnd << 16 | num) << 32 | ntohl(in.s_addr);
 }
 
 int fail(const char *why)

@@ -29,6 +29,7 @@ typedef __u64 u64;
 #define MSG_SIZE		4096
 #define MAX_FRAGS		257
 #define O2IBLND			5
+#define SOCKLND			2
 
 #define MSG_CONNREQ		0xc0
 #define MSG_CONNACK		0xc1
