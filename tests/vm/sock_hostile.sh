@@ -95,15 +95,22 @@ else
 	attack keepalive "$KSTATS" noop_rx
 	# A source NID that is not the connection's: on its own net, a spoof
 	# (closed and counted); on another net, as a router forwards: the
-	# REPLY goes back over this connection (the NID it came from), not
-	# to a new peer.  Before, b made a peer of each source and tried to
-	# connect to the one on its net (reflection).
+	# REPLY goes back over this connection (the previous hop, a gateway
+	# of a route: routing spec 3.4), not to a new peer.  As on a stock
+	# node, a response to a remote net needs a route there: the one the
+	# attacks' NID (192.0.2.250@tcp) is the gateway of, deleted after.
+	# Before, b made a peer of each source and tried to connect to the
+	# one on its net (reflection).
 	PEERS=/sys/kernel/debug/lnet/peers
 	failed=$(counter "$KSTATS" connect_failed)
 	attack spoof_src /sys/kernel/debug/lnet/drops bad_src
+	"$LNETCTL" route add --net tcp9 --gateway 192.0.2.250@tcp ||
+		fail "route add tcp9 via the attacks' NID"
 	"$HOSTILE" -t 30 "$IP" "$NID" routed_src ||
 		{ diag; fail "attack routed_src: no REPLY over its connection"; }
 	log "attack routed_src: the REPLY came back over its connection"
+	"$LNETCTL" route del --net tcp9 --gateway 192.0.2.250@tcp ||
+		fail "route del tcp9"
 	[ -r $PEERS ] || fail "no $PEERS"
 	if grep -E '^(192\.0\.2\.153@tcp|198\.18\.7\.7@tcp9) ' $PEERS; then
 		cat $PEERS
