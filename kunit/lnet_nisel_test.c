@@ -10,7 +10,8 @@
  * priorities (lower is better) come first among working NIs, and first
  * of all between peer nets (spec features 4b).  A send to one of our own
  * NIDs takes 0@lo unless its source is given or it is a recovery ping
- * (spec features 4a).
+ * (spec features 4a).  A multi-rail peer behind routers: its final NID
+ * on a net with a route, in turn (routing spec 3.1 rule 3).
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -459,6 +460,79 @@ static void nisel_local_dst(struct kunit *test)
 						  &LNET_ANY_NID, true));
 }
 
+/* The nets (by number, a bit each) the remote selection may route to. */
+static unsigned int nisel_routable_mask;
+
+static bool nisel_routable(u32 net)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (net == lnet_mknet(LNET_LND_SOCK, i))
+			return nisel_routable_mask & BIT(i);
+	return false;
+}
+
+/* What lnet_select_pathway_locked() does to a routed send's final NI. */
+static void nisel_final_used(struct nisel_world *w, struct lnet_peer_ni *lpni)
+{
+	w->lp.lp_send_seq++;
+	lpni->lpni_peer_net->lpn_seq = w->lp.lp_send_seq;
+	lpni->lpni_seq = w->lp.lp_send_seq;
+}
+
+/*
+ * A multi-rail peer behind routers (routing spec 3.1 rule 3): the final
+ * destination is its best NID on a net with a route, whatever our own
+ * nets: the routable nets in turn, the healthier one first, and on a net
+ * its NIDs in turn; no routable net, none.
+ */
+static void nisel_remote_mr(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	unsigned int used[4] = { 0 };
+	struct lnet_peer_ni *lpni;
+	int i;
+
+	nisel_routable_mask = 0;
+	KUNIT_EXPECT_NULL(test, lnet_select_remote_mr(&w->lp, nisel_routable));
+	/* Only net 2 has routes: its one NID. */
+	nisel_routable_mask = BIT(2);
+	KUNIT_EXPECT_PTR_EQ(test, lnet_select_remote_mr(&w->lp, nisel_routable),
+			    w->lpni[3]);
+	/* Nets 1 and 2: both in turn. */
+	nisel_routable_mask = BIT(1) | BIT(2);
+	for (i = 0; i < 6; i++) {
+		lpni = lnet_select_remote_mr(&w->lp, nisel_routable);
+		KUNIT_ASSERT_NOT_NULL(test, lpni);
+		KUNIT_EXPECT_TRUE(test, lpni == w->lpni[2] || lpni == w->lpni[3]);
+		used[lpni == w->lpni[2] ? 2 : 3]++;
+		nisel_final_used(w, lpni);
+	}
+	KUNIT_EXPECT_EQ(test, used[2], 3U);
+	KUNIT_EXPECT_EQ(test, used[3], 3U);
+	/* Net 2's NID demerited: net 1 only. */
+	w->lpni[2]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	w->lpni[3]->lpni_healthv = 500;
+	for (i = 0; i < 3; i++) {
+		lpni = lnet_select_remote_mr(&w->lp, nisel_routable);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[2]);
+		nisel_final_used(w, lpni);
+	}
+	/* Net 0 (two NIDs) alone: both NIDs in turn. */
+	nisel_routable_mask = BIT(0);
+	used[0] = 0;
+	used[1] = 0;
+	for (i = 0; i < 4; i++) {
+		lpni = lnet_select_remote_mr(&w->lp, nisel_routable);
+		KUNIT_ASSERT_TRUE(test, lpni == w->lpni[0] || lpni == w->lpni[1]);
+		used[lpni == w->lpni[0] ? 0 : 1]++;
+		nisel_final_used(w, lpni);
+	}
+	KUNIT_EXPECT_EQ(test, used[0], 2U);
+	KUNIT_EXPECT_EQ(test, used[1], 2U);
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
@@ -474,6 +548,7 @@ static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_peer_ni_health),
 	KUNIT_CASE(nisel_mr_health),
 	KUNIT_CASE(nisel_local_dst),
+	KUNIT_CASE(nisel_remote_mr),
 	{}
 };
 

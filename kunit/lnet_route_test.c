@@ -6,13 +6,18 @@
  * (spec lnet-routing.md 2.2), delete (2.3, 2.4), and the choice of a
  * route (3.2: priority, then hops, then round-robin; unusable routes
  * skipped; none: -EHOSTUNREACH), the spreading of added routes over the
- * list, and the router hint of a response (3.4).
+ * list, and the router hint of a response (3.4).  Route aliveness (6.3,
+ * 6.4): lnet_route_usable() against every gateway state, the flag and
+ * single-hop detection a gateway's ping info gives
+ * (lnet_route_ping_update()), health never counted, and
+ * check_routers_before_use's initial state.
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/netlink.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/lib-types.h>
 #include <lnet/route.h>
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -542,6 +547,224 @@ static void route_response_hint(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.1@tcp"));
 }
 
+/* A route to @net through @gw, outside any table. */
+static struct lnet_route route_of(struct kunit *test, const char *net,
+				  const char *gw, u32 hops)
+{
+	struct lnet_route r = {
+		.lr_net = net_of(test, net), .lr_gateway = nid_of(test, gw),
+		.lr_hops = hops, .lr_alive = true,
+	};
+
+	return r;
+}
+
+/* A gateway that passes every rule of spec 6.4 with discovery on. */
+static const struct lnet_gw_state gw_ok = {
+	.known = true, .rtr_enabled = true, .local_up = true,
+	.remote_up = true, .avoid_asym = true,
+};
+
+static void route_alive_rules(struct kunit *test)
+{
+	struct lnet_route r = route_of(test, "tcp1", "192.0.2.1@tcp",
+				       LNET_ROUTE_HOPS_UNSET);
+	struct lnet_gw_state gs = gw_ok;
+
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, &gs));
+	/* no gateway known (or none asked): the cached flag */
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, NULL));
+	r.lr_alive = false;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, NULL));
+	gs.known = false;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	/* rule 3 does not read the cached flag */
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, &gw_ok));
+	/* rule 2: discovery off for the gateway: the cached flag alone */
+	gs = gw_ok;
+	gs.discovery_off = true;
+	gs.local_up = false;
+	gs.rtr_enabled = false;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	r.lr_alive = true;
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, &gs));
+	/* rule 1: a dead gateway kills it, whatever else */
+	gs = gw_ok;
+	gs.dead = true;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	gs.discovery_off = true;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	/* rule 3: an UP NI on the local net */
+	gs = gw_ok;
+	gs.local_up = false;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	/* rule 3: routing enabled (RTE_DISABLED clear) */
+	gs = gw_ok;
+	gs.rtr_enabled = false;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	/* rule 3, avoid_asym: a multi-hop route needs no remote NI ... */
+	gs = gw_ok;
+	gs.remote_up = false;
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, &gs));
+	/* ... a detected single-hop one does, */
+	r.lr_single_hop = true;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	/* and one of hops 1 does before any detection */
+	r.lr_single_hop = false;
+	r.lr_hops = 1;
+	KUNIT_EXPECT_FALSE(test, lnet_route_usable(&r, &gs));
+	r.lr_hops = 2;
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, &gs));
+	/* without avoid_asym_router_failure, never */
+	r.lr_hops = 1;
+	gs.avoid_asym = false;
+	KUNIT_EXPECT_TRUE(test, lnet_route_usable(&r, &gs));
+}
+
+static void route_ping_update_rules(struct kunit *test)
+{
+	struct lnet_route r = route_of(test, "o2ib1", "192.0.2.1@tcp",
+				       LNET_ROUTE_HOPS_UNSET);
+	const u32 up = LNET_NI_STATUS_UP, down = LNET_NI_STATUS_DOWN;
+	struct lnet_nid nids[3] = {
+		nid_of(test, "192.0.2.1@tcp"),
+		nid_of(test, "10.0.0.1@o2ib1"),
+		nid_of(test, "10.0.1.1@o2ib1"),
+	};
+	u32 st[3] = { up, up, down };
+
+	/* the gateway lists an NI on the remote net: single-hop, alive */
+	lnet_route_ping_update(&r, false, true, nids, st, 3, true);
+	KUNIT_EXPECT_TRUE(test, r.lr_single_hop);
+	KUNIT_EXPECT_TRUE(test, r.lr_alive);
+	/* all of those DOWN: dead with avoid_asym ... */
+	st[1] = down;
+	lnet_route_ping_update(&r, false, true, nids, st, 3, true);
+	KUNIT_EXPECT_TRUE(test, r.lr_single_hop);
+	KUNIT_EXPECT_FALSE(test, r.lr_alive);
+	/* ... alive without it */
+	lnet_route_ping_update(&r, false, true, nids, st, 3, false);
+	KUNIT_EXPECT_TRUE(test, r.lr_alive);
+	/* none listed: multi-hop, alive (nothing to ask of it) */
+	lnet_route_ping_update(&r, false, true, nids, st, 1, true);
+	KUNIT_EXPECT_FALSE(test, r.lr_single_hop);
+	KUNIT_EXPECT_TRUE(test, r.lr_alive);
+	/* but hops 1 says single-hop: dead with avoid_asym */
+	r.lr_hops = 1;
+	lnet_route_ping_update(&r, false, true, nids, st, 1, true);
+	KUNIT_EXPECT_FALSE(test, r.lr_alive);
+	r.lr_hops = LNET_ROUTE_HOPS_UNSET;
+	/* RTE_DISABLED: dead, whatever the NIs say */
+	st[1] = up;
+	lnet_route_ping_update(&r, true, true, nids, st, 3, true);
+	KUNIT_EXPECT_FALSE(test, r.lr_alive);
+	lnet_route_ping_update(&r, false, true, nids, st, 3, true);
+	KUNIT_EXPECT_TRUE(test, r.lr_alive);
+	/* no UP NI on the local net: dead, single-hop left as it was */
+	lnet_route_ping_update(&r, false, false, nids, st, 1, true);
+	KUNIT_EXPECT_FALSE(test, r.lr_alive);
+	KUNIT_EXPECT_TRUE(test, r.lr_single_hop);
+}
+
+static void route_health_not_counted(struct kunit *test)
+{
+	struct lnet_peer_ni a = {}, b = {};
+	struct lnet_peer_net lpn = {};
+
+	INIT_LIST_HEAD(&lpn.lpn_peer_nis);
+	list_add_tail(&a.lpni_list, &lpn.lpn_peer_nis);
+	list_add_tail(&b.lpni_list, &lpn.lpn_peer_nis);
+	/* spec 6.4 rule 4: health 0 everywhere, one NI UP: the net is up */
+	a.lpni_healthv = 0;
+	b.lpni_healthv = 0;
+	a.lpni_ns_status = LNET_NI_STATUS_DOWN;
+	b.lpni_ns_status = LNET_NI_STATUS_UP;
+	KUNIT_EXPECT_TRUE(test, lnet_gw_net_up(&lpn));
+	/* full health, all DOWN: down */
+	a.lpni_healthv = 1000;
+	b.lpni_healthv = 1000;
+	b.lpni_ns_status = LNET_NI_STATUS_DOWN;
+	KUNIT_EXPECT_FALSE(test, lnet_gw_net_up(&lpn));
+	KUNIT_EXPECT_FALSE(test, lnet_gw_net_up(NULL));
+}
+
+static bool fake_start_dead(void)
+{
+	return true;
+}
+
+/* Gateway 192.0.2.2@tcp reported RTE_DISABLED; the others are fine. */
+static void fake_gw_state(const struct lnet_route *r, struct lnet_gw_state *gs)
+{
+	*gs = gw_ok;
+	if (fake_peer_of(&r->lr_gateway) == 2)
+		gs->rtr_enabled = false;
+}
+
+static const struct lnet_route_env fake_env_checked = {
+	.net_local	= fake_net_local,
+	.nid_local	= fake_nid_local,
+	.same_gateway	= fake_same_gateway,
+	.gateway_on_net	= fake_gateway_on_net,
+	.start_dead	= fake_start_dead,
+	.gw_state	= fake_gw_state,
+};
+
+static const struct lnet_route_env fake_env_before_use = {
+	.net_local	= fake_net_local,
+	.nid_local	= fake_nid_local,
+	.same_gateway	= fake_same_gateway,
+	.gateway_on_net	= fake_gateway_on_net,
+	.start_dead	= fake_start_dead,
+};
+
+static void route_check_before_use(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 23);
+	struct dump d;
+
+	/* check_routers_before_use=0: a new route is up */
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp",
+				  LNET_ROUTE_HOPS_UNSET, 0, NULL), 0);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d), "tcp1 192.0.2.1@tcp -1 0;");
+	lnet_route_table_flush(t);
+	/* =1: down, and not chosen, until its gateway is checked */
+	lnet_route_table_init(t, &fake_env_before_use, 23);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp",
+				  LNET_ROUTE_HOPS_UNSET, 0, NULL), 0);
+	KUNIT_EXPECT_STREQ(test, dump(t, &d),
+			   "tcp1 192.0.2.1@tcp -1 0 dead;");
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 1),
+			   "-");
+	lnet_route_table_flush(t);
+}
+
+static void route_gateway_state_decides(struct kunit *test)
+{
+	struct lnet_route_table *t = kunit_kzalloc(test, sizeof(*t),
+						   GFP_KERNEL);
+	struct dump d;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	lnet_route_table_init(t, &fake_env_checked, 29);
+	/*
+	 * The gateways are known, with discovery on: the cached flag
+	 * (dead from the start here) does not decide, the gateway does;
+	 * RTE_DISABLED on gateway 2 kills its route in the choice and in
+	 * what "route show" says.
+	 */
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1, 1,
+				  NULL), 0);
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 2),
+			   "33");
+	dump(t, &d);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(d.buf, "tcp1 192.0.2.2@tcp 1 0 dead;"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(d.buf, "tcp1 192.0.2.3@tcp 1 1;"));
+	lnet_route_table_flush(t);
+}
+
 static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_insert),
 	KUNIT_CASE(route_add_checks),
@@ -553,6 +776,11 @@ static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_gateway_net_deleted),
 	KUNIT_CASE(route_unusable_skipped),
 	KUNIT_CASE(route_response_hint),
+	KUNIT_CASE(route_alive_rules),
+	KUNIT_CASE(route_ping_update_rules),
+	KUNIT_CASE(route_health_not_counted),
+	KUNIT_CASE(route_check_before_use),
+	KUNIT_CASE(route_gateway_state_decides),
 	{}
 };
 

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The acceptor (wire spec 3): LNet's TCP listener on accept_port (988)
- * for LNDs that connect over TCP (socklnd), and the connecting side's
- * half, lnet_connect().
+ * for LNDs that connect over TCP (socklnd), and on accept_port_bulk (988)
+ * too when that differs (spec 3.1: socklnd connects its CONTROL
+ * connections to accept_port, the others to accept_port_bulk); and the
+ * connecting side's half, lnet_connect().
  *
- * One listener per local address, shared by the NIs on it and dropped
- * with the last one.  The listening socket's data_ready callback queues
- * accept work (no thread blocks in accept()); every accepted socket gets
- * its own work item to read the connection request with accept_timeout,
- * so a client that sends nothing delays nobody else.  At most
+ * One listener per local address and port, shared by the NIs on that
+ * address and dropped with the last one.  The listening socket's
+ * data_ready callback queues accept work (no thread blocks in accept());
+ * every accepted socket gets its own work item to read the connection
+ * request with accept_timeout, so a client that sends nothing delays
+ * nobody else.  At most
  * LNET_ACCEPTEES_MAX requests are read at once: beyond, a connection is
  * closed at once and counted (overflow), so a flood costs a counter, not
  * memory.  The request names the NI it wants; that NI's LND takes the
@@ -44,6 +47,10 @@ MODULE_PARM_DESC(accept, "accept connections: secure (privileged source port onl
 static int accept_port = 988;
 module_param(accept_port, int, 0444);
 MODULE_PARM_DESC(accept_port, "TCP port of the acceptor");
+
+static int accept_port_bulk = 988;
+module_param(accept_port_bulk, int, 0444);
+MODULE_PARM_DESC(accept_port_bulk, "TCP port of the acceptor for socklnd's connections other than CONTROL");
 
 static int accept_backlog = 127;
 module_param(accept_backlog, int, 0444);
@@ -87,6 +94,7 @@ static atomic_t lnet_acr_counters[LNET_ACR_COUNT];
 struct lnet_listener {
 	struct list_head	ll_list;
 	__be32			ll_addr;
+	int			ll_port;
 	int			ll_users;	/* NIs on this address */
 	struct socket		*ll_sock;
 	struct work_struct	ll_accept_work;
@@ -200,6 +208,18 @@ int lnet_acceptor_port(void)
 	return accept_port;
 }
 EXPORT_SYMBOL(lnet_acceptor_port);
+
+/**
+ * lnet_acceptor_port_bulk() - the port of peers' acceptors for
+ *	connections other than socklnd's CONTROL ones (wire spec 3.3)
+ *
+ * Return: the accept_port_bulk module parameter.
+ */
+int lnet_acceptor_port_bulk(void)
+{
+	return accept_port_bulk;
+}
+EXPORT_SYMBOL(lnet_acceptor_port_bulk);
 
 /**
  * lnet_acceptor_timeout() - seconds allowed for connection set-up reads
@@ -535,7 +555,7 @@ static int lnet_listener_open(struct lnet_listener *ll)
 	struct sockaddr_in addr = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = ll->ll_addr,
-		.sin_port = htons(accept_port),
+		.sin_port = htons(ll->ll_port),
 	};
 	struct sock *sk;
 	int rc;
@@ -551,7 +571,7 @@ static int lnet_listener_open(struct lnet_listener *ll)
 		rc = kernel_listen(ll->ll_sock, accept_backlog);
 	if (rc) {
 		pr_err("LNet: cannot listen on %pI4:%d: %d\n", &ll->ll_addr,
-		       accept_port, rc);
+		       ll->ll_port, rc);
 		sock_release(ll->ll_sock);
 		return rc;
 	}
@@ -582,25 +602,14 @@ static __be32 lnet_ni_ipv4(const struct lnet_ni *ni)
 	return htonl(lnet_nid4_addr(lnet_nid_to_nid4(&ni->ni_nid)));
 }
 
-/**
- * lnet_acceptor_start() - listen for @ni, whose LND has lnd_accept
- * @ni: an NI just started; its NID's address is the one listened on
- *
- * Context: Process context, ln_api_mutex held.
- * Return: 0 (also with accept=none: nothing listens), or -errno.
- */
-int lnet_acceptor_start(struct lnet_ni *ni)
+/* One more user of the listener on @addr:@port, opened by the first. */
+static int lnet_listener_get(__be32 addr, int port)
 {
-	__be32 addr = lnet_ni_ipv4(ni);
 	struct lnet_listener *ll;
 	int rc;
 
-	if (!strcmp(accept, "none"))
-		return 0;
-	if (!lnet_nid_is_nid4(&ni->ni_nid))
-		return -EPROTONOSUPPORT;	/* IPv6 NIs: not yet */
 	list_for_each_entry(ll, &lnet_listeners, ll_list) {
-		if (ll->ll_addr == addr) {
+		if (ll->ll_addr == addr && ll->ll_port == port) {
 			ll->ll_users++;
 			return 0;
 		}
@@ -609,6 +618,7 @@ int lnet_acceptor_start(struct lnet_ni *ni)
 	if (!ll)
 		return -ENOMEM;
 	ll->ll_addr = addr;
+	ll->ll_port = port;
 	ll->ll_users = 1;
 	INIT_WORK(&ll->ll_accept_work, lnet_listener_accept_work);
 	rc = lnet_listener_open(ll);
@@ -620,19 +630,13 @@ int lnet_acceptor_start(struct lnet_ni *ni)
 	return 0;
 }
 
-/**
- * lnet_acceptor_stop() - @ni no longer needs its listener
- * @ni: an NI lnet_acceptor_start() succeeded for, already marked down
- *
- * Context: Process context, ln_api_mutex held.
- */
-void lnet_acceptor_stop(struct lnet_ni *ni)
+/* One user less of the listener on @addr:@port, closed by the last. */
+static void lnet_listener_put(__be32 addr, int port)
 {
-	__be32 addr = lnet_ni_ipv4(ni);
 	struct lnet_listener *ll;
 
 	list_for_each_entry(ll, &lnet_listeners, ll_list) {
-		if (ll->ll_addr != addr)
+		if (ll->ll_addr != addr || ll->ll_port != port)
 			continue;
 		if (!--ll->ll_users) {
 			list_del(&ll->ll_list);
@@ -640,6 +644,49 @@ void lnet_acceptor_stop(struct lnet_ni *ni)
 			kfree(ll);
 		}
 		break;
+	}
+}
+
+/**
+ * lnet_acceptor_start() - listen for @ni, whose LND has lnd_accept
+ * @ni: an NI just started; its NID's address is the one listened on, on
+ *	accept_port and, if it differs, accept_port_bulk
+ *
+ * Context: Process context, ln_api_mutex held.
+ * Return: 0 (also with accept=none: nothing listens), or -errno.
+ */
+int lnet_acceptor_start(struct lnet_ni *ni)
+{
+	__be32 addr = lnet_ni_ipv4(ni);
+	int rc;
+
+	if (!strcmp(accept, "none"))
+		return 0;
+	if (!lnet_nid_is_nid4(&ni->ni_nid))
+		return -EPROTONOSUPPORT;	/* IPv6 NIs: not yet */
+	rc = lnet_listener_get(addr, accept_port);
+	if (rc || accept_port_bulk == accept_port)
+		return rc;
+	rc = lnet_listener_get(addr, accept_port_bulk);
+	if (rc)
+		lnet_listener_put(addr, accept_port);
+	return rc;
+}
+
+/**
+ * lnet_acceptor_stop() - @ni no longer needs its listeners
+ * @ni: an NI lnet_acceptor_start() succeeded for, already marked down
+ *
+ * Context: Process context, ln_api_mutex held.
+ */
+void lnet_acceptor_stop(struct lnet_ni *ni)
+{
+	__be32 addr = lnet_ni_ipv4(ni);
+
+	if (strcmp(accept, "none")) {
+		lnet_listener_put(addr, accept_port);
+		if (accept_port_bulk != accept_port)
+			lnet_listener_put(addr, accept_port_bulk);
 	}
 	/*
 	 * @ni is down, so no new request finds it; one that found it before
@@ -665,6 +712,11 @@ int lnet_acceptor_init(void)
 	if (strcmp(accept, "secure") && strcmp(accept, "all") &&
 	    strcmp(accept, "none")) {
 		pr_err("LNet: accept=%s: want secure, all or none\n", accept);
+		return -EINVAL;
+	}
+	if (accept_port < 1 || accept_port > 65535 ||
+	    accept_port_bulk < 1 || accept_port_bulk > 65535) {
+		pr_err("LNet: accept_port and accept_port_bulk must be 1..65535\n");
 		return -EINVAL;
 	}
 	lnet_acceptor_wq = alloc_workqueue("lnet_acceptor", WQ_UNBOUND, 0);

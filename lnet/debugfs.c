@@ -20,25 +20,6 @@
 
 static struct dentry *lnet_debugfs_root;
 
-static const char * const lnet_drop_names[] = {
-	[LNET_DROP_NOT_FOR_ME - LNET_HDR_DROP_COUNT]	= "not_for_me",
-	[LNET_DROP_BAD_PID - LNET_HDR_DROP_COUNT]	= "bad_pid",
-	[LNET_DROP_NO_MATCH - LNET_HDR_DROP_COUNT]	= "no_match",
-	[LNET_DROP_BAD_WMD - LNET_HDR_DROP_COUNT]	= "bad_wmd",
-	[LNET_DROP_TOO_LONG - LNET_HDR_DROP_COUNT]	= "too_long",
-	[LNET_DROP_SHUTDOWN - LNET_HDR_DROP_COUNT]	= "shutdown",
-	[LNET_DROP_NOMEM - LNET_HDR_DROP_COUNT]		= "nomem",
-	[LNET_DROP_BAD_SRC - LNET_HDR_DROP_COUNT]	= "bad_src",
-	[LNET_DROP_FAULT - LNET_HDR_DROP_COUNT]		= "fault",
-	[LNET_DROP_NO_ROUTING - LNET_HDR_DROP_COUNT]	= "no_routing",
-	[LNET_DROP_ROUTED_LOCAL - LNET_HDR_DROP_COUNT]	= "routed_local",
-	[LNET_DROP_ROUTED_GET_REQ - LNET_HDR_DROP_COUNT] = "routed_get_req",
-	[LNET_DROP_NO_ROUTE - LNET_HDR_DROP_COUNT]	= "no_route",
-};
-
-static_assert(ARRAY_SIZE(lnet_drop_names) ==
-	      LNET_DROP_COUNT - LNET_HDR_DROP_COUNT);
-
 static int lnet_stats_show(struct seq_file *m, void *v)
 {
 	struct lnet_counters_common c;
@@ -81,9 +62,7 @@ static int lnet_drops_show(struct seq_file *m, void *v)
 	memcpy(drops, the_lnet.ln_drops, sizeof(drops));
 	lnet_unlock();
 	for (i = 1; i < LNET_DROP_COUNT; i++)
-		seq_printf(m, "%s %u\n", i < LNET_HDR_DROP_COUNT ?
-			   lnet_hdr_drop_reason_str(i) :
-			   lnet_drop_names[i - LNET_HDR_DROP_COUNT], drops[i]);
+		seq_printf(m, "%s %u\n", lnet_drop_reason_str(i), drops[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_drops);

@@ -39,6 +39,8 @@
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
+#include <lnet/trace.h>
 
 #include "peer.h"
 
@@ -145,23 +147,38 @@ static void lnet_peer_dc_queue_locked(struct lnet_peer *lp)
 	lnet_peer_dc_kick_locked(lp);
 }
 
+/**
+ * lnet_peer_dc_start_locked() - start @lp's discovery (or look again)
+ * @lp: the peer (the router checker's gateway)
+ *
+ * Non-blocking: the discovery runs on its work item.
+ */
+void lnet_peer_dc_start_locked(struct lnet_peer *lp)
+{
+	lnet_peer_dc_queue_locked(lp);
+}
+
 /*
  * The peer of @nid, which is made one (a peer of its own) if it has none
- * and a local net reaches it.  Return: the peer or NULL.
+ * and a local net reaches it, or a route to its net (routing spec 3.5:
+ * a remote peer is discovered like any, through the gateway).
+ * Return: the peer or NULL.
  */
 static struct lnet_peer *lnet_dc_peer_get_locked(const struct lnet_nid *nid)
 {
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
+	u32 net_id = lnet_nid_net(nid);
 	struct lnet_net *net;
 
 	if (!lpni) {
-		net = lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(nid));
-		if (!net || list_empty(&net->net_nis))
-			return NULL;
-		lpni = lnet_peer_ni_get_locked(nid,
-					       list_first_entry(&net->net_nis,
-								struct lnet_ni,
-								ni_list));
+		net = lnet_net_find_in(&the_lnet.ln_nets, net_id);
+		if (net && !list_empty(&net->net_nis))
+			lpni = lnet_peer_ni_get_locked(nid,
+						       list_first_entry(&net->net_nis,
+									struct lnet_ni,
+									ni_list));
+		else if (!net && lnet_route_net_known_locked(net_id))
+			lpni = lnet_peer_ni_get_locked(nid, NULL);
 	}
 	return lpni ? lnet_peer_of(lpni) : NULL;
 }
@@ -400,17 +417,29 @@ static void lnet_peer_dc_op_start(struct lnet_peer *lp,
 /*
  * Where to ping @lp: its primary NID (spec 7 step 1), or, if no local
  * net reaches that, its first NID one reaches (a configured peer whose
- * primary NID is on a net we have no NI on).
+ * primary NID is on a net we have no NI on); else, for a peer behind
+ * routers, its primary NID if a route reaches it, or its first NID one
+ * does (routing spec 3.5: the ping goes through a gateway).
  */
 static struct lnet_nid lnet_peer_dc_ping_dst_locked(const struct lnet_peer *lp)
 {
 	const struct lnet_peer_net *lpn;
+	struct lnet_nid dst;
 
+	if (lnet_rtrcheck_ping_dst_locked(lp, &dst))
+		return dst;	/* a router check: its NI on that net */
 	if (lnet_net_find_in(&the_lnet.ln_nets,
 			     lnet_nid_net(&lp->lp_primary_nid)))
 		return lp->lp_primary_nid;
 	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
 		if (lnet_net_find_in(&the_lnet.ln_nets, lpn->lpn_net_id))
+			return list_first_entry(&lpn->lpn_peer_nis,
+						struct lnet_peer_ni,
+						lpni_list)->lpni_nid;
+	if (lnet_route_net_known_locked(lnet_nid_net(&lp->lp_primary_nid)))
+		return lp->lp_primary_nid;
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		if (lnet_route_net_known_locked(lpn->lpn_net_id))
 			return list_first_entry(&lpn->lpn_peer_nis,
 						struct lnet_peer_ni,
 						lpni_list)->lpni_nid;
@@ -547,6 +576,7 @@ static void lnet_peer_dc_merge(struct lnet_peer *lp)
 		the_lnet.ln_dc_stats.pushes_bad++;
 	if (!rc) {
 		lp->lp_state |= LNET_PEER_NIDS_UPTODATE;
+		lnet_gw_ping_info_locked(&from, &pd, nids, statuses, pd.nnids);
 	} else if (!pushed || rc == -ENOMEM) {	/* a bad push is dropped */
 		lp->lp_state |= LNET_PEER_PING_FAILED;
 		lp->lp_dc_error = rc;
@@ -576,6 +606,8 @@ static void lnet_peer_dc_end_locked(struct lnet_peer *lp, int rc,
 		lp->lp_dc_ping_size = 0;
 	}
 	lp->lp_dc_error = rc;
+	trace_lnet_discovery(&lp->lp_primary_nid, rc);
+	lnet_rtrcheck_done_locked(lp, rc);
 	/* An op deadline's timer: no run is needed any more. */
 	if (cancel_delayed_work(&lp->lp_dc_work))
 		lp->lp_refcount--;	/* the running work holds it too */
@@ -839,7 +871,8 @@ static bool lnet_dc_ended(struct lnet_peer *lp)
  * Context: Process context; sleeps.
  * Return: the number of NIDs the peer has (may exceed @max), or -errno:
  * the discovery's (-ETIMEDOUT, -EPROTO for a reply that does not
- * validate, ...), -EHOSTUNREACH if no local net reaches @dst,
+ * validate, ...), -EHOSTUNREACH if neither a local net nor a route
+ * reaches @dst,
  * -ETIMEDOUT if it did not end in @timeout_ms (it goes on),
  * -ERESTARTSYS if interrupted.
  */

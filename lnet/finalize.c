@@ -12,6 +12,7 @@
 
 #include <lnet/lib-lnet.h>
 #include <lnet/router.h>
+#include <lnet/trace.h>
 
 /**
  * lnet_msg_alloc() - a new, zeroed message
@@ -311,6 +312,8 @@ static enum lnet_msg_next lnet_msg_complete_locked(struct lnet_msg *msg,
 		return LNET_MSG_NEXT_FORWARD;
 	}
 	msg->msg_finalized = true;
+	if (status)
+		trace_lnet_msg_failed(msg, status);
 	if (msg->msg_send && msg->msg_txni)
 		lnet_msg_credits_release(msg, ready);
 	if (msg->msg_txni || msg->msg_rxni)

@@ -16,6 +16,7 @@
 #include <linux/log2.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/trace.h>
 
 #include "peer.h"
 
@@ -64,6 +65,8 @@ EXPORT_SYMBOL_GPL(lnet_recovery_next_ping);
 void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value)
 {
 	value = clamp(value, 0, LNET_MAX_HEALTH_VALUE);
+	if (value != ni->ni_healthv)
+		trace_lnet_health(&ni->ni_nid, true, ni->ni_healthv, value);
 	ni->ni_healthv = value;
 	if (value < LNET_MAX_HEALTH_VALUE) {
 		if (list_empty(&ni->ni_recovery) && ni->ni_up &&
@@ -104,6 +107,9 @@ static bool lnet_peer_ni_recoverable(const struct lnet_peer_ni *lpni)
 void lnet_peer_ni_healthv_set_locked(struct lnet_peer_ni *lpni, int value)
 {
 	value = clamp(value, 0, LNET_MAX_HEALTH_VALUE);
+	if (value != lpni->lpni_healthv)
+		trace_lnet_health(&lpni->lpni_nid, false, lpni->lpni_healthv,
+				  value);
 	lpni->lpni_healthv = value;
 	if (value == LNET_MAX_HEALTH_VALUE) {
 		list_del_init(&lpni->lpni_recovery);

@@ -24,7 +24,41 @@ const struct nla_policy lnet_health_policy[LNET_HEALTH_POLICY_MAX + 1] = {
 	[LNET_A_HEALTH_VALUE]	=
 		NLA_POLICY_FULL_RANGE(NLA_U32, &lnet_health_value_range),
 	[LNET_A_PEER]		= { .type = NLA_FLAG },
+	[LNET_A_LND_TUNABLES]	= NLA_POLICY_NESTED(lnet_lnd_tunables_policy),
 };
+
+/* "net set --conns-per-peer": the only LND tunable that can be set. */
+static int lnet_genl_lnd_tunables_set(struct genl_info *info,
+				      const struct lnet_nid *nid)
+{
+	struct nlattr *tb[LNET_LND_TUN_A_MAX + 1];
+	struct nlattr *nest = info->attrs[LNET_A_LND_TUNABLES];
+	int i, rc;
+
+	if (nla_get_flag(info->attrs[LNET_A_PEER])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest,
+				    "a peer NI has no LND tunables");
+		return -EINVAL;
+	}
+	/* already validated against lnet_lnd_tunables_policy */
+	rc = nla_parse_nested(tb, LNET_LND_TUN_A_MAX, nest,
+			      lnet_lnd_tunables_policy, info->extack);
+	if (rc < 0)
+		return rc;
+	for (i = 1; i <= LNET_LND_TUN_A_MAX; i++)
+		if (tb[i] && i != LNET_LND_TUN_A_CONNS_PER_PEER) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[i],
+					    "only conns_per_peer can be set");
+			return -EOPNOTSUPP;
+		}
+	if (!tb[LNET_LND_TUN_A_CONNS_PER_PEER]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest, "nothing to set");
+		return -EINVAL;
+	}
+	return lnet_ni_conns_per_peer_set(nid,
+			nla_get_s32(tb[LNET_LND_TUN_A_CONNS_PER_PEER]),
+			info->extack);
+}
 
 int lnet_genl_health_set(struct sk_buff *skb, struct genl_info *info)
 {
@@ -33,7 +67,8 @@ int lnet_genl_health_set(struct sk_buff *skb, struct genl_info *info)
 	struct lnet_nid nid;
 	int rc;
 
-	if (!info->attrs[LNET_A_HEALTH_VALUE]) {
+	if (!info->attrs[LNET_A_HEALTH_VALUE] &&
+	    !info->attrs[LNET_A_LND_TUNABLES]) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, LNET_A_HEALTH_VALUE);
 		NL_SET_ERR_MSG(info->extack, "missing health value");
 		return -EINVAL;
@@ -44,9 +79,13 @@ int lnet_genl_health_set(struct sk_buff *skb, struct genl_info *info)
 			return rc;
 	}
 	mutex_lock(&lnet_genl_mutex);
-	rc = lnet_health_set(peer, nid_attr ? &nid : NULL,
-			     nla_get_u32(info->attrs[LNET_A_HEALTH_VALUE]),
-			     info->extack);
+	rc = 0;
+	if (info->attrs[LNET_A_LND_TUNABLES])
+		rc = lnet_genl_lnd_tunables_set(info, nid_attr ? &nid : NULL);
+	if (!rc && info->attrs[LNET_A_HEALTH_VALUE])
+		rc = lnet_health_set(peer, nid_attr ? &nid : NULL,
+				     nla_get_u32(info->attrs[LNET_A_HEALTH_VALUE]),
+				     info->extack);
 	mutex_unlock(&lnet_genl_mutex);
 	if (rc < 0 && nid_attr && !info->extack->bad_attr)
 		info->extack->bad_attr = nid_attr;
@@ -62,7 +101,8 @@ int lnet_genl_recovery_get(struct sk_buff *skb, struct genl_info *info)
 	int n, i, rc = -EMSGSIZE;
 	void *hdr;
 
-	if (info->attrs[LNET_A_NID] || info->attrs[LNET_A_HEALTH_VALUE]) {
+	if (info->attrs[LNET_A_NID] || info->attrs[LNET_A_HEALTH_VALUE] ||
+	    info->attrs[LNET_A_LND_TUNABLES]) {
 		NL_SET_ERR_MSG(info->extack,
 			       "recovery queues take no NID or value");
 		return -EINVAL;

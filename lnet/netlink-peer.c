@@ -288,3 +288,60 @@ out:
 	kfree(nids);
 	return rc;
 }
+
+/**
+ * lnet_genl_peer_debug() - LNET_CMD_PEER_DEBUG: "lnetctl debug peer"
+ * @skb: the request
+ * @info: its attributes: NID, any NID of the peer
+ *
+ * As stock's "debug peer" has its LND dump a peer to the debug log, this
+ * writes the peer of NID to the kernel log: its primary NID, state and,
+ * per peer NI, status, health, credits, queued bytes and messages in use.
+ *
+ * Return: 0, or -errno with an extack message (-ENOENT: no such peer).
+ */
+int lnet_genl_peer_debug(struct sk_buff *skb, struct genl_info *info)
+{
+	char prim[LNET_NIDSTR_SIZE], ni[LNET_NIDSTR_SIZE];
+	struct lnet_peer_ni_cursor c = { 0 };
+	struct lnet_peer_ni_info *p;
+	struct lnet_nid nid;
+	bool first = true;
+	int rc;
+
+	if (!info->attrs[LNET_A_NID]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, LNET_A_NID);
+		NL_SET_ERR_MSG(info->extack, "the peer's NID is missing");
+		return -EINVAL;
+	}
+	rc = lnet_genl_parse_nid(info->attrs[LNET_A_NID], &nid, info->extack);
+	if (rc < 0)
+		return rc;
+	if (!lnet_is_configured()) {
+		NL_SET_ERR_MSG(info->extack, "LNet is not configured");
+		return -ENETDOWN;
+	}
+	if (lnet_peer_ni_cursor_peer(&c, &nid)) {
+		NL_SET_ERR_MSG(info->extack, "no peer has this NID");
+		return -ENOENT;
+	}
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	while (!lnet_peer_ni_info_next(&c, p)) {
+		lnet_nid_to_str(&p->primary_nid, prim, sizeof(prim));
+		lnet_nid_to_str(&p->nid, ni, sizeof(ni));
+		if (first)
+			pr_info("LNet: peer %s: %s, state 0x%x\n", prim,
+				p->multi_rail ? "multi-rail" : "not multi-rail",
+				p->peer_state);
+		first = false;
+		pr_info("LNet: peer %s: ni %s: status %s, health %d, tx credits %d max %d min %d, queued %u bytes, refcount %d\n",
+			prim, ni,
+			p->ns_status == LNET_NI_STATUS_DOWN ? "down" : "up",
+			p->healthv, p->tx_credits, p->tx_credits_max,
+			p->tx_credits_min, p->txq_bytes, p->refcount);
+	}
+	kfree(p);
+	return 0;
+}

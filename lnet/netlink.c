@@ -146,7 +146,7 @@ static const struct nla_policy lnet_tunables_policy[LNET_TUN_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32, &lnet_credits_range),
 };
 
-static const struct nla_policy
+const struct nla_policy
 lnet_lnd_tunables_policy[LNET_LND_TUN_A_MAX + 1] = {
 	[LNET_LND_TUN_A_CONNS_PER_PEER] =
 		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_CONNS_PER_PEER_MAX),
@@ -162,6 +162,12 @@ lnet_lnd_tunables_policy[LNET_LND_TUN_A_MAX + 1] = {
 		NLA_POLICY_RANGE(NLA_S32, 0, LNET_GENL_FMR_POOL_MAX),
 	[LNET_LND_TUN_A_FMR_CACHE] = NLA_POLICY_RANGE(NLA_S32, 0, 1),
 	[LNET_LND_TUN_A_NTX] = NLA_POLICY_RANGE(NLA_S32, 1, LNET_GENL_NTX_MAX),
+	[LNET_LND_TUN_A_TIMEOUT] = {
+		.type = NLA_REJECT,
+		.reject_message = "timeout is the LND's module parameter",
+	},
+	[LNET_LND_TUN_A_TOS] =
+		NLA_POLICY_RANGE(NLA_S32, LNET_GENL_TOS_MIN, LNET_GENL_TOS_MAX),
 };
 
 static const struct nla_policy lnet_net_add_policy[LNET_A_LND_TUNABLES + 1] = {
@@ -250,6 +256,9 @@ static int lnet_genl_net_add(struct sk_buff *skb, struct genl_info *info)
 		lnet_genl_tunable(ltb, LNET_LND_TUN_A_FMR_FLUSH_TRIGGER);
 	tun.fmr_cache = lnet_genl_tunable(ltb, LNET_LND_TUN_A_FMR_CACHE);
 	tun.ntx = lnet_genl_tunable(ltb, LNET_LND_TUN_A_NTX);
+	/* -1 is a value (no ToS), absent the LND's tos parameter */
+	tun.tos = ltb[LNET_LND_TUN_A_TOS] ?
+		  nla_get_s32(ltb[LNET_LND_TUN_A_TOS]) : LNET_NI_TOS_DEFAULT;
 
 	mutex_lock(&lnet_genl_mutex);
 	rc = lnet_net_add(net_id, ifname, &tun, info->extack);
@@ -478,6 +487,11 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 		if (lnet_net_type(ni->net_id) == LNET_LND_O2IB &&
 		    lnet_genl_put_o2ib_tunables(skb, &ni->tunables))
 			return -EMSGSIZE;
+		if ((ni->lnd_timeout >= 0 &&
+		     nla_put_s32(skb, LNET_LND_TUN_A_TIMEOUT,
+				 ni->lnd_timeout)) ||
+		    nla_put_s32(skb, LNET_LND_TUN_A_TOS, ni->tunables.tos))
+			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
 	if (detail < 2)
@@ -605,7 +619,7 @@ static void lnet_genl_ping_error(struct netlink_ext_ack *extack,
 				    "no ping reply within the timeout");
 	else if (rc == -EHOSTUNREACH)
 		NL_SET_ERR_MSG_ATTR(extack, dst_attr,
-				    "no local NI reaches this NID");
+				    "no route to this NID: route table may be misconfigured");
 	else if (rc == -EPROTO)
 		NL_SET_ERR_MSG_ATTR(extack, dst_attr, "invalid ping reply");
 	else
@@ -663,6 +677,46 @@ static const struct nla_policy lnet_discover_policy[LNET_A_FORCE + 1] = {
 	[LNET_A_FORCE]		= { .type = NLA_FLAG },
 };
 
+/* Is @nid the NID of one of our NIs (0@lo included)? */
+static bool lnet_genl_nid_is_ours(const struct lnet_nid *nid)
+{
+	struct lnet_ni_info *ni = kmalloc(sizeof(*ni), GFP_KERNEL);
+	unsigned int idx;
+	bool ours = false;
+
+	for (idx = 0; ni && !ours && !lnet_ni_info_get(idx, ni); idx++)
+		ours = lnet_nid_equal(&ni->nid, nid);
+	kfree(ni);
+	return ours;
+}
+
+/*
+ * The discovery of one of our own NIDs succeeds as stock's: 0@lo is a
+ * peer of its own, any other of our NIDs answers with what its ping gives
+ * (our NIs but 0@lo).  Our peer table holds no peer for our own NIDs.
+ * Return: the number of NIDs in @nids, or -errno.
+ */
+static int lnet_genl_discover_self(const struct lnet_nid *dst,
+				   unsigned int timeout_ms, bool *mr,
+				   struct lnet_nid *nids)
+{
+	u32 features = 0;
+	int rc, i, n = 0;
+
+	*mr = false;
+	if (lnet_net_type(lnet_nid_net(dst)) == LNET_LND_LO) {
+		nids[0] = *dst;
+		return 1;
+	}
+	rc = lnet_ping(dst, NULL, timeout_ms ?: 1000, nids,
+		       LNET_GENL_PING_NIDS_MAX, &features);
+	for (i = 0; i < min_t(int, rc, LNET_GENL_PING_NIDS_MAX); i++)
+		if (lnet_net_type(lnet_nid_net(&nids[i])) != LNET_LND_LO)
+			nids[n++] = nids[i];
+	*mr = features & LNET_PING_FEAT_MULTI_RAIL;
+	return rc < 0 ? rc : n;
+}
+
 /*
  * Discover a peer that is not up to date, or any with FORCE (ping and
  * push again), and wait for it to end: TIMEOUT_MS, by default as long as
@@ -685,10 +739,17 @@ static int lnet_genl_discover(struct sk_buff *skb, struct genl_info *info)
 		timeout_ms = nla_get_u32(info->attrs[LNET_A_TIMEOUT_MS]);
 	nids = kcalloc(LNET_GENL_PING_NIDS_MAX, sizeof(*nids), GFP_KERNEL);
 	peer = kzalloc(sizeof(*peer), GFP_KERNEL);
-	rc = nids && peer ? lnet_discover(&dst,
-					  nla_get_flag(info->attrs[LNET_A_FORCE]),
-					  timeout_ms, peer, nids,
-					  LNET_GENL_PING_NIDS_MAX) : -ENOMEM;
+	if (nids && peer && lnet_genl_nid_is_ours(&dst)) {
+		peer->primary_nid = dst;
+		rc = lnet_genl_discover_self(&dst, timeout_ms,
+					     &peer->multi_rail, nids);
+	} else {
+		rc = nids && peer ?
+			lnet_discover(&dst,
+				      nla_get_flag(info->attrs[LNET_A_FORCE]),
+				      timeout_ms, peer, nids,
+				      LNET_GENL_PING_NIDS_MAX) : -ENOMEM;
+	}
 	if (rc >= 0)
 		rc = lnet_genl_ping_reply(info, LNET_CMD_DISCOVER,
 					  &peer->primary_nid, peer->multi_rail,
@@ -947,6 +1008,13 @@ static const struct genl_ops lnet_genl_ops[] = {
 		.cmd		= LNET_CMD_PEER_DEL,
 		.doit		= lnet_genl_peer_del,
 		.policy		= lnet_peer_del_policy,
+		.maxattr	= LNET_PEER_POLICY_MAX,
+		.internal_flags	= LNET_GENL_ADMIN,
+	},
+	{
+		.cmd		= LNET_CMD_PEER_DEBUG,
+		.doit		= lnet_genl_peer_debug,
+		.policy		= lnet_peer_get_policy,
 		.maxattr	= LNET_PEER_POLICY_MAX,
 		.internal_flags	= LNET_GENL_ADMIN,
 	},

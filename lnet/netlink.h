@@ -32,6 +32,7 @@ extern const struct nla_policy lnet_peer_add_policy[LNET_PEER_POLICY_MAX + 1];
 int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int lnet_genl_peer_del(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_peer_add(struct sk_buff *skb, struct genl_info *info);
+int lnet_genl_peer_debug(struct sk_buff *skb, struct genl_info *info);
 
 /* netlink-udsp.c */
 #define LNET_UDSP_POLICY_MAX	LNET_A_IDX
@@ -43,6 +44,10 @@ int lnet_genl_udsp_del(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_udsp_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int lnet_genl_put_udsp_info(struct sk_buff *skb, u32 net_prio, u32 nid_prio,
 			    const struct lnet_nid *pref, unsigned int npref);
+
+/* netlink.c */
+extern const struct nla_policy
+lnet_lnd_tunables_policy[LNET_LND_TUN_A_MAX + 1];
 
 /* netlink-health.c */
 #define LNET_HEALTH_POLICY_MAX	LNET_A_PEER

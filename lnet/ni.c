@@ -15,6 +15,7 @@
 
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
+#include <uapi/lnet/lnet_genl.h>
 
 /**
  * lnet_register_lnd() - make an LND available to "net add"
@@ -212,6 +213,8 @@ static int lnet_ni_tunables(struct lnet_ni_tunables *out,
 			out->fmr_cache = tun->fmr_cache;
 		if (tun->ntx >= 0)
 			out->ntx = tun->ntx;
+		if (tun->tos != LNET_NI_TOS_DEFAULT)
+			out->tos = tun->tos;
 	}
 	if (out->credits && out->peer_credits > out->credits) {
 		NL_SET_ERR_MSG(extack, "peer_credits exceeds credits");
@@ -541,6 +544,60 @@ int lnet_net_del(u32 net_id, const char *ifname, const struct lnet_nid *nid,
 }
 EXPORT_SYMBOL(lnet_net_del);
 
+/**
+ * lnet_ni_conns_per_peer_set() - "net set --conns-per-peer"
+ * @nid: the local NI's NID, or NULL for every NI but 0@lo
+ * @value: 1..%LNET_GENL_CONNS_PER_PEER_MAX
+ * @extack: where to say what is wrong
+ *
+ * The LNDs read the NI's conns_per_peer when they connect, so the value
+ * counts for the connections made from now on, as Lustre's; those up
+ * stay.  0 (from the link speed) is taken by "net add" only.
+ *
+ * Context: Process context.
+ * Return: 0; -ENOENT for an unknown NID; -EINVAL for a bad value or
+ * 0@lo; -ENETDOWN if LNet is down.
+ */
+int lnet_ni_conns_per_peer_set(const struct lnet_nid *nid, int value,
+			       struct netlink_ext_ack *extack)
+{
+	bool found = !nid, lo = false;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	if (value < 1 || value > LNET_GENL_CONNS_PER_PEER_MAX) {
+		NL_SET_ERR_MSG(extack, "conns_per_peer out of range 1..127");
+		return -EINVAL;
+	}
+	lnet_lock();
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+		lnet_unlock();
+		NL_SET_ERR_MSG(extack, "LNet is not configured");
+		return -ENETDOWN;
+	}
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			if (nid && !lnet_nid_equal(nid, &ni->ni_nid))
+				continue;
+			found = true;
+			if (ni == the_lnet.ln_loni) {
+				lo = !!nid;
+				continue;
+			}
+			WRITE_ONCE(ni->ni_tunables.conns_per_peer, value);
+		}
+	lnet_unlock();
+	if (!found) {
+		NL_SET_ERR_MSG(extack, "no such local NI");
+		return -ENOENT;
+	}
+	if (lo) {
+		NL_SET_ERR_MSG(extack, "0@lo has no conns_per_peer");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void lnet_ni_fill_info(const struct lnet_ni *ni,
 			      struct lnet_ni_info *info)
 {
@@ -578,6 +635,8 @@ static void lnet_ni_fill_info(const struct lnet_ni *ni,
 	info->ping_count = ni->ni_ping_count;
 	info->next_ping = list_empty(&ni->ni_recovery) ? 0 :
 			  lnet_jiffies_to_mono_secs(ni->ni_next_ping);
+	info->lnd_timeout = ni->ni_net->net_lnd->lnd_get_timeout ?
+			    ni->ni_net->net_lnd->lnd_get_timeout() : -1;
 }
 
 /**

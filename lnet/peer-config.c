@@ -145,6 +145,13 @@ out:
 }
 EXPORT_SYMBOL(lnet_peer_add);
 
+/* For lnet_peer_free_nis_locked(): every NI but the NID *@arg. */
+static bool lnet_peer_ni_other(const struct lnet_peer_ni *lpni,
+			       const void *arg)
+{
+	return !lnet_peer_ni_is(lpni, arg);
+}
+
 /**
  * lnet_peer_del() - delete a peer, or one NI of it
  * @prim: the peer's primary NID
@@ -153,15 +160,20 @@ EXPORT_SYMBOL(lnet_peer_add);
  * @extack: where to say why not
  *
  * A peer NI that a message is using or waiting on stays (-EBUSY): LNet
- * makes it again for the next send anyway; nothing changes then.
+ * makes it again for the next send anyway; nothing changes then.  Of a
+ * peer whose primary NID is locked, without @force, the NIs other than
+ * the primary go and the peer stays, as Lustre's lnet_del_peer_ni().
  *
  * Context: Process context.
- * Return: 0, -ENOENT for no such peer or NI of it, -EBUSY, -EPERM for a
- * locked primary without @force, -EINVAL for @force with one NI.
+ * Return: 0, -ENOENT for no such peer or NI of it, -EBUSY, -EINVAL for
+ * @force with one NI.
  */
 int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
 		  bool force, struct netlink_ext_ack *extack)
 {
+	bool (*pick)(const struct lnet_peer_ni *, const void *) =
+		lnet_peer_ni_any;
+	const void *arg = NULL;
 	struct lnet_peer *lp = NULL, *p;
 	struct lnet_peer_net *lpn;
 	struct lnet_peer_ni *lpni;
@@ -189,24 +201,24 @@ int lnet_peer_del(const struct lnet_nid *prim, const struct lnet_nid *nid,
 		rc = -ENOENT;
 		goto out;
 	}
-	if (!nid && (lp->lp_state & LNET_PEER_LOCK_PRIMARY) && !force) {
-		NL_SET_ERR_MSG(extack,
-			       "the peer's primary NID is locked: delete it with force");
-		rc = -EPERM;
-		goto out;
+	if (nid) {
+		pick = lnet_peer_ni_is;
+		arg = nid;
+	} else if ((lp->lp_state & LNET_PEER_LOCK_PRIMARY) && !force) {
+		/* as Lustre: the locked primary NID stays, the others go */
+		pick = lnet_peer_ni_other;
+		arg = &lp->lp_primary_nid;
 	}
 	/* All or nothing: first check that none is in use. */
 	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
 		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
-			if ((!nid || lnet_peer_ni_is(lpni, nid)) &&
-			    lnet_peer_ni_busy(lpni)) {
+			if (pick(lpni, arg) && lnet_peer_ni_busy(lpni)) {
 				NL_SET_ERR_MSG(extack,
 					       "the peer has messages in flight");
 				rc = -EBUSY;
 				goto out;
 			}
-	lnet_peer_free_nis_locked(lp, nid ? lnet_peer_ni_is : lnet_peer_ni_any,
-				  nid);
+	lnet_peer_free_nis_locked(lp, pick, arg);
 out:
 	lnet_unlock();
 	return rc;

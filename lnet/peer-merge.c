@@ -29,7 +29,8 @@
  * - each of its peer NIs takes the status the buffer lists for it
  *   (lpni_ns_status); one that goes from UP to DOWN there is a remote
  *   failure, as if a message to it had failed (spec 4c): the peer says
- *   that NI cannot be used, so traffic moves to its others at once.
+ *   that NI cannot be used, so traffic moves to its others at once, and
+ *   our LND connections to it close (lnet/peer-down.c).
  */
 #include <linux/export.h>
 #include <linux/slab.h>
@@ -38,6 +39,7 @@
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 
 #include "peer.h"
 
@@ -67,19 +69,22 @@ static void lnet_merge_status(struct lnet_peer *lp,
 		was = lpni->lpni_ns_status;
 		lpni->lpni_ns_status = statuses[i];
 		if (was != LNET_NI_STATUS_DOWN &&
-		    statuses[i] == LNET_NI_STATUS_DOWN)
+		    statuses[i] == LNET_NI_STATUS_DOWN) {
 			lnet_remote_failure_locked(&nids[i]);
+			lnet_peer_down_later_locked(&nids[i]);
+		}
 	}
 }
 
 /*
- * Could we send to @nid?  Only through an NI on its net (once routing
- * exists: or through a route to its net); a NID nothing reaches is no
- * use to us, and a peer listing many of them could fill the table.
+ * Could we send to @nid?  Only through an NI on its net or through a
+ * route to its net (routing spec 3.5); a NID nothing reaches is no use to
+ * us, and a peer listing many of them could fill the table.
  */
 static bool lnet_merge_reachable_locked(const struct lnet_nid *nid)
 {
-	return lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(nid));
+	return lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(nid)) ||
+	       lnet_route_net_known_locked(lnet_nid_net(nid));
 }
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The peer table.  A remote NID LNet sends to that no peer has becomes a
- * peer of its own, with one peer net holding one peer NI; "peer add"
+ * peer of its own (one behind a router too: the final destination of a
+ * routed send, routing spec 3.5), with one peer net holding one peer NI; "peer add"
  * (peer-config.c) and discovery make peers of several NIDs, with the
  * helpers at the end of this file.  Peer NIs carry the per-peer tx
  * credits and counters.
@@ -124,8 +125,8 @@ static void lnet_peer_ni_attach(struct lnet_peer_ni *lpni,
 }
 
 /* A peer's net of @net_id, if it has one. */
-static struct lnet_peer_net *lnet_peer_net_find(struct lnet_peer *lp,
-						u32 net_id)
+struct lnet_peer_net *lnet_peer_net_find(const struct lnet_peer *lp,
+					 u32 net_id)
 {
 	struct lnet_peer_net *lpn;
 
@@ -202,7 +203,8 @@ void lnet_peer_free_nis_locked(struct lnet_peer *lp,
 /**
  * lnet_peer_ni_get_locked() - the peer NI of a NID, created on first use
  * @nid: the remote NID
- * @ni: the local NI used to reach it; its peer_credits size a new peer NI
+ * @ni: the local NI used to reach it, whose peer_credits size a new peer
+ *	NI; NULL for a NID behind a router (lnet_net_peer_credits_locked())
  *
  * The caller takes a reference (lpni_refcount) for the message that
  * will use it.
@@ -231,7 +233,8 @@ struct lnet_peer_ni *lnet_peer_ni_get_locked(const struct lnet_nid *nid,
 	lpni = kzalloc(sizeof(*lpni), GFP_ATOMIC);
 	if (!lp || !lpn || !lpni)
 		goto fail;
-	lnet_peer_ni_init(lpni, nid, ni->ni_tunables.peer_credits);
+	lnet_peer_ni_init(lpni, nid, ni ? ni->ni_tunables.peer_credits :
+				     lnet_net_peer_credits_locked(lnet_nid_net(nid)));
 	if (rhashtable_insert_fast(&the_lnet.ln_peer_nis, &lpni->lpni_node,
 				   lnet_peer_ni_params))
 		goto fail;

@@ -19,6 +19,9 @@ static inline struct lnet_peer *lnet_peer_of(const struct lnet_peer_ni *lpni)
 	return lpni->lpni_peer_net->lpn_peer;
 }
 
+struct lnet_peer_net *lnet_peer_net_find(const struct lnet_peer *lp,
+					 u32 net_id);
+
 /* Messages use it or wait on it. */
 static inline bool lnet_peer_ni_busy(const struct lnet_peer_ni *lpni)
 {

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/router.h>
 
 /* The responder's MD frees its buffer when it is unlinked. */
 static void lnet_ping_target_event(struct lnet_event *ev)
@@ -38,14 +39,17 @@ static void lnet_ping_target_event(struct lnet_event *ev)
  * lnet_ping_features() - the feature bits our ping buffer advertises
  *
  * The multi-rail profile of spec 7: MULTI_RAIL, and DISCOVERY while
- * discovery is on ("lnetctl set discovery"); we route nothing.
+ * discovery is on ("lnetctl set discovery"); RTE_DISABLED unless we route.
  *
  * Return: pi_features.
  */
 u32 lnet_ping_features(void)
 {
-	u32 features = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_RTE_DISABLED |
-		       LNET_PING_FEAT_MULTI_RAIL;
+	u32 features = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_MULTI_RAIL;
+
+	/* routing spec 5.1: advertised unless forwarding is ENABLED */
+	if (lnet_routing_state() != LNET_ROUTING_ENABLED)
+		features |= LNET_PING_FEAT_RTE_DISABLED;
 
 	if (lnet_discovery_enabled())
 		features |= LNET_PING_FEAT_DISCOVERY;

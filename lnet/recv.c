@@ -14,7 +14,43 @@
 #include <linux/minmax.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 #include <lnet/router.h>
+#include <lnet/trace.h>
+
+static const char * const lnet_drop_names[] = {
+	[LNET_DROP_NOT_FOR_ME - LNET_HDR_DROP_COUNT]	= "not_for_me",
+	[LNET_DROP_BAD_PID - LNET_HDR_DROP_COUNT]	= "bad_pid",
+	[LNET_DROP_NO_MATCH - LNET_HDR_DROP_COUNT]	= "no_match",
+	[LNET_DROP_BAD_WMD - LNET_HDR_DROP_COUNT]	= "bad_wmd",
+	[LNET_DROP_TOO_LONG - LNET_HDR_DROP_COUNT]	= "too_long",
+	[LNET_DROP_SHUTDOWN - LNET_HDR_DROP_COUNT]	= "shutdown",
+	[LNET_DROP_NOMEM - LNET_HDR_DROP_COUNT]		= "nomem",
+	[LNET_DROP_BAD_SRC - LNET_HDR_DROP_COUNT]	= "bad_src",
+	[LNET_DROP_FAULT - LNET_HDR_DROP_COUNT]		= "fault",
+	[LNET_DROP_NO_ROUTING - LNET_HDR_DROP_COUNT]	= "no_routing",
+	[LNET_DROP_ROUTED_LOCAL - LNET_HDR_DROP_COUNT]	= "routed_local",
+	[LNET_DROP_ROUTED_GET_REQ - LNET_HDR_DROP_COUNT] = "routed_get_req",
+	[LNET_DROP_NO_ROUTE - LNET_HDR_DROP_COUNT]	= "no_route",
+};
+
+static_assert(ARRAY_SIZE(lnet_drop_names) ==
+	      LNET_DROP_COUNT - LNET_HDR_DROP_COUNT);
+
+/**
+ * lnet_drop_reason_str() - name of a drop reason, as debugfs "drops" has it
+ * @reason: enum lnet_hdr_drop_reason or enum lnet_drop_reason
+ *
+ * Return: the name; "lnd" for %LNET_DROP_COUNT or more (the LND failed it).
+ */
+const char *lnet_drop_reason_str(unsigned int reason)
+{
+	if (reason < LNET_HDR_DROP_COUNT)
+		return lnet_hdr_drop_reason_str(reason);
+	if (reason < LNET_DROP_COUNT)
+		return lnet_drop_names[reason - LNET_HDR_DROP_COUNT];
+	return "lnd";
+}
 
 /**
  * lnet_drop_count_locked() - count a dropped received message
@@ -29,6 +65,9 @@ void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 {
 	struct lnet_counters_common *c = &the_lnet.ln_counters;
 
+	/* the name is looked up only while someone traces drops */
+	if (trace_lnet_drop_enabled())
+		trace_lnet_drop(ni, lnet_drop_reason_str(reason), type, len);
 	if (reason < LNET_DROP_COUNT)
 		the_lnet.ln_drops[reason]++;
 	c->drop_count++;
@@ -70,7 +109,11 @@ static void lnet_recv_event(struct lnet_msg *msg, enum lnet_event_kind type,
 	ev->initiator = msg->msg_initiator;
 	ev->target.nid = msg->msg_hdr.dest_nid;
 	ev->target.pid = msg->msg_hdr.dest_pid;
-	ev->source = msg->msg_from;
+	/*
+	 * Its sender, as stock (hdr->src_nid): the NID it came from but for
+	 * a routed message, whose previous hop is a gateway (msg_from).
+	 */
+	ev->source = msg->msg_hdr.src_nid;
 	ev->pt_index = portal;
 	ev->match_bits = mbits;
 	ev->rlength = rlength;
@@ -322,6 +365,7 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		lnet_unlock();
 		return -EPROTO;
 	}
+	trace_lnet_recv(ni, &hdr, from);
 
 	/* A fault injection drop rule (lnet/fault.c) may lose it. */
 	fault_drop = lnet_fault_drop_rx(&hdr, &ni->ni_nid);
@@ -363,6 +407,10 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 	ni->ni_refcount++;
 	msg->msg_private = private;
 	msg->msg_from = *from;
+	/* Routed to us (or through us) by a gateway marked dead: alive. */
+	if (lnet_nid_net(&hdr.src_nid) != lnet_nid_net(from))
+		lnet_rtrcheck_routed_from_locked(from,
+						 lnet_nid_net(&hdr.src_nid));
 	/*
 	 * Matching and events see the peer's primary NID (spec 8); 0@lo
 	 * carries only our own NIDs, which are no peer's.

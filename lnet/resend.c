@@ -32,6 +32,7 @@
 #include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/trace.h>
 
 static DEFINE_MUTEX(lnet_health_ops_mutex);
 
@@ -124,6 +125,7 @@ static bool lnet_msg_may_resend(const struct lnet_msg *msg)
 static void lnet_msg_requeue_locked(struct lnet_msg *msg,
 				    struct list_head *ready)
 {
+	trace_lnet_resend(msg, msg->msg_health_status);
 	lnet_msg_credits_release(msg, ready);
 	lnet_peer_ni_put_locked(msg->msg_txpeer);
 	msg->msg_txpeer = NULL;

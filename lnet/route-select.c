@@ -22,6 +22,7 @@
  */
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
+#include <lnet/trace.h>
 
 #include "peer.h"
 
@@ -105,11 +106,13 @@ int lnet_route_next_hop_locked(const struct lnet_nid *dst,
 
 	if (!lnet_nid_is_any(hop) && lnet_route_is_gateway_locked(hop)) {
 		*gw = *hop;		/* spec 3.4: straight back */
+		trace_lnet_route(dst, gw, true);
 		return 0;
 	}
 	if (!lnet_route_select_locked(lnet_nid_net(dst), src_net, gw)) {
 		if (src_net != LNET_NET_ANY && lnet_nid_net(gw) != src_net)
 			lnet_gateway_nid_on_net_locked(gw, src_net);
+		trace_lnet_route(dst, gw, false);
 		return 0;
 	}
 	lnet_nid_to_str(dst, d, sizeof(d));

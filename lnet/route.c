@@ -177,7 +177,7 @@ int lnet_route_table_add(struct lnet_route_table *t, u32 net,
 	route->lr_gateway = *gw;
 	route->lr_hops = hops;
 	route->lr_priority = priority;
-	route->lr_alive = true;
+	route->lr_alive = !(t->rt_env->start_dead && t->rt_env->start_dead());
 
 	mutex_lock(&t->rt_mutex);
 	rc = lnet_route_check(t, net, gw, hops, extack);
@@ -373,6 +373,18 @@ static bool lnet_route_better(const struct lnet_route *r,
 	return (s32)(READ_ONCE(r->lr_seq) - READ_ONCE(best->lr_seq)) < 0;
 }
 
+/* Spec 6.4 for @r, its gateway's state asked of the table's node. */
+static bool lnet_route_table_usable(struct lnet_route_table *t,
+				    const struct lnet_route *r)
+{
+	struct lnet_gw_state gs = {};
+
+	if (!t->rt_env->gw_state)
+		return lnet_route_usable(r, NULL);
+	t->rt_env->gw_state(r, &gs);
+	return lnet_route_usable(r, &gs);
+}
+
 /**
  * lnet_route_table_select() - the gateway for a send to a remote net
  * @t: the table
@@ -407,7 +419,7 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 	rnet = lnet_rnet_find(t, net);
 	if (rnet) {
 		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list) {
-			if (!lnet_route_usable(r))
+			if (!lnet_route_table_usable(t, r))
 				continue;
 			if (src_net != LNET_NET_ANY &&
 			    !on_net(&r->lr_gateway, src_net))
@@ -471,6 +483,7 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_is_gateway);
  * @fn: called for each, under rcu_read_lock(); a non-zero return stops
  * @arg: for @fn
  *
+ * Each route's state (ri->alive) is lnet_route_usable()'s answer now.
  * The order is the table's: remote nets by hash bucket, then each net's
  * routes in list order.  Routes added or deleted between two walks may
  * shift the cursor, as in any netlink dump.
@@ -499,7 +512,7 @@ int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
 			ri.gateway = r->lr_gateway;
 			ri.hops = r->lr_hops;
 			ri.priority = r->lr_priority;
-			ri.alive = READ_ONCE(r->lr_alive);
+			ri.alive = lnet_route_table_usable(t, r);
 			ri.single_hop = READ_ONCE(r->lr_single_hop);
 			if (fn(&ri, arg))
 				goto out;
@@ -511,6 +524,29 @@ out:
 	return done;
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_walk);
+
+/**
+ * lnet_route_table_for_each() - call @fn for every route
+ * @t: the table
+ * @fn: called under rcu_read_lock(); may change the route's lr_alive and
+ *	lr_single_hop (WRITE_ONCE)
+ * @arg: for @fn
+ */
+void lnet_route_table_for_each(struct lnet_route_table *t,
+			       void (*fn)(struct lnet_route *r, void *arg),
+			       void *arg)
+{
+	struct lnet_remotenet *rnet;
+	struct lnet_route *r;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(t->rt_nets, bkt, rnet, lrn_hash)
+		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list)
+			fn(r, arg);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_for_each);
 
 /* --- the node's table --- */
 
@@ -564,6 +600,8 @@ static const struct lnet_route_env lnet_node_route_env = {
 	.nid_local	= lnet_node_nid_local,
 	.same_gateway	= lnet_node_same_gateway,
 	.gateway_on_net	= lnet_node_gateway_on_net,
+	.gw_state	= lnet_gw_state_locked,
+	.start_dead	= lnet_check_routers_before_use,
 };
 
 static struct lnet_route_table lnet_routes = {
@@ -603,6 +641,8 @@ int lnet_route_add(u32 net, const struct lnet_nid *gw, u32 hops,
 		}
 		rc = lnet_route_table_add(&lnet_routes, net, gw, hops,
 					  priority, extack);
+		if (!rc)
+			lnet_rtrcheck_route_added(gw);
 	}
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
@@ -636,7 +676,8 @@ int lnet_route_del(u32 net, const struct lnet_nid *gw,
 /**
  * lnet_routes_walk() - the node's routes, for "route show"
  * @skip: routes to pass over first
- * @fn: called for each under rcu_read_lock(); non-zero stops
+ * @fn: called for each under rcu_read_lock() and the LNet lock (it must
+ *	not sleep); non-zero stops
  * @arg: for @fn
  *
  * Return: how many routes @fn took.
@@ -645,21 +686,25 @@ int lnet_routes_walk(unsigned long skip,
 		     int (*fn)(const struct lnet_route_info *ri, void *arg),
 		     void *arg)
 {
-	return lnet_route_table_walk(&lnet_routes, skip, fn, arg);
+	int n;
+
+	lnet_lock();	/* the routes' state asks the peer table */
+	n = lnet_route_table_walk(&lnet_routes, skip, fn, arg);
+	lnet_unlock();
+	return n;
 }
 
 /**
- * lnet_route_next_hop() - the gateway of the node's table for @net
- * @net: a remote net
- * @gw: out: the gateway's NID
+ * lnet_node_routes() - the node's table, for the router checker
  *
- * Context: Any.
- * Return: 0, or -EHOSTUNREACH (lnet_route_table_select()).
+ * Its routes are walked with lnet_route_table_for_each() under the LNet
+ * lock (the gateways' state is the peer table's).
+ *
+ * Return: the table.
  */
-int lnet_route_next_hop(u32 net, struct lnet_nid *gw)
+struct lnet_route_table *lnet_node_routes(void)
 {
-	return lnet_route_table_select(&lnet_routes, net, LNET_NET_ANY,
-				       lnet_gateway_on_net_locked, gw);
+	return &lnet_routes;
 }
 
 /**
@@ -676,6 +721,26 @@ int lnet_route_select_locked(u32 net, u32 src_net, struct lnet_nid *gw)
 {
 	return lnet_route_table_select(&lnet_routes, net, src_net,
 				       lnet_gateway_on_net_locked, gw);
+}
+
+/**
+ * lnet_route_net_known_locked() - has the route table an entry for @net?
+ * @net: a (remote) net
+ *
+ * Any route counts, usable or not: stock's test for a remote multi-rail
+ * peer's routable nets (routing spec 3.1 rule 3) and for the NIDs
+ * discovery keeps.
+ *
+ * Context: under the LNet lock.
+ */
+bool lnet_route_net_known_locked(u32 net)
+{
+	bool known;
+
+	rcu_read_lock();
+	known = lnet_rnet_find(&lnet_routes, net);
+	rcu_read_unlock();
+	return known;
 }
 
 /**

@@ -267,7 +267,9 @@ static int lnet_fwd_path_locked(struct lnet_msg *msg)
 	if (the_lnet.ln_state != LNET_STATE_RUNNING)
 		return -ESHUTDOWN;
 	if (!lnet_net_find_in(&the_lnet.ln_nets, net)) {
-		rc = lnet_route_next_hop(net, &next);
+		/* the originator's choice, from any of our nets (spec 4.4) */
+		rc = lnet_route_next_hop_locked(dst, &LNET_ANY_NID,
+						&LNET_ANY_NID, &next);
 		if (rc)
 			return rc;
 	}
@@ -415,6 +417,8 @@ static int lnet_routing_enable_locked(struct netlink_ext_ack *extack)
 		lnet_unlock();
 	} else {
 		WRITE_ONCE(lnet_routing, LNET_ROUTING_ENABLED);
+		/* RTE_DISABLED clear, pushed to every multi-rail peer */
+		lnet_ping_target_update_later(true);
 		pr_info("lnet: message forwarding enabled\n");
 	}
 	lnet_fwd_run_ready(&rx);
@@ -427,6 +431,7 @@ static void lnet_routing_disable_locked(void)
 	if (!lnet_routing_forwards())
 		return;
 	WRITE_ONCE(lnet_routing, LNET_ROUTING_DISABLED);
+	lnet_ping_target_update_later(false);	/* RTE_DISABLED again */
 	lnet_lock();
 	lnet_rtrpools_shrink_idle_locked(true);
 	lnet_unlock();

@@ -74,7 +74,8 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
 /*
  * Is @lpni a better peer NI to send to from @ni than @best?  The
  * healthiest, then the best UDSP priority, then one that prefers @ni (a
- * UDSP NID pair), then the most credits, then the one chosen longest ago.
+ * UDSP NID pair; no @ni: a final destination behind a router), then the
+ * most credits, then the one chosen longest ago.
  */
 VISIBLE_IF_KUNIT bool lnet_peer_ni_better(struct lnet_peer_ni *lpni,
 					  struct lnet_peer_ni *best,
@@ -84,7 +85,8 @@ VISIBLE_IF_KUNIT bool lnet_peer_ni_better(struct lnet_peer_ni *lpni,
 		return lpni->lpni_healthv > best->lpni_healthv;
 	if (lnet_udsp_lpni_prio(lpni) != lnet_udsp_lpni_prio(best))
 		return lnet_udsp_lpni_prio(lpni) < lnet_udsp_lpni_prio(best);
-	if (lnet_udsp_preferred(lpni, ni) != lnet_udsp_preferred(best, ni))
+	if (ni && lnet_udsp_preferred(lpni, ni) !=
+		  lnet_udsp_preferred(best, ni))
 		return lnet_udsp_preferred(lpni, ni);
 	if (lpni->lpni_txc.credits != best->lpni_txc.credits)
 		return lpni->lpni_txc.credits > best->lpni_txc.credits;
@@ -194,6 +196,54 @@ lnet_select_mr(struct lnet_peer *lp, struct list_head *nets,
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_select_mr);
 
+/* Is @lpn, behind a router, a better peer net than @best? */
+static bool lnet_peer_net_better_remote(struct lnet_peer_net *lpn,
+					struct lnet_peer_net *best)
+{
+	int h = lnet_peer_net_healthv(lpn), best_h = lnet_peer_net_healthv(best);
+
+	if (h != best_h)
+		return h > best_h;
+	if (lnet_udsp_lpn_prio(lpn) != lnet_udsp_lpn_prio(best))
+		return lnet_udsp_lpn_prio(lpn) < lnet_udsp_lpn_prio(best);
+	return lpn->lpn_seq < best->lpn_seq;
+}
+
+/**
+ * lnet_select_remote_mr() - the final destination of a routed send to a
+ *	multi-rail peer none of whose nets is ours
+ * @lp: the peer
+ * @routable: has the route table an entry for a net?
+ *
+ * Routing spec 3.1 rule 3: of the peer's nets with a route-table entry,
+ * the healthiest (its best peer NI's health), then the best UDSP
+ * priority, then the one chosen longest ago; on it, the best peer NI by
+ * lnet_peer_ni_better() without a local NI.  So sends spread over all of
+ * a remote multi-rail peer's routable NIDs.
+ *
+ * Return: the peer NI, or NULL if no net of @lp has a route.
+ */
+VISIBLE_IF_KUNIT struct lnet_peer_ni *
+lnet_select_remote_mr(struct lnet_peer *lp, bool (*routable)(u32 net))
+{
+	struct lnet_peer_net *lpn, *best_lpn = NULL;
+	struct lnet_peer_ni *lpni, *best_lpni = NULL;
+
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list) {
+		if (list_empty(&lpn->lpn_peer_nis) || !routable(lpn->lpn_net_id))
+			continue;
+		if (!best_lpn || lnet_peer_net_better_remote(lpn, best_lpn))
+			best_lpn = lpn;
+	}
+	if (!best_lpn)
+		return NULL;
+	list_for_each_entry(lpni, &best_lpn->lpn_peer_nis, lpni_list)
+		if (!best_lpni || lnet_peer_ni_better(lpni, best_lpni, NULL))
+			best_lpni = lpni;
+	return best_lpni;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_select_remote_mr);
+
 /*
  * A non-MR peer NI: its pinned local NI while that works, else the best
  * one of its net, which it is pinned to from now on.
@@ -261,22 +311,55 @@ lnet_select_local(struct list_head *nets, struct lnet_ni *loni,
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_select_local);
 
-/* The round-robin clock moves: what was just chosen goes last. */
-static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
+/* The peer's round-robin clock moves: @lpni, just chosen, goes last. */
+static void lnet_peer_ni_used(struct lnet_peer_ni *lpni)
 {
 	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
 	struct lnet_peer *lp = lpn->lpn_peer;
 
-	ni->ni_seq++;
 	lp->lp_send_seq++;
 	lpn->lpn_seq = lp->lp_send_seq;
 	lpni->lpni_seq = lp->lp_send_seq;
+}
+
+/* The round-robin clocks move: what was just chosen goes last. */
+static void lnet_select_used(struct lnet_ni *ni, struct lnet_peer_ni *lpni)
+{
+	ni->ni_seq++;
+	lnet_peer_ni_used(lpni);
 }
 
 /* Is @lpni of a multi-rail peer? */
 static bool lnet_peer_ni_mr(const struct lnet_peer_ni *lpni)
 {
 	return lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_MULTI_RAIL;
+}
+
+/*
+ * The final destination of a routed send (routing spec 3.1): its peer
+ * NI, made for a new NID of a send we start (@make), as stock makes the
+ * peer of every destination (so that it can be discovered and shown);
+ * for a multi-rail peer we choose freely, its best NID on a net with a
+ * route (rule 3).  NULL when there is none: a response's destination
+ * that is no peer (its source is a header's claim that a gateway
+ * relayed: a remote host must not make us hold state for NIDs it only
+ * claims; stock makes one), @dst's net without a route (the send
+ * fails), the peer table at its bound or out of memory (the send goes
+ * on to @dst without a peer).
+ */
+static struct lnet_peer_ni *lnet_select_final(const struct lnet_nid *dst,
+					      bool free_choice, bool make)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(dst), *mr;
+
+	if (!lpni)
+		return make && lnet_route_net_known_locked(lnet_nid_net(dst)) ?
+		       lnet_peer_ni_get_locked(dst, NULL) : NULL;
+	if (!free_choice || !lnet_peer_ni_mr(lpni))
+		return lpni;
+	mr = lnet_select_remote_mr(lpni->lpni_peer_net->lpn_peer,
+				   lnet_route_net_known_locked);
+	return mr ?: lpni;
 }
 
 /**
@@ -289,10 +372,14 @@ static bool lnet_peer_ni_mr(const struct lnet_peer_ni *lpni)
  *	lnet_select_local())
  * @lpnip: out: the peer NI, NULL for 0@lo; created for a new NID (one
  *	of ours too, when a send to it crosses its NI)
- * @routedp: out: the peer NI is a gateway's, @dst the final destination
- *	(NULL: not asked; a router's onward send gives @dst as @hop)
+ * @finalp: out: ANY, or for a routed send (the peer NI a gateway's) the
+ *	final destination, @dst or, for a multi-rail destination we choose
+ *	for, another of its NIDs (NULL: not asked; a router's onward send
+ *	gives @dst as @hop)
  *
- * No reference is taken on either.
+ * No reference is taken on either.  A routed send also finds (one we
+ * start: or makes) the final destination's peer NI (its peer is
+ * discovered like any, routing spec 3.5) and moves its round-robin clock.
  *
  * Return: 0, -EINVAL if @self is not local, -EHOSTUNREACH if no NI
  * reaches @dst and no route does, -ENOMEM if a peer NI cannot be made.
@@ -301,17 +388,18 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop, bool recovery,
 			       struct lnet_ni **nip,
-			       struct lnet_peer_ni **lpnip, bool *routedp)
+			       struct lnet_peer_ni **lpnip,
+			       struct lnet_nid *finalp)
 {
 	const struct lnet_nid *to = lnet_nid_is_any(hop) ? dst : hop;
+	struct lnet_peer_ni *lpni, *final = NULL;
 	bool remote, free_choice;
-	struct lnet_peer_ni *lpni;
 	struct lnet_nid gw;
 	struct lnet_ni *ni;
 	int rc;
 
-	if (routedp)
-		*routedp = false;
+	if (finalp)
+		*finalp = LNET_ANY_NID;
 	if (!lnet_nid_is_any(self) && !lnet_nid_is_local_locked(self))
 		return -EINVAL;
 	ni = lnet_select_local(&the_lnet.ln_nets, the_lnet.ln_loni, to, self,
@@ -336,11 +424,15 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			return -EHOSTUNREACH;
 	}
 	if (remote) {	/* the gateway takes the destination's place */
+		final = lnet_select_final(dst, free_choice,
+					  lnet_nid_is_any(hop));
+		if (final)
+			dst = &final->lpni_nid;
 		rc = lnet_route_next_hop_locked(dst, self, hop, &gw);
 		if (rc)
 			return rc;
-		if (routedp)
-			*routedp = true;
+		if (finalp)
+			*finalp = *dst;
 		to = &gw;
 		lpni = lnet_peer_ni_find_locked(to);
 		if (lpni && free_choice && lnet_peer_ni_mr(lpni)) {
@@ -368,6 +460,10 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 	}
 chosen:
 	lnet_select_used(ni, lpni);
+	if (final) {
+		lnet_peer_ni_used(final);
+		final->lpni_last_used = jiffies;	/* for the reaper */
+	}
 	*nip = ni;
 	*lpnip = lpni;
 	return 0;

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/trace.h>
 
 /**
  * lnet_ni_send() - hand a message that holds its credits to its LND
@@ -63,6 +64,7 @@ static int lnet_ni_send_gated(struct lnet_msg *msg, bool may_sleep,
 		hold = xchg(&lnet_test_hold_send_ms, 0);
 		msleep(hold);
 	}
+	trace_lnet_send(msg);
 	rc = ni->ni_net->net_lnd->lnd_send(ni, NULL, msg);
 	percpu_ref_put(&ni->ni_senders);
 	return rc < 0 ? rc : 0;
@@ -115,7 +117,8 @@ void lnet_msg_address(struct lnet_msg *msg, struct lnet_ni *ni,
  * forwarded (wire spec 2.6, Lustre's lnet_send() with msg_from as the
  * next hop; routing spec 3.4).  Any other message to a multi-rail peer
  * is addressed to the peer NI chosen.  A message to a remote net goes to
- * a gateway, addressed to its final destination, from our NI on the
+ * a gateway, addressed to its final destination (for a multi-rail one,
+ * maybe another of its NIDs, routing spec 3.1 rule 3), from our NI on the
  * gateway's net (routing spec 3.3); it fails at once if no route fits,
  * REMOTE_ERROR and not sent again (routing spec 3.2 step 6, 8).
  */
@@ -123,6 +126,7 @@ static int lnet_select_path_locked(struct lnet_msg *msg)
 {
 	const struct lnet_nid *dst = &msg->msg_target.nid;
 	struct lnet_peer_ni *lpni;
+	struct lnet_nid final;
 	struct lnet_ni *ni;
 	bool routed;
 	int rc;
@@ -133,13 +137,16 @@ static int lnet_select_path_locked(struct lnet_msg *msg)
 		return -EINVAL;
 	rc = lnet_select_pathway_locked(dst, &msg->msg_self, &msg->msg_from,
 					msg->msg_recovery, &ni, &lpni,
-					&routed);
+					&final);
 	if (rc == -EHOSTUNREACH) {
 		msg->msg_health_status = LNET_MSG_STATUS_REMOTE_ERROR;
 		msg->msg_no_resend = true;
 	}
 	if (rc)
 		return rc;
+	routed = !lnet_nid_is_any(&final);
+	if (routed)
+		dst = &final;
 	if (lpni) {
 		lpni->lpni_refcount++;	/* lnet_msg_free() drops it */
 		if (lnet_nid_is_any(&msg->msg_from) && !routed)

@@ -213,6 +213,8 @@ static int lnet_startup_locked(struct netlink_ext_ack *extack)
 		lnet_lock();
 		the_lnet.ln_state = LNET_STATE_DOWN;
 		lnet_unlock();
+	} else {
+		lnet_rtrcheck_start();
 	}
 	return rc;
 }
@@ -229,6 +231,7 @@ static void lnet_shutdown_locked(void)
 	lnet_lock();
 	the_lnet.ln_state = LNET_STATE_STOPPING;
 	lnet_unlock();
+	lnet_rtrcheck_stop();
 	lnet_ping_target_fini();
 	lnet_push_target_fini();
 	lnet_discovery_stop();
@@ -238,6 +241,7 @@ static void lnet_shutdown_locked(void)
 	lnet_stop_all_nis();
 	lnet_rsp_expire_all();
 	lnet_discovery_flush();
+	lnet_peer_down_flush();
 	lnet_routes_flush();
 	lnet_peers_free();
 	lnet_udsp_destroy();
@@ -275,7 +279,9 @@ int lnet_configure(bool all, struct netlink_ext_ack *extack)
 		started = !rc;
 	}
 	if (!rc && all) {
-		rc = lnet_start_networks(networks, extack);
+		/* as stock: "tcp" on the first interface up without networks= */
+		rc = lnet_start_networks(*networks ? networks :
+					 LNET_NETWORKS_DEFAULT, extack);
 		if (!rc)
 			rc = lnet_routing_start();	/* forwarding= */
 		if (!rc)

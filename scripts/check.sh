@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # (kernel arguments such as kmemleak=off, another accelerator or cache,
 # fewer parallel VMs, another object tree, compiler flags such as -w):
 # make check runs as CI does, whatever the caller's environment says.
-for v in LNET_KERNEL_ARGS LNET_ACCEL LNET_CACHE LNET_VM_SLOTS BUILD KCFLAGS; do
+for v in LNET_KERNEL_ARGS LNET_ACCEL LNET_CACHE LNET_VM_SLOTS LNET_VM_BESIDE BUILD KCFLAGS; do
 	if [ -n "${!v+set}" ]; then
 		echo "check: ignoring $v=${!v} (make check runs as CI does)" >&2
 		unset "$v"

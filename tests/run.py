@@ -13,7 +13,8 @@
     tests/run.py --quick              host checks + distro VM tests (make check-quick)
 
 Tests live in tests/static.py (host checks) and tests/vm/*.py (VM tests),
-each a module with a TESTS list.  VMs run in parallel up to one per core;
+each a module with a TESTS list.  VMs run in parallel up to one per core,
+and one one-core job beside a job of two nodes (tests/harness/schedule.py);
 the last line printed is "N passed, N failed".
 """
 
@@ -33,6 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "harness"))
 
 import vm          # noqa: E402
 import report     # noqa: E402
+from schedule import Slots, cores_of  # noqa: E402
 from cases import HostTest, VmTest, boot, ensure_kernel, module_dir  # noqa: E402
 
 
@@ -89,11 +91,17 @@ def choose(chosen, only, test, name):
         only[test.name].add(name)
 
 
+# The timeout of a narrow VM job (one node, or two on the distro kernel)
+# that may run beside a job of two nodes: it may get only the part of a
+# core that job leaves (~0.8 of one).
+BESIDE_STRETCH = 1.5
+
+
 class Runner:
     def __init__(self, args):
         self.args = args
-        self.slots = int(os.environ.get("LNET_VM_SLOTS", os.cpu_count() or 1))
-        self.free = self.slots
+        self.slots = Slots(int(os.environ.get("LNET_VM_SLOTS", os.cpu_count() or 1)),
+                           int(os.environ.get("LNET_VM_BESIDE", 1)))
         self.lock = threading.Condition()
         self.results = []
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -121,14 +129,14 @@ class Runner:
 
     @staticmethod
     def slots_of(job):
-        """A host check takes one core among the VM jobs."""
-        return job.slots or 1
+        """The cores job takes among the others (schedule.cores_of)."""
+        return cores_of(job.slots, getattr(job, "flavour", "host"))
 
     def run_job(self, job):
         """Run a job in its slots, then free them."""
         self.run_one(job)
         with self.lock:
-            self.free += self.slots_of(job)
+            self.slots.give(self.slots_of(job))
             self.lock.notify_all()
 
     def run_one(self, job):
@@ -146,13 +154,14 @@ class Runner:
 
     @staticmethod
     def order(jobs):
-        """The jobs after the builds, in the order they start: those of two
-        nodes or more (which take the machine) longest first, then those of
-        one core, longest first, two at a time, so that the shortest end
-        the run side by side.  The host checks (no VM) are of the second
-        kind: they fill the cores the one-node VM jobs leave."""
-        wide = [j for j in jobs if j.slots > 1]
-        narrow = [j for j in jobs if j.slots <= 1]
+        """The jobs after the builds, in the order they are offered the
+        cores: the wide ones (which take the machine) longest first, then
+        the narrow ones (one core: schedule.cores_of), longest first: one
+        of them beside each wide job (schedule.py), then two at a time, so
+        that the shortest end the run side by side.  The host checks (no
+        VM) and the distro kernel's two-node jobs are narrow."""
+        wide = [j for j in jobs if Runner.slots_of(j) > 1]
+        narrow = [j for j in jobs if Runner.slots_of(j) <= 1]
         return (sorted(wide, key=lambda j: -j.cost())
                 + sorted(narrow, key=lambda j: -j.cost()))
 
@@ -169,14 +178,18 @@ class Runner:
         threads = []
         while pending:
             with self.lock:
-                job = next((j for j in pending if self.slots_of(j) <= self.free), None)
-                if job is None and self.free == self.slots:
+                job = next((j for j in pending if self.slots.fits(self.slots_of(j))),
+                           None)
+                if job is None and self.slots.idle():
                     job = pending[0]        # bigger than the machine: run alone
                 if job is None:
                     self.lock.wait()
                     continue
                 pending.remove(job)
-                self.free -= self.slots_of(job)
+                if job.slots and self.slots_of(job) == 1 and self.slots.beside and (
+                        self.slots.wide or any(self.slots_of(j) > 1 for j in pending)):
+                    job.stretch = BESIDE_STRETCH    # a wide job is or may be beside
+                self.slots.take(self.slots_of(job))
             t = threading.Thread(target=self.run_job, args=(job,))
             t.start()
             threads.append(t)

@@ -40,7 +40,15 @@ struct lnet_ni_tunables {
 	s32	fmr_flush_trigger;	/* MR pool growth watermark */
 	s32	fmr_cache;		/* accepted, no effect */
 	s32	ntx;			/* accepted, no effect */
+	/*
+	 * ksocklnd, ko2iblnd: IP ToS of the NI's connections, -1 none; on
+	 * input LNET_NI_TOS_DEFAULT (not -1, a value) means the LND's tos
+	 * module parameter, which the LND reads when it starts the NI
+	 */
+	s32	tos;
 };
+
+#define LNET_NI_TOS_DEFAULT	S32_MIN
 
 /* Message types as counted per NI; indexes follow enum lnet_msg_type. */
 #define LNET_CTL_MSG_TYPES	5	/* ack, put, get, reply, hello */
@@ -112,6 +120,7 @@ struct lnet_ni_info {
 	struct lnet_ni_hstats	hstats;
 	u32			ping_count;	/* recovery pings sent */
 	s64			next_ping;	/* s, monotonic; 0: none */
+	s32			lnd_timeout;	/* its LND's, s; -1: none */
 };
 
 /* Global counters ("stats show"), summed over the whole node. */
@@ -289,6 +298,15 @@ void lnet_counters_get(struct lnet_counters_common *c);
  */
 int lnet_health_set(bool peer, const struct lnet_nid *nid, int value,
 		    struct netlink_ext_ack *extack);
+
+/*
+ * "net set --conns-per-peer": set the conns_per_peer (1..127) of the
+ * local NI @nid, or of every one if @nid is NULL; the LNDs use it for the
+ * connections they make from then on.  Return: 0, -ENOENT, -EINVAL,
+ * -ENETDOWN.
+ */
+int lnet_ni_conns_per_peer_set(const struct lnet_nid *nid, int value,
+			       struct netlink_ext_ack *extack);
 
 /*
  * "debug recovery --local|--peer": the NIDs on a recovery queue, at most

@@ -101,6 +101,8 @@ bool lnet_msg_late(const struct lnet_msg *msg);
 void lnet_remote_failure_locked(const struct lnet_nid *nid);
 void lnet_resend_work(struct work_struct *work);
 void lnet_resend_flush(void);
+void lnet_peer_down_later_locked(const struct lnet_nid *nid);
+void lnet_peer_down_flush(void);
 
 /* healthv.c: health values and the recovery queues. */
 void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value);
@@ -138,6 +140,7 @@ int lnet_parse_rdma(struct lnet_ni *ni, const void *wire, size_t size,
 struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
 				       struct lnet_msg *getmsg);
 void lnet_set_reply_msg_len(struct lnet_msg *reply, unsigned int len);
+const char *lnet_drop_reason_str(unsigned int reason);
 void lnet_drop_count_locked(struct lnet_ni *ni, unsigned int reason,
 			    enum lnet_msg_type type, unsigned int len);
 
@@ -193,7 +196,8 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop, bool recovery,
 			       struct lnet_ni **nip,
-			       struct lnet_peer_ni **lpnip, bool *routedp);
+			       struct lnet_peer_ni **lpnip,
+			       struct lnet_nid *finalp);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct lnet_ni *lnet_select_local(struct list_head *nets,
 				  struct lnet_ni *loni,
@@ -205,6 +209,8 @@ bool lnet_peer_ni_better(struct lnet_peer_ni *lpni, struct lnet_peer_ni *best,
 struct lnet_peer_ni *lnet_select_mr(struct lnet_peer *lp,
 				    struct list_head *nets,
 				    struct lnet_ni **nip);
+struct lnet_peer_ni *lnet_select_remote_mr(struct lnet_peer *lp,
+					   bool (*routable)(u32 net));
 #endif
 
 /* lo.c: the loopback LND. */
@@ -277,6 +283,7 @@ struct lnet_peer *lnet_dc_hold_locked(const struct lnet_msg *msg,
 void lnet_dc_hold_msg_locked(struct lnet_peer *lp, struct lnet_msg *msg);
 void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data);
 void lnet_dc_push_update_locked(bool force);
+void lnet_peer_dc_start_locked(struct lnet_peer *lp);
 void lnet_discovery_stop(void);
 void lnet_discovery_flush(void);
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -321,6 +328,7 @@ int lnet_acceptor_start(struct lnet_ni *ni);
 void lnet_acceptor_stop(struct lnet_ni *ni);
 void lnet_acceptor_show(struct seq_file *m);
 int lnet_acceptor_port(void);
+int lnet_acceptor_port_bulk(void);
 int lnet_acceptor_timeout(void);
 /**
  * struct lnet_connect_watch - who may abort lnet_connect()

@@ -88,6 +88,10 @@ struct lnet_credits {
  *	for @ni (the connection request already read).  The LND owns @sock
  *	from then on, even when it fails.  NULL for LNDs that do not use
  *	the acceptor; an NI whose LND has it makes the acceptor listen
+ * @lnd_notify_peer_down: close @ni's connections to @nid, which its peer
+ *	reported DOWN (lnet/peer-down.c): what they hold fails at once and
+ *	may go by another rail, not after the LND's timeout.  Process
+ *	context, no LNet lock held, @ni not stopping.  May be NULL
  */
 struct lnet_lnd {
 	struct list_head	lnd_list;
@@ -108,6 +112,8 @@ struct lnet_lnd {
 			  time64_t *when);
 	int (*lnd_accept)(struct lnet_ni *ni, struct socket *sock);
 	unsigned int (*lnd_get_timeout)(void);
+	void (*lnd_notify_peer_down)(struct lnet_ni *ni,
+				     const struct lnet_nid *nid);
 };
 
 /* Why the core dropped a received message (beyond header checks). */
@@ -281,6 +287,10 @@ struct lnet_peer_ni {
  * @lpn_peer_nis: the peer NIs
  * @lpn_seq: round-robin tie breaker between the peer's nets (select.c)
  * @lpn_prio: its UDSP priority (lnet_udsp_lpn_prio())
+ * @lpn_rtrcheck_sched: @lpn_rtrcheck_next is set (else a gateway's net
+ *	is due for a router check now)
+ * @lpn_rtrcheck_next: when a gateway's next check on this net is due
+ *	(jiffies; lnet/router-checker.c)
  */
 struct lnet_peer_net {
 	struct list_head	lpn_list;
@@ -289,6 +299,8 @@ struct lnet_peer_net {
 	struct list_head	lpn_peer_nis;
 	unsigned int		lpn_seq;
 	struct lnet_sel_prio	lpn_prio;
+	bool			lpn_rtrcheck_sched;
+	unsigned long		lpn_rtrcheck_next;
 };
 
 /*
@@ -403,6 +415,13 @@ struct lnet_dc_stats {
  *	or pushed (ANY: the primary NID)
  * @lp_dc_push_src: and from where: our NID that reply or push came to
  *	(ANY: LNet's choice)
+ * @lp_gw_checked: as a gateway, a router check of it finished
+ * @lp_gw_dead: as a gateway, its last router check failed
+ * @lp_rtr_enabled: its last ping info had RTE_DISABLED clear
+ * @lp_rtrcheck_running: a router check (a discovery) of it runs
+ * @lp_rtrcheck_net: the net that check is pinned to
+ * @lp_rtrcheck_last: the net checked last (round-robin over its nets)
+ * @lp_rtrcheck_pass: the checker's last pass that looked at it
  */
 struct lnet_peer {
 	struct list_head	lp_list;
@@ -427,6 +446,13 @@ struct lnet_peer {
 	unsigned int		lp_dc_ping_size;
 	struct lnet_nid		lp_dc_push_dst;
 	struct lnet_nid		lp_dc_push_src;
+	bool			lp_gw_checked;
+	bool			lp_gw_dead;
+	bool			lp_rtr_enabled;
+	bool			lp_rtrcheck_running;
+	u32			lp_rtrcheck_net;
+	u32			lp_rtrcheck_last;
+	unsigned int		lp_rtrcheck_pass;
 };
 
 /**

@@ -23,6 +23,9 @@
 /* Routes at most in one table (stock has no bound; 499 in its tests). */
 #define LNET_ROUTES_MAX		65536
 
+struct lnet_route;
+struct lnet_gw_state;
+
 /*
  * What the table asks of the rest of the core, so that a KUnit test can
  * run a table of its own with a fake node.  Called under the table's
@@ -38,6 +41,15 @@ struct lnet_route_env {
 			     const struct lnet_nid *b);
 	/* the gateway peer has a NID on @net */
 	bool (*gateway_on_net)(const struct lnet_nid *gw, u32 net);
+	/*
+	 * What spec 6.4 asks of @r's gateway (struct lnet_gw_state); NULL:
+	 * the route's cached aliveness alone decides.  Called under RCU by
+	 * lnet_route_table_select() and lnet_route_table_walk(); the
+	 * node's needs the LNet lock held.
+	 */
+	void (*gw_state)(const struct lnet_route *r, struct lnet_gw_state *gs);
+	/* routes start dead (check_routers_before_use); NULL: alive */
+	bool (*start_dead)(void);
 };
 
 /**
@@ -51,9 +63,12 @@ struct lnet_route_env {
  * @lr_hops: 1..255 or LNET_ROUTE_HOPS_UNSET
  * @lr_priority: 0 best
  * @lr_seq: round-robin sequence among equal routes
- * @lr_alive: cached aliveness; starts true (check_routers_before_use 0),
- *	set by the router checker (not built yet)
- * @lr_single_hop: a gateway's ping showed an NI on @lr_net (not built yet)
+ * @lr_alive: cached aliveness (spec 6.3): starts !check_routers_before_use;
+ *	set from each ping reply or push of the gateway, cleared by a failed
+ *	check (lnet/router-checker.c)
+ * @lr_single_hop: a gateway's ping showed an NI on @lr_net
+ * @lr_remote_up: and one of those was UP (the peer table keeps no NI of
+ *	the gateway on a net we have no NI on: spec 6.4 asks this)
  */
 struct lnet_route {
 	struct list_head	lr_list;
@@ -66,6 +81,7 @@ struct lnet_route {
 	u32			lr_seq;
 	bool			lr_alive;
 	bool			lr_single_hop;
+	bool			lr_remote_up;
 };
 
 /* The routes to one remote net, in the order they are tried on a tie. */
@@ -125,20 +141,61 @@ int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
 			  int (*fn)(const struct lnet_route_info *ri,
 				    void *arg),
 			  void *arg);
+void lnet_route_table_for_each(struct lnet_route_table *t,
+			       void (*fn)(struct lnet_route *r, void *arg),
+			       void *arg);
+
+/**
+ * struct lnet_gw_state - what spec 6.4 asks of a route's gateway
+ * @known: the gateway has a peer (else only @lr_alive speaks for it)
+ * @dead: its last check failed (or, with check_routers_before_use, it
+ *	has not finished one yet)
+ * @discovery_off: discovery is off here, the gateway is not multi-rail or
+ *	it said discovery off: only the cached flag (@lr_alive) is known
+ * @rtr_enabled: its last ping info had RTE_DISABLED clear
+ * @local_up: it has an UP NI on the route's local net (the gateway NID's)
+ * @remote_up: it has an UP NI on the route's remote net
+ * @avoid_asym: the node's avoid_asym_router_failure
+ */
+struct lnet_gw_state {
+	bool	known;
+	bool	dead;
+	bool	discovery_off;
+	bool	rtr_enabled;
+	bool	local_up;
+	bool	remote_up;
+	bool	avoid_asym;
+};
 
 /**
  * lnet_route_usable() - may a send go through @r now?
  * @r: the route
+ * @gs: its gateway, or NULL (a table without gateways: the cached flag)
  *
- * The one place that decides (spec 3.2 step 1, 6.4).  Today it honours
- * the route's cached aliveness (lr_alive), which starts true and which
- * nothing clears yet; the router checker (spec 6) will set it from each
- * gateway's ping (NI status, RTE_DISABLED, avoid_asym_router_failure)
- * and from lnet_notify(), and a gateway marked down will clear it.
+ * The one place that decides (spec 3.2 step 1), stock's
+ * lnet_is_route_alive() (spec 6.4): a dead gateway kills the route; with
+ * discovery off for it, the cached flag (set from its ping replies,
+ * spec 6.3) decides; with discovery on, the gateway needs an UP NI on
+ * the route's local net, with avoid_asym_router_failure one on the
+ * remote net too when the route is single-hop (hops 1, or detected), and
+ * routing enabled.  Health values never kill a route.
  */
-static inline bool lnet_route_usable(const struct lnet_route *r)
+static inline bool lnet_route_usable(const struct lnet_route *r,
+				     const struct lnet_gw_state *gs)
 {
-	return READ_ONCE(r->lr_alive);
+	if (!gs || !gs->known)
+		return READ_ONCE(r->lr_alive);
+	if (gs->dead)
+		return false;
+	if (gs->discovery_off)
+		return READ_ONCE(r->lr_alive);
+	if (!gs->local_up)
+		return false;
+	if (gs->avoid_asym &&
+	    (r->lr_hops == 1 || READ_ONCE(r->lr_single_hop)) &&
+	    !gs->remote_up)
+		return false;
+	return gs->rtr_enabled;
 }
 
 bool lnet_route_get(struct lnet_route *r);
@@ -152,13 +209,14 @@ int lnet_route_del(u32 net, const struct lnet_nid *gw,
 int lnet_routes_walk(unsigned long skip,
 		     int (*fn)(const struct lnet_route_info *ri, void *arg),
 		     void *arg);
-int lnet_route_next_hop(u32 net, struct lnet_nid *gw);
+struct lnet_route_table *lnet_node_routes(void);
 void lnet_routes_net_deleted(u32 net);
 void lnet_routes_flush(void);
 
 /* The send path's questions, under the LNet lock. */
 int lnet_route_select_locked(u32 net, u32 src_net, struct lnet_nid *gw);
 bool lnet_route_is_gateway_locked(const struct lnet_nid *nid);
+bool lnet_route_net_known_locked(u32 net);
 
 /* lnet/route-select.c: the send path's routing choice. */
 bool lnet_gateway_on_net_locked(const struct lnet_nid *gw, u32 net);
@@ -168,5 +226,35 @@ int lnet_route_next_hop_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop,
 			       struct lnet_nid *gw);
+
+/* lnet/router-checker.c: gateway liveness (spec 6). */
+struct lnet_peer;
+struct lnet_peer_ni;
+struct lnet_peer_net;
+struct lnet_ping_data;
+
+bool lnet_check_routers_before_use(void);
+bool lnet_avoid_asym_router_failure(void);
+void lnet_gw_state_locked(const struct lnet_route *r, struct lnet_gw_state *gs);
+void lnet_route_ping_update(struct lnet_route *r, bool rte_disabled,
+			    bool local_up, const struct lnet_nid *nids,
+			    const u32 *statuses, unsigned int n,
+			    bool avoid_asym);
+void lnet_gw_ping_info_locked(const struct lnet_nid *from,
+			      const struct lnet_ping_data *pd,
+			      const struct lnet_nid *nids, const u32 *statuses,
+			      unsigned int n);
+void lnet_rtrcheck_done_locked(struct lnet_peer *lp, int rc);
+bool lnet_rtrcheck_ping_dst_locked(const struct lnet_peer *lp,
+				   struct lnet_nid *dst);
+void lnet_rtrcheck_route_added(const struct lnet_nid *gw);
+void lnet_rtrcheck_routed_from_locked(const struct lnet_nid *from,
+				      u32 src_net);
+void lnet_rtrcheck_start(void);
+void lnet_rtrcheck_stop(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+bool lnet_gw_net_up(const struct lnet_peer_net *lpn);
+#endif
 
 #endif /* _LNET_ROUTE_H */

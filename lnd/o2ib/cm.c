@@ -110,8 +110,8 @@ void kib_connect_work(struct work_struct *work)
 		return;
 	}
 	conn->ibc_cmid = cmid;
-	if (kib_tun.tos >= 0 && kib_tun.tos <= 255)
-		rdma_set_service_type(cmid, kib_tun.tos);
+	if (net->kn_ni->ni_tunables.tos >= 0)
+		rdma_set_service_type(cmid, net->kn_ni->ni_tunables.tos);
 	if (READ_ONCE(kib_tun.use_privileged_port))
 		bound = kib_bind_privileged(net, cmid);
 	rc = rdma_resolve_addr(cmid, bound ? NULL : (struct sockaddr *)&src,

@@ -13,7 +13,21 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 
+#include <lnet/trace.h>
+
 #include "o2iblnd.h"
+
+/* Tracepoint lnet_conn (Documentation/tracepoints.rst). */
+static void kib_conn_trace(const struct kib_conn *conn, bool up, int error)
+{
+	struct lnet_nid peer;
+
+	if (!trace_lnet_conn_enabled())
+		return;
+	lnet_nid4_to_nid(conn->ibc_peer->ibp_nid, &peer);
+	trace_lnet_conn("o2ib", &conn->ibc_net->kn_ni->ni_nid, &peer, up,
+			error);
+}
 
 /**
  * kib_peer_conns_wanted() - connections to keep to a peer
@@ -24,8 +38,10 @@
  */
 int kib_peer_conns_wanted(const struct kib_peer *peer)
 {
-	return clamp(peer->ibp_net->kn_ni->ni_tunables.conns_per_peer, 1,
-		     LNET_GENL_CONNS_PER_PEER_MAX);
+	/* "net set --conns-per-peer" changes it under us */
+	int n = READ_ONCE(peer->ibp_net->kn_ni->ni_tunables.conns_per_peer);
+
+	return clamp(n, 1, LNET_GENL_CONNS_PER_PEER_MAX);
 }
 
 /**
@@ -519,6 +535,7 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 		return;
 	if (conn->ibc_state == KIB_CONN_ESTABLISHED) {
 		kib_stat_add(KIB_STAT_CONNS_ACTIVE, -1);
+		kib_conn_trace(conn, false, error);
 		pr_debug("ko2iblnd: closing conn to %llx: %d\n",
 			 conn->ibc_peer->ibp_nid, error);
 	}
@@ -613,6 +630,7 @@ void kib_conn_established(struct kib_conn *conn)
 		kib_peer_connect_more_locked(peer);
 	kib_stat_inc(KIB_STAT_CONNS_ACTIVE);
 	kib_stat_inc(KIB_STAT_CONNS_CREATED);
+	kib_conn_trace(conn, true, 0);
 	list_splice_init(&peer->ibp_txq, &txs);
 	list_splice_init(&conn->ibc_early_rxs, &rxs);
 	kref_get(&conn->ibc_ref);

@@ -65,7 +65,7 @@ MODULE_PARM_DESC(peer_credits, "send credits per peer NI: the queue depth propos
 module_param_named(peer_credits_hiw, kib_tun.peer_credits_hiw, int, 0444);
 MODULE_PARM_DESC(peer_credits_hiw, "default of NIs: credits owed that make a NOOP return them (0: peer_credits/2)");
 module_param_named(peer_buffer_credits, kib_tun.peer_buffer_credits, int, 0444);
-MODULE_PARM_DESC(peer_buffer_credits, "router buffer credits per peer (no routing yet)");
+MODULE_PARM_DESC(peer_buffer_credits, "router buffer credits per peer NI on a router (0: lnet's peer_buffer_credits, else peer_credits)");
 module_param_named(peer_timeout, kib_tun.peer_timeout, int, 0444);
 MODULE_PARM_DESC(peer_timeout, "seconds a silent peer stays alive (routers)");
 module_param_named(retry_count, kib_tun.retry_count, int, 0644);
@@ -287,6 +287,8 @@ void kib_ni_tunables(struct lnet_ni_tunables *t)
 		t->conns_per_peer = kib_tun.conns_per_peer;
 	t->conns_per_peer = clamp(t->conns_per_peer, 1,
 				  LNET_GENL_CONNS_PER_PEER_MAX);
+	if (t->tos == LNET_NI_TOS_DEFAULT)
+		t->tos = kib_tun.tos;
 }
 EXPORT_SYMBOL_IF_KUNIT(kib_ni_tunables);
 
@@ -514,6 +516,11 @@ static int __init kib_init(void)
 		       IBLND_MSG_VERSION_1, IBLND_MSG_VERSION_2);
 		return -EINVAL;
 	}
+	if (kib_tun.tos < LNET_GENL_TOS_MIN || kib_tun.tos > LNET_GENL_TOS_MAX) {
+		pr_err("ko2iblnd: tos must be %d..%d\n", LNET_GENL_TOS_MIN,
+		       LNET_GENL_TOS_MAX);
+		return -EINVAL;
+	}
 	if (kib_tun.peer_credits < 1 ||
 	    kib_tun.peer_credits > IBLND_MAX_QUEUE_DEPTH) {
 		pr_err("ko2iblnd: peer_credits must be 1..%d\n",
@@ -533,6 +540,7 @@ static int __init kib_init(void)
 		.fmr_flush_trigger	= kib_tun.fmr_flush_trigger,
 		.fmr_cache		= kib_tun.fmr_cache,
 		.ntx			= kib_tun.ntx,
+		.tos			= LNET_NI_TOS_DEFAULT,
 	};
 	kib_wq = alloc_workqueue("ko2iblnd", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!kib_wq)

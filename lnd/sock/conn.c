@@ -27,6 +27,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include <lnet/trace.h>
+
 #include "socklnd.h"
 
 /**
@@ -176,7 +178,8 @@ unsigned int ksock_conns_wanted(const struct ksock_net *net, u32 type)
 		return 1;
 	case KSOCK_CONN_BULK_IN:
 	case KSOCK_CONN_BULK_OUT:
-		return net->ksn_conns_per_peer;
+		/* "net set --conns-per-peer" changes it under us */
+		return READ_ONCE(net->ksn_ni->ni_tunables.conns_per_peer);
 	default:
 		return 0;
 	}
@@ -342,8 +345,22 @@ void ksock_sock_setup(struct socket *sock)
 	}
 	if (ksock_tun.rx_buffer_size > 0)
 		sock_set_rcvbuf(sk, ksock_tun.rx_buffer_size);
-	if (ksock_tun.tos >= 0 && ksock_tun.tos <= 255)
-		ip_sock_set_tos(sk, ksock_tun.tos);
+}
+
+/**
+ * ksock_sock_set_tos() - the NI's IP ToS byte on one of its sockets
+ * @net: the NI
+ * @sock: a socket it is about to connect, or one the acceptor handed over
+ *
+ * Set before the handshake, so that all of a connection's packets carry
+ * it (IPv4 only: ksocklnd has no IPv6 connections).  tos -1: none.
+ */
+void ksock_sock_set_tos(struct ksock_net *net, struct socket *sock)
+{
+	int tos = net->ksn_ni->ni_tunables.tos;
+
+	if (tos >= 0)
+		ip_sock_set_tos(sock->sk, tos);
 }
 
 /*
@@ -419,6 +436,8 @@ void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn)
 	ksock_callbacks_set(conn);
 	atomic64_inc(&ksock_stats[KSOCK_STAT_CONNS_ACTIVE]);
 	ksock_stat_inc(KSOCK_STAT_CONNS_CREATED);
+	trace_lnet_conn("socklnd", &peer->ksp_net->ksn_ni->ni_nid,
+			&peer->ksp_nid, true, 0);
 	list_add_tail(&conn->ksc_list, &peer->ksp_conns);
 	peer->ksp_backoff_ms = ksock_tun.min_reconnectms;
 	peer->ksp_last_alive = jiffies;
@@ -483,6 +502,8 @@ void ksock_conn_close_locked(struct ksock_conn *conn, int error)
 		return;
 	conn->ksc_closing = true;
 	conn->ksc_error = error;
+	trace_lnet_conn("socklnd", &conn->ksc_peer->ksp_net->ksn_ni->ni_nid,
+			&conn->ksc_peer->ksp_nid, false, error);
 	list_del_init(&conn->ksc_list);
 	/*
 	 * No connection left: the next one renegotiates the version and

@@ -51,13 +51,18 @@ static void ksock_hs_unregister(struct ksock_net *net, struct ksock_hs *hs)
 	mutex_unlock(&net->ksn_hs_mutex);
 }
 
-/* lnet_connect()'s watch: a connecting socket is aborted as a handshake. */
+/*
+ * lnet_connect()'s watch: a connecting socket is aborted as a handshake;
+ * it gets the NI's ToS before it connects.
+ */
 static int ksock_hs_watch(void *arg, struct socket *sock)
 {
 	struct ksock_hs *hs = arg;
 
-	if (sock)
+	if (sock) {
+		ksock_sock_set_tos(hs->hs_net, sock);
 		return ksock_hs_register(hs->hs_net, hs, sock);
+	}
 	ksock_hs_unregister(hs->hs_net, hs);
 	return 0;
 }
@@ -304,6 +309,7 @@ int ksock_accept(struct lnet_ni *ni, struct socket *sock)
 	}
 	ka->ka_net = net;
 	INIT_WORK(&ka->ka_work, ksock_acceptee_work);
+	ksock_sock_set_tos(net, sock);
 	rc = ksock_hs_register(net, &ka->ka_hs, sock);
 	if (rc) {
 		sock_release(sock);
@@ -350,7 +356,7 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 	struct lnet_connect_watch watch = { ksock_hs_watch, &hs };
 	u32 version;
 	bool flip, self;
-	int tries, rc;
+	int tries, port, rc;
 
 	/*
 	 * To ourselves the kernel connects over lo whatever the NI's link:
@@ -364,11 +370,13 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 		version = ksock_tun.typed_conns ? KSOCK_PROTO_V3 :
 						  KSOCK_PROTO_V2;
 	hs.hs_net = net;
+	/* Spec 3.3: CONTROL to accept_port, the others to accept_port_bulk. */
+	port = type == KSOCK_CONN_CONTROL ? lnet_acceptor_port() :
+					    lnet_acceptor_port_bulk();
 	for (tries = 0; tries < 2; tries++) {
 		/* Shutting the NI down aborts the connect and the HELLOs. */
 		rc = lnet_connect(&sock, &peer->ksp_nid, net->ksn_ip,
-				  peer->ksp_ip, lnet_acceptor_port(), timeout,
-				  &watch);
+				  peer->ksp_ip, port, timeout, &watch);
 		if (rc)
 			return rc;
 		rc = ksock_hello_send(net, sock, version, &peer->ksp_nid, 0, 0,

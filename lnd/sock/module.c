@@ -59,7 +59,7 @@ MODULE_PARM_DESC(credits, "NI send credits");
 module_param_named(peer_credits, ksock_tun.peer_credits, int, 0444);
 MODULE_PARM_DESC(peer_credits, "send credits per peer NI");
 module_param_named(peer_buffer_credits, ksock_tun.peer_buffer_credits, int, 0444);
-MODULE_PARM_DESC(peer_buffer_credits, "router buffer credits per peer (no routing yet)");
+MODULE_PARM_DESC(peer_buffer_credits, "router buffer credits per peer NI on a router (0: lnet's peer_buffer_credits, else peer_credits)");
 module_param_named(peer_timeout, ksock_tun.peer_timeout, int, 0444);
 MODULE_PARM_DESC(peer_timeout, "seconds a silent peer stays alive (routers)");
 module_param_named(nscheds, ksock_tun.nscheds, int, 0444);
@@ -110,8 +110,28 @@ module_param_named(conns_per_peer, ksock_tun.conns_per_peer, int, 0644);
 MODULE_PARM_DESC(conns_per_peer, "default bulk connections per direction and peer of NIs (0: from link speed)");
 module_param_named(skip_mr_route_setup, ksock_tun.skip_mr_route_setup, int, 0444);
 MODULE_PARM_DESC(skip_mr_route_setup, "accepted for compatibility (lnetctl's job)");
-module_param_named(tos, ksock_tun.tos, int, 0644);
-MODULE_PARM_DESC(tos, "IP type of service of connections (-1: unset)");
+
+/* tos: -1 (none) or a ToS byte; other values are refused when written */
+static int ksock_tos_set(const char *val, const struct kernel_param *kp)
+{
+	int tos, rc;
+
+	rc = kstrtoint(val, 0, &tos);
+	if (rc)
+		return rc;
+	if (tos < LNET_GENL_TOS_MIN || tos > LNET_GENL_TOS_MAX)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)kp->arg, tos);
+	return 0;
+}
+
+static const struct kernel_param_ops ksock_tos_ops = {
+	.set = ksock_tos_set,
+	.get = param_get_int,
+};
+
+module_param_cb(tos, &ksock_tos_ops, &ksock_tun.tos, 0644);
+MODULE_PARM_DESC(tos, "IP ToS byte of the connections of NIs started from then on (-1: none)");
 module_param_named(protocol, ksock_tun.protocol, int, 0444);
 MODULE_PARM_DESC(protocol, "protocol version initiated (3; 2 with typed_conns=0)");
 
@@ -179,11 +199,12 @@ static int ksock_ni_address(struct lnet_ni *ni, struct ksock_net *net)
 			dev = NULL;
 	}
 	if (dev) {
+		if (ni->ni_tunables.tos == LNET_NI_TOS_DEFAULT)
+			ni->ni_tunables.tos = READ_ONCE(ksock_tun.tos);
 		/* 0 (or a negative module parameter): from the link speed */
 		if (ni->ni_tunables.conns_per_peer <= 0)
 			ni->ni_tunables.conns_per_peer =
 				ksock_auto_conns_per_peer(dev);
-		net->ksn_conns_per_peer = ni->ni_tunables.conns_per_peer;
 		rc = 0;
 	}
 	rtnl_unlock();
@@ -304,6 +325,25 @@ static unsigned int ksock_get_timeout(void)
 	return ksock_timeout();
 }
 
+/*
+ * Its peer reports @nid DOWN (lnet/peer-down.c): its connections go now,
+ * their messages fail as if the peer had reset them (what was never
+ * written may be sent again by another rail), rather than after
+ * sock_timeout of silence.
+ */
+static void ksock_notify_peer_down(struct lnet_ni *ni,
+				   const struct lnet_nid *nid)
+{
+	struct ksock_net *net = ni->ni_data;
+	struct ksock_peer *peer;
+
+	spin_lock_bh(&net->ksn_lock);
+	peer = ksock_peer_find_locked(net, nid);
+	if (peer)
+		ksock_peer_close_conns_locked(peer, -EHOSTUNREACH);
+	spin_unlock_bh(&net->ksn_lock);
+}
+
 static struct lnet_lnd ksock_lnd = {
 	.lnd_type	= LNET_LND_SOCK,
 	.lnd_owner	= THIS_MODULE,
@@ -313,6 +353,7 @@ static struct lnet_lnd ksock_lnd = {
 	.lnd_recv	= ksock_recv,
 	.lnd_accept	= ksock_accept,
 	.lnd_get_timeout = ksock_get_timeout,
+	.lnd_notify_peer_down = ksock_notify_peer_down,
 };
 
 static int __init ksock_init(void)
@@ -328,6 +369,7 @@ static int __init ksock_init(void)
 		.peer_buffer_credits	= ksock_tun.peer_buffer_credits,
 		.credits		= ksock_tun.credits,
 		.conns_per_peer		= ksock_tun.conns_per_peer,
+		.tos			= LNET_NI_TOS_DEFAULT,
 	};
 	ksock_sched_wq = alloc_workqueue("ksocklnd_sched", WQ_HIGHPRI,
 					 max(ksock_tun.nscheds, 0));

@@ -183,7 +183,6 @@ void ksock_debugfs_fini(void);
  * @ksn_shutdown: the NI is stopping: no new peer, connection or send
  * @ksn_incarnation: sent in every HELLO; constant for the NI's life
  * @ksn_ip: the NI's IPv4 address (network order)
- * @ksn_conns_per_peer: bulk connections of each direction per peer
  * @ksn_hs_mutex: protects @ksn_handshakes (shutting a socket sleeps)
  * @ksn_handshakes: sockets in a blocking handshake, struct ksock_hs
  * @ksn_reaper: timeouts and keepalive, once a second
@@ -199,7 +198,6 @@ struct ksock_net {
 	bool			ksn_shutdown;
 	u64			ksn_incarnation;
 	__be32			ksn_ip;
-	int			ksn_conns_per_peer;
 	struct mutex		ksn_hs_mutex;	/* see above */
 	struct list_head	ksn_handshakes;
 	struct delayed_work	ksn_reaper;
@@ -431,6 +429,7 @@ void ksock_connd_queue(struct ksock_net *net, struct work_struct *work);
 void ksock_connd_work_done(struct ksock_net *net);
 void ksock_net_close_all(struct ksock_net *net);
 void ksock_sock_setup(struct socket *sock);
+void ksock_sock_set_tos(struct ksock_net *net, struct socket *sock);
 
 /* handshake.c */
 int ksock_accept(struct lnet_ni *ni, struct socket *sock);

@@ -190,6 +190,9 @@ class VmJob:
         self.slots = sum(n.cpus for n in test.nodes)
         self.suites = []            # KUnit suites asked for (--suite)
         self.phases = []            # report.Phase of the run, once done
+        # Its timeout times this: a one-core job may run beside a job of
+        # two nodes and then get less than a core (schedule.py).
+        self.stretch = 1.0
 
     def nodes(self):
         """The test's nodes, running only the chosen scenarios."""
@@ -199,13 +202,16 @@ class VmJob:
                                    if vm.scenario_of(s) in self.only])
                 for n in self.test.nodes]
 
-    def timeout(self):
+    def base_timeout(self):
         if self.flavour == "debug":
             return self.test.debug_timeout or 3 * self.test.timeout + 120
         return self.test.timeout
 
+    def timeout(self):
+        return int(self.base_timeout() * self.stretch)
+
     def cost(self):
-        return self.timeout() * self.slots
+        return self.base_timeout() * self.slots
 
     def run(self, run_dir, args):
         built = _built.get(self.flavour)

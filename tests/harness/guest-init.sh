@@ -65,8 +65,9 @@ fi
 sysctl -q -w kernel.hung_task_timeout_secs=60
 sysctl -q -w kernel.panic_on_oops=0
 
-# Our modules: a scenario must leave none of them loaded.
-OUR_MODULES="lnet_selftest lnet_test ko2iblnd ksocklnd lnet"
+# Our modules (as /proc/modules names them): a scenario must leave none
+# of them loaded.
+OUR_MODULES="lnet_selftest lnet_test ko2iblnd ksocklnd lnet_health lnet"
 # A read with a timeout on a FIFO that never has data: a sleep that
 # starts no process (a process costs ~0.2 s under TCG).
 mkfifo /tmp/.init-nap
@@ -164,7 +165,7 @@ if [ "${LNET_DEBUG_KERNEL:-0}" = 1 ]; then
 	mark "$node kmemleak scan"
 	if echo scan > $kmemleak; then
 		wait_s=$((end + 6 - SECONDS))
-		[ "$wait_s" -le 0 ] || sleep "$wait_s"
+		[ "$wait_s" -le 0 ] || read -r -t "$wait_s" -u "$nap_fd" _
 	fi
 	if echo scan > $kmemleak; then
 		cat $kmemleak
@@ -186,5 +187,10 @@ fi
 dmesg > "$RESULTS/dmesg.txt"
 echo "$rc" > "$RESULTS/rc"
 sync
+# The power-off runs in a kernel worker and takes the 9p root away while
+# it does: no command can be started from here on ("sleep: command not
+# found", then init exits and the kernel panics: "Attempted to kill
+# init").  Wait with a builtin on the FIFO already open; should the
+# power-off not come, init's exit (panic=-1) still ends QEMU.
 echo o > /proc/sysrq-trigger
-sleep 30
+read -r -t 30 -u "$nap_fd" _

@@ -39,6 +39,9 @@ barrier up
 
 # The test nodes: their own LNet counters say where the data went.
 if [ "$LNET_NODE" != c ]; then
+	# the data phases wait for an RPC as long as stock does (a loaded
+	# debug host may stall one past lst_load's 5 s without losing it)
+	set_rpc_timeout 64
 	sent=$(lnet_stat send_length)
 	rcvd=$(lnet_stat recv_length)
 	barrier data 600
@@ -69,6 +72,8 @@ if [ "$LNET_NODE" != c ]; then
 		LST_SESSION=78 run end_session
 	fi
 	barrier hijacked 600
+	# b's leaving fails a's RPCs to it in 5 s
+	[ "$LNET_NODE" = a ] && set_rpc_timeout 5
 	barrier leave 600		# the forever write from a to b runs
 	if [ "$LNET_NODE" = b ]; then
 		rmmod lnet_selftest || fail "rmmod lnet_selftest under a batch"

@@ -48,11 +48,21 @@ refused() {
 	esac
 }
 
+# want TEXT: the last run's output has TEXT (a failure quotes the output,
+# so the suite's summary shows what lst said).
 want() {
 	case "$OUT" in
 	*"$1"*) ;;
-	*) fail "lst output: want '$1'" ;;
+	*) fail "lst output: want '$1', got: $(tr '\n' '|' <<< "$OUT" | cut -c1-300)" ;;
 	esac
+}
+
+# set_rpc_timeout SECONDS: this node's selftest client RPC timeout (read
+# at each RPC's post).
+set_rpc_timeout() {
+	echo "$1" > /sys/module/lnet_selftest/parameters/rpc_timeout ||
+		fail "rpc_timeout $1"
+	log "rpc_timeout $1 s"
 }
 
 # lnet_stat KEY: a counter of this node's "lnetctl stats show".

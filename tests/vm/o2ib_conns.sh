@@ -90,6 +90,7 @@ peer=$(peers)
 nid=$(nid_of "$peer")
 
 # --- 1. conns_per_peer ---
+phase conns_per_peer
 if [ "$LNET_NODE" = a ]; then
 	O2IB_NET_OPTS="--conns-per-peer 3" o2ib_load
 	"$LNETCTL" net show --net o2ib -v | grep -q '^ *conns_per_peer: 3$' ||
@@ -147,6 +148,7 @@ barrier cpp-done 600
 phase_end cpp-unloaded
 
 # --- 2. V1: b plays a V1-only node, a connects ---
+phase v1_active
 if [ "$LNET_NODE" = b ]; then
 	o2ib_load msg_version=0x11
 else
@@ -186,6 +188,7 @@ nsizes=$(echo "$SIZES" | wc -w)
 target_expect $((nsizes * 4 + 928))
 
 # --- 3. V1: a reloads, b connects to the new a ---
+phase v1_passive
 if [ "$LNET_NODE" = a ]; then
 	lnet_idle
 	o2ib_unload
@@ -215,6 +218,7 @@ fi
 phase_end v1-unloaded
 
 # --- 4. the queue depth shrinks to what the device can make ---
+phase qd_shrink
 QP_HOOK=/sys/kernel/debug/ko2iblnd/test_max_recv_wr
 for side in b a; do
 	o2ib_load

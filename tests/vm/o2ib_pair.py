@@ -27,7 +27,9 @@ our modules loaded:
 - o2ib_health: as sock_health, over o2ib and o2ib1;
 - lst_o2ib: LNet selftest over o2ib, lst.sh's data phases: brw write and
   read check=full (8 B to 1 MiB, an unaligned offset) and ping with every
-  RPC checked, brw_inject_errors, stat figures.
+  RPC checked, brw_inject_errors, stat figures;
+- tracepoints_o2ib: sock_pair's tracepoints scenario over o2ib (the
+  lnet_conn events are ko2iblnd's).
 """
 
 import vm
@@ -35,7 +37,7 @@ from cases import VmTest
 
 SCENARIOS = ["o2ib_smoke.sh", "o2ib_traffic.sh", "o2ib_conns.sh",
              "o2ib_hostile.sh", "o2ib_get_interop.sh", "o2ib_multirail.sh",
-             "o2ib_health.sh", "lst_o2ib.sh"]
+             "o2ib_health.sh", "lst_o2ib.sh", "tracepoints_o2ib.sh"]
 
 TESTS = [
     VmTest("o2ib_pair",

@@ -15,7 +15,7 @@ lnd_tail() {
 	"$LNETCTL" net show --net "$1" -v | sed -n '/^            tunables:$/,$p'
 }
 
-# tail_of HIW MOD CS POOL FLUSH CACHE NTX: the expected lnd_tail
+# tail_of HIW MOD CS POOL FLUSH CACHE NTX TOS: the expected lnd_tail
 tail_of() {
 	cat <<YAML
             tunables:
@@ -32,6 +32,8 @@ tail_of() {
                   fmr_cache: $6
                   ntx: $7
                   conns_per_peer: 1
+                  timeout: 50
+                  tos: $8
 YAML
 }
 
@@ -46,7 +48,7 @@ insmod "$LNET_MODDIR/lnd/o2ib/ko2iblnd.ko" peer_credits=8 \
 # --- defaults: the module parameters, normalised ---
 "$LNETCTL" net add --net o2ib --if eth0 || fail "net add o2ib"
 "$LNETCTL" net show -v
-tail_of 4 1 12 64 384 1 512 >"$T/def.tail"
+tail_of 4 1 12 64 384 1 512 -1 >"$T/def.tail"
 lnd_tail o2ib | expect_yaml "net show -v: defaults of o2ib" "$T/def.tail"
 out=$("$LNETCTL" net show --net o2ib)
 grep -q "lnd tunables" <<<"$out" && fail "net show (detail 0) has lnd tunables"
@@ -71,6 +73,7 @@ net:
                   ntx: 1024
                   conns_per_peer: 1
                   timeout: 50
+                  tos: 96
 YAML
 "$LNETCTL" import "$T/lustre.yaml" 2>"$T/imp.err" ||
 	{ cat "$T/imp.err"; fail "import of o2ib lnd tunables"; }
@@ -79,7 +82,7 @@ grep -q "'lnd tunables: timeout' is not supported, ignored" "$T/imp.err" ||
 	fail "import: no warning for lnd tunables: timeout"
 [ "$(grep -c 'not supported' "$T/imp.err")" = 1 ] ||
 	fail "import: warnings for supported lnd tunables"
-tail_of 6 1 16 128 100 0 1024 >"$T/imp.tail"
+tail_of 6 1 16 128 100 0 1024 96 >"$T/imp.tail"
 lnd_tail o2ib | expect_yaml "net show -v: imported lnd tunables" \
 	"$T/imp.tail"
 
@@ -89,6 +92,13 @@ cat "$T/backup.yaml"
 sed -n '/^            lnd tunables:$/,/^global:$/p' "$T/backup.yaml" |
 	grep -q '^                  fmr_flush_trigger: 100$' ||
 	fail "export --backup: no fmr_flush_trigger: 100"
+# the LND's timeout is shown, not part of a backup; tos is
+sed -n '/^            lnd tunables:$/,/^global:$/p' "$T/backup.yaml" |
+	grep -q '^                  timeout: ' &&
+	fail "export --backup: lnd tunables with a timeout"
+sed -n '/^            lnd tunables:$/,/^global:$/p' "$T/backup.yaml" |
+	grep -q '^                  tos: 96$' ||
+	fail "export --backup: no tos: 96"
 "$LNETCTL" import --del "$T/backup.yaml" || fail "import --del"
 must_fail "import --del left o2ib" "no network 'o2ib'" \
 	"$LNETCTL" net show --net o2ib
@@ -129,15 +139,15 @@ must_fail "a refused import added o2ib1" "no network 'o2ib1'" \
 "$LNETCTL" export --backup | expect_yaml "export after refused imports" \
 	"$T/backup.yaml"
 
-# --- a ksocklnd NI shows conns_per_peer only ---
+# --- a ksocklnd NI shows conns_per_peer, timeout and tos only ---
 insmod "$LNET_MODDIR/lnd/sock/ksocklnd.ko" || fail "insmod ksocklnd"
 "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp"
 "$LNETCTL" net show --net tcp -v >"$T/tcp.show" || fail "net show --net tcp -v"
 sed -n '/^            lnd tunables:$/,$p' "$T/tcp.show" >"$T/tcp.lnd"
 cat "$T/tcp.lnd"
-[ "$(grep -c '^                  [a-z_]*: ' "$T/tcp.lnd")" = 1 ] &&
-	grep -q '^                  conns_per_peer: ' "$T/tcp.lnd" ||
-	fail "tcp NI: lnd tunables other than conns_per_peer"
+[ "$(sed -n 's/^                  \([a-z_]*\): .*/\1/p' "$T/tcp.lnd" |
+	tr '\n' ' ')" = "conns_per_peer timeout tos " ] ||
+	fail "tcp NI: lnd tunables other than conns_per_peer, timeout, tos"
 "$LNETCTL" net del --net tcp || fail "net del tcp"
 
 "$LNETCTL" net del --net o2ib || fail "net del o2ib"

@@ -144,7 +144,7 @@ YAML
 	NOBODY2=${B%.*}.98@tcp
 	must_fail "peer add without --prim_nid" "missing mandatory" \
 		"$LNETCTL" peer add --nid "$X1"
-	must_fail "peer add --nid garbage" "not a list of at most 256 NIDs" \
+	must_fail "peer add --nid garbage" "not a list of NIDs or NID ranges" \
 		"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$X1,garbage"
 	must_fail "peer add --nid with an empty entry" "not a list" \
 		"$LNETCTL" peer add --prim_nid "$NOBODY" --nid "$X1,"
@@ -174,8 +174,13 @@ YAML
 	grep -q "Multi-Rail: false" "$T/locked" &&
 		grep -q "peer state: 1048584" "$T/locked" ||
 		{ cat "$T/locked"; fail "a --non_mr --lock_prim peer"; }
-	must_fail "peer del of a locked primary" "delete it with force" \
-		"$LNETCTL" peer del --prim_nid "$NOBODY"
+	# as stock: del of a locked peer keeps it with its primary NID only
+	"$LNETCTL" peer del --prim_nid "$NOBODY" ||
+		fail "peer del of a locked primary"
+	"$LNETCTL" peer show --nid "$NOBODY" > "$T/locked"
+	grep -q "nid: $NOBODY\$" "$T/locked" &&
+		! grep -q "nid: $NOBODY2\$" "$T/locked" ||
+		{ cat "$T/locked"; fail "a locked peer after peer del"; }
 	must_fail "peer del --force of one NID" "not one of its NIDs" \
 		"$LNETCTL" peer del --prim_nid "$NOBODY" --nid "$NOBODY2" --force
 	"$LNETCTL" peer del --prim_nid "$NOBODY" --force ||

@@ -10,13 +10,18 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
 - routed_config: r with an NI on each net, each end node and r reaching
   each other on their common net (ping, PUT/GET with the data checked),
   routes added on a and b, and a send to a net with no route failing at
-  once with -EHOSTUNREACH.
+  once with -EHOSTUNREACH;
+- routed_forward: r forwards (set routing 1, small pools): ping and
+  discovery across r both ways, PUT/GET of 0 B .. 1 MiB both ways with
+  every byte checked at the receiver, r's route_count/route_length and
+  pools moving with no drop, lst brw write/read check=full through r,
+  and set routing 0 stopping it (set routing 1 bringing it back).
 """
 
 import vm
 from cases import VmTest
 
-SCENARIOS = ["routed_config.sh"]
+SCENARIOS = ["routed_config.sh", "routed_forward.sh"]
 
 TESTS = [
     VmTest("routed",
@@ -24,5 +29,5 @@ TESTS = [
                   vm.Node("r", script=SCENARIOS, links=["net0", "net1"],
                           rxe="eth1"),
                   vm.Node("b", script=SCENARIOS, links=["net1"], rxe="eth0")],
-           flavours=("distro", "debug"), timeout=150, debug_timeout=330),
+           flavours=("distro", "debug"), timeout=150, debug_timeout=400),
 ]

@@ -11,6 +11,17 @@
 #  - no_route: a send to a net that no NI and no route reaches fails at
 #    once with -EHOSTUNREACH (lnetctl ping: its errno and text; an
 #    lnet_test PUT: LNetPut's rc), and changes nothing.
+#  - rte_disabled: r's ping buffer, pinged by a and b, has RTE_DISABLED
+#    while r does not route, not once "set routing 1", again after "set
+#    routing 0" (our buffer used to advertise it always);
+#  - gateway_check: the router checker (routing spec 6; lnet.ko loaded
+#    with alive_router_check_interval=2 on every node) finds r's ping
+#    info RTE_DISABLED while r does not route: a's and b's routes go
+#    down; "set routing 1" on r: both up and single-hop, a pings b
+#    through r;
+#  - gateway_down: r's LNet unloaded: a's and b's checks fail, their
+#    routes go down, a send from a to b fails at once with
+#    -EHOSTUNREACH; r back and routing again: both routes up, a pings b.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -18,8 +29,31 @@ set -euo pipefail
 # No remote net has a route or an NI: this one stands for all of them.
 NOWHERE=192.0.2.99@tcp7
 
+# The router checker every 2 s (stock 60, sanity-lnet 5); r's pools small.
+RTR_OPTS="alive_router_check_interval=2 router_ping_timeout=2
+tiny_router_buffers=64 small_router_buffers=64 large_router_buffers=8"
+
+# route_state STATE SECS [TYPE]: this node's route shows "state: STATE"
+# (and "type: TYPE") within SECS seconds.
+route_state() {
+	local want=$1 secs=$2 type=${3:-} i
+	for ((i = 0; i < secs * 5; i++)); do
+		"$LNETCTL" route show -v > "$T/route.v" || fail "route show -v"
+		if grep -q "^ *state: $want\$" "$T/route.v" &&
+			{ [ -z "$type" ] || grep -q "^ *type: $type\$" "$T/route.v"; }; then
+			log "route $want${type:+ $type} after $((i / 5)).$((i % 5 * 2)) s"
+			return 0
+		fi
+		nap 0.2
+	done
+	cat "$T/route.v"
+	diag
+	fail "route not $want${type:+ $type} after ${secs}s"
+}
+
 phase lnet_up
-routed_load
+# shellcheck disable=SC2086 # RTR_OPTS is words
+routed_load $RTR_OPTS
 "$LNETCTL" net show > "$T/net"
 case $LNET_NODE in
 r) want_nids="$R_TCP $R_O2IB" ;;
@@ -94,6 +128,93 @@ if [ "$LNET_NODE" = a ]; then
 	log "no route to $NOWHERE: -EHOSTUNREACH at once"
 fi
 barrier no-route
+
+phase rte_disabled
+# The feature bits of r's ping buffer as a and b see them (lnet_test's
+# ping): RTE_DISABLED (0x4) while r does not route, clear once "set
+# routing 1" (spec 5.1: stock clients take a route down on it), set
+# again after "set routing 0".  0x1a: NI_STATUS|MULTI_RAIL|DISCOVERY.
+# r_features WANT: r's buffer has WANT within 5 s (rebuilt by a work item).
+r_features() {
+	local gw i
+	case $LNET_NODE in
+	a) gw=$R_TCP ;;
+	b) gw=$R_O2IB ;;
+	esac
+	for ((i = 0; i < 25; i++)); do
+		lt_ok ping "$gw" 1
+		[ "$(field features)" = "$1" ] && {
+			log "r's ping features $1 (${2})"
+			return 0
+		}
+		nap 0.2
+	done
+	fail "r's ping features $(field features), want $1 (${2})"
+}
+[ "$LNET_NODE" = r ] || r_features 0x1e "routing off"
+barrier rte-initial
+[ "$LNET_NODE" = r ] && { "$LNETCTL" set routing 1 || fail "set routing 1 on r"; }
+barrier rte-routing-on
+[ "$LNET_NODE" = r ] || r_features 0x1a "routing on"
+barrier rte-clear
+[ "$LNET_NODE" = r ] && { "$LNETCTL" set routing 0 || fail "set routing 0 on r"; }
+barrier rte-routing-off
+[ "$LNET_NODE" = r ] || r_features 0x1e "routing off again"
+barrier rte-set-again
+
+phase gateway_check
+# r does not route yet: its ping info says RTE_DISABLED (spec 6.3).
+if [ "$LNET_NODE" != r ]; then
+	# the check's ping fails at once when r's socket is refused, but may
+	# wait out a transaction_timeout (50 s) when the old connection
+	# lingers: that is the bound (routing spec 15 item 11;
+	# router_ping_timeout is not a ping timeout, spec 1.1)
+	route_state down 60
+	dmesg | grep -q "is used as a gateway but its routing feature is not turned on" ||
+		fail "no 'routing feature is not turned on' on the console"
+fi
+barrier rte-disabled
+[ "$LNET_NODE" = r ] && { "$LNETCTL" set routing 1 || fail "set routing 1 on r"; }
+barrier routing-on
+[ "$LNET_NODE" = r ] || route_state up 10 single-hop
+barrier routes-up
+[ "$LNET_NODE" = a ] && ping_ok "$B" 3
+barrier pinged
+
+phase gateway_down
+[ "$LNET_NODE" = r ] && routed_unload
+barrier r-gone
+if [ "$LNET_NODE" != r ]; then
+	# the check's ping fails at once when r's socket is refused, but may
+	# wait out a transaction_timeout (50 s) when the old connection
+	# lingers: that is the bound (routing spec 15 item 11;
+	# router_ping_timeout is not a ping timeout, spec 1.1)
+	route_state down 60
+	dmesg | grep -q "gateway .* is down: its check failed" ||
+		fail "no 'gateway ... is down' on the console"
+fi
+if [ "$LNET_NODE" = a ]; then
+	# LNetPut's rc, or its send's status within a second (not a timeout)
+	lt put "$B" 4096 1 1
+	if [ "$(field rc)" != -113 ]; then
+		[ "$(field status)" = -113 ] && [ "$(field bytes)" = 0 ] &&
+			[ "$(field elapsed_ns)" -lt 1000000000 ] ||
+			fail "PUT to $B with its route down: $RESULT, want -113 at once"
+	fi
+	must_fail "ping through a dead gateway" 'errno: -113' "$LNETCTL" ping "$B"
+	log "route down: a send to $B fails at once with -EHOSTUNREACH"
+fi
+barrier down-seen
+if [ "$LNET_NODE" = r ]; then
+	# shellcheck disable=SC2086 # RTR_OPTS is words
+	routed_load $RTR_OPTS
+	"$LNETCTL" set routing 1 || fail "set routing 1 on r (back)"
+fi
+barrier r-back
+[ "$LNET_NODE" = r ] || route_state up 15 single-hop
+barrier routes-back
+[ "$LNET_NODE" = a ] && ping_ok "$B" 3
+barrier pinged-again
 
 routed_unload
 log "routed config OK"

@@ -15,14 +15,19 @@ ACR=/sys/kernel/debug/lnet/acceptor
 CMD_LIMIT=${CMD_LIMIT:-120}
 [ "$LNET_DEBUG_KERNEL" = 1 ] && CMD_LIMIT=$((CMD_LIMIT * 4))
 
-# sock_load [KSOCKLND_PARAM=VALUE...]: load lnet, ksocklnd (with the
-# given parameters) and lnet_test, and bring up a tcp NI on eth0.
+# sock_load [KSOCKLND_PARAM=VALUE...]: load lnet (with the parameters in
+# $LNET_KO_PARAMS), ksocklnd (with the given parameters) and lnet_test,
+# and bring up a tcp NI on eth0.
 sock_load() {
 	local m
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	for m in $LNET_MODULES; do
 		if [ "$(basename "$m")" = ksocklnd.ko ]; then
 			insmod "$LNET_MODDIR/$m" "$@" || fail "insmod $m $*"
+		elif [ "$(basename "$m")" = lnet.ko ]; then
+			# shellcheck disable=SC2086 # one word per parameter
+			insmod "$LNET_MODDIR/$m" ${LNET_KO_PARAMS:-} ||
+				fail "insmod $m ${LNET_KO_PARAMS:-}"
 		else
 			insmod "$LNET_MODDIR/$m" || fail "insmod $m"
 		fi

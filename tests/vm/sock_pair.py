@@ -36,7 +36,10 @@ our modules loaded:
   sessions, groups, bad parameters refused, brw write/read check=full
   (8 B to 1 MiB, an unaligned offset) and ping with every RPC checked,
   stat figures, a node leaving mid-batch, a node's session expiring;
-- demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs).
+- demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs);
+- tracepoints: every lnet trace event enabled through tracefs; traffic
+  (ping, PUT, a drop, a failed send, a health change) produces the
+  events it must, with the right NIDs, types, lengths and reasons.
 """
 
 import vm
@@ -44,7 +47,7 @@ from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
-             "sock_health.sh", "lst.sh", "demo.sh"]
+             "sock_health.sh", "lst.sh", "demo.sh", "tracepoints.sh"]
 
 TESTS = [
     VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS,

@@ -7,10 +7,12 @@
 # fails, a ping well under 15 s) to reach it meanwhile.  First, a GET from
 # a b whose cable is pulled (a dead peer) fails within
 # transaction_timeout.  Then b restarts while a's handshake to it
-# is held right after admission (ksocklnd's test hook).
+# is held right after admission (ksocklnd's test hook).  Last, both
+# nodes with accept_port_bulk=9988: CONTROL to 988, the others to 9988.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
+T_SS=$(mktemp)
 
 # traffic NID: ping, and 1 MiB and 4 KiB PUT/GET with the data checked.
 traffic() {
@@ -166,5 +168,36 @@ barrier done
 # a took b's 24 PUTs twice in each of rounds 1 and 2, then b's 1 of
 # round 3 and its 24 after; the last b took a's 24 of round 3.
 if [ "$LNET_NODE" = a ]; then target_expect 121; else target_expect 24; fi
+sock_unload
+
+# accept_port_bulk (wire spec 3.1, 3.3): lnet refuses a port out of range;
+# with 9988 on both nodes each listens on 988 and 9988, a's connections
+# to b go to 988 (CONTROL) and 9988 (BULK_IN, BULK_OUT), and they carry
+# 1 MiB PUTs and GETs, data checked.
+phase accept_port_bulk
+if insmod "$LNET_MODDIR/lnet/lnet.ko" accept_port_bulk=65536 2>/dev/null; then
+	fail "lnet loaded with accept_port_bulk=65536"
+fi
+dmesg | grep -q "LNet: accept_port and accept_port_bulk must be 1\.\.65535" ||
+	fail "accept_port_bulk=65536: no message"
+LNET_KO_PARAMS=accept_port_bulk=9988 sock_load
+echo serve > "$RUN" || fail "serve"
+me=IP_${LNET_NODE}_net0
+ss -tlnH src "${!me}" >"$T_SS" || fail "ss -tln"
+cat "$T_SS"
+[ "$(grep -oE ':(988|9988) ' "$T_SS" | sort | tr -d '\n')" = ":988 :9988 " ] ||
+	fail "accept_port_bulk 9988: not listening on ${!me} ports 988 and 9988"
+barrier bulk-up
+if [ "$LNET_NODE" = a ]; then
+	traffic "$(nid_of b)"
+	b_ip=IP_b_net0
+	ss -tnH state established dst "${!b_ip}" >"$T_SS" || fail "ss -tn"
+	cat "$T_SS"
+	grep -qE "${!b_ip}:988( |\$)" "$T_SS" &&
+		grep -qE "${!b_ip}:9988( |\$)" "$T_SS" ||
+		fail "accept_port_bulk 9988: a's connections to b not to 988 and 9988"
+	log "accept_port_bulk: CONTROL to 988, bulk to 9988"
+fi
+barrier bulk-done
 sock_unload
 log "sock reload OK"

@@ -125,8 +125,10 @@ must_fail "del without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
 # --- export/import of a full configuration ---
 "$LNETCTL" set retry_count 3 || fail "set retry_count"
 "$LNETCTL" export --backup > "$T/full" || fail "export --backup (full)"
+# export --backup leaves absent terms out, as stock's
+grep -vE '^      (src|dst|rte): NA$' "$T/rules" > "$T/rules.backup"
 sed -n '/^udsp:/,$p' "$T/full" | expect_yaml "the export's udsp block" \
-	"$T/rules"
+	"$T/rules.backup"
 "$LNETCTL" import --show < "$T/full" | sed -n '/^udsp:/,$p' |
 	expect_yaml "import --show" "$T/rules"
 "$LNETCTL" import --del < "$T/full" || fail "import --del (full)"

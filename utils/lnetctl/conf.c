@@ -84,7 +84,7 @@ int cmd_export(int argc, char **argv)
 	yout_map(&y);
 	emit_nets(&y, &l, backup ? 1 : 2, backup);
 	emit_routes(&y, &rl, true, backup);
-	if (emit_configured_peers(&y, NULL, 0, &err) < 0) {
+	if (emit_configured_peers(&y, NULL, 0, backup, &err) < 0) {
 		report_nl_error("show", "peer", "cannot get peers", &err);
 		yout_end_map(&y);
 		yout_end(&y);
@@ -93,7 +93,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	emit_globals(&y, p, n);
-	emit_udsp(&y, &u, true);
+	emit_udsp(&y, &u, true, backup);
 	yout_end_map(&y);
 	rc = yout_end(&y) ? 1 : 0;
 	if (file && fclose(f)) {
@@ -353,6 +353,24 @@ static int import_del_udsp(struct plan *pl)
 	return 0;
 }
 
+/*
+ * A peer of import --del: a peer whose "peer ni" list names its primary
+ * NID, or that has none, goes; otherwise only the NIDs listed go, as
+ * stock's import --del does.
+ */
+static int import_del_peer(const struct peer_add_req *r,
+			   struct lnl_error *err)
+{
+	unsigned int i;
+	int rc = 0;
+
+	if (r->whole || !r->n)
+		return do_peer_del(r->prim, NULL, true, err);
+	for (i = 0; i < r->n && rc >= 0; i++)
+		rc = do_peer_del(r->prim, r->nids[i], false, err);
+	return rc;
+}
+
 static int import_del(struct plan *pl)
 {
 	const char *missing;
@@ -389,7 +407,7 @@ static int import_del(struct plan *pl)
 	if (pl->n_udsp && import_del_udsp(pl))
 		return 1;
 	for (i = 0; i < pl->n_peer; i++) {
-		if (do_peer_del(pl->peer[i].prim, NULL, true, &err) < 0) {
+		if (import_del_peer(&pl->peer[i], &err) < 0) {
 			report_nl_error("del", "peer", "cannot delete peer",
 					&err);
 			return 1;
@@ -449,7 +467,7 @@ static void emit_udsp_like(struct yout *y, struct plan *pl)
 	for (i = 0; sel.r && i < l.n; i++)
 		if (udsp_planned(pl, &l.r[i]))
 			sel.r[sel.n++] = l.r[i];
-	emit_udsp(y, &sel, false);
+	emit_udsp(y, &sel, false, false);
 	free(sel.r);
 	free(l.r);
 }
@@ -496,7 +514,7 @@ static int import_show(struct plan *pl)
 		emit_nets(&y, &sel, 1, false);
 	if (pl->n_route)
 		emit_routes_like(&y, pl);
-	if (pl->n_peer && emit_configured_peers(&y, pl->peer, pl->n_peer,
+	if (pl->n_peer && emit_configured_peers(&y, pl->peer, pl->n_peer, false,
 						&err) < 0) {
 		report_nl_error("show", "peer", "cannot get peers", &err);
 		yout_end_map(&y);

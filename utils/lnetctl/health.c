@@ -2,7 +2,7 @@
 /*
  * lnetctl's health commands, in Lustre's shape (spec features 1a, 3f):
  *
- *	net set --nid NID | --all --health V
+ *	net set --nid NID | --all --health V | --conns-per-peer N
  *	peer set --nid NID | --all --health V
  *	debug recovery --local | --peer
  *
@@ -80,24 +80,29 @@ void emit_health(struct yout *y, const struct health_rec *h, bool peer)
 	yout_end_map(y);
 }
 
-/* "net set" / "peer set": --nid NID | --all, --health V. */
+/*
+ * "net set" / "peer set": --nid NID | --all, --health V; "net set" also
+ * --conns-per-peer N (1..127), for the connections made from then on.
+ */
 static int health_set(int argc, char **argv, bool peer)
 {
 	static const struct option opts[] = {
 		{ "nid", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "health", required_argument, NULL, 't' },
+		{ "conns-per-peer", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what = peer ? "peer" : "net";
-	const char *nid = NULL, *hv = NULL;
+	const char *nid = NULL, *hv = NULL, *cpp = NULL;
+	long long value = -1, conns = -1;
 	struct lnl_error err;
+	struct nlattr *nest;
 	struct nl_msg *msg;
-	long long value;
 	bool all = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":n:at:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:at:m:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			nid = optarg;
@@ -107,6 +112,13 @@ static int health_set(int argc, char **argv, bool peer)
 			break;
 		case 't':
 			hv = optarg;
+			break;
+		case 'm':
+			if (peer)
+				return usage_error("set", what,
+						   "unknown or incomplete option '%s'",
+						   "--conns-per-peer");
+			cpp = optarg;
 			break;
 		default:
 			return bad_option("set", what, argv);
@@ -120,23 +132,39 @@ static int health_set(int argc, char **argv, bool peer)
 				   "");
 	if (nid && !valid_nid(nid))
 		return usage_error("set", what, "invalid NID '%s'", nid);
-	if (!hv)
-		return usage_error("set", what,
-				   "nothing to set: give --health VALUE%s", "");
-	if (parse_long(hv, 0, LNET_GENL_HEALTH_MAX, &value))
+	if (!hv && !cpp)
+		return usage_error("set", what, "nothing to set: give %s",
+				   peer ? "--health VALUE" :
+				   "--health VALUE or --conns-per-peer N");
+	if (hv && parse_long(hv, 0, LNET_GENL_HEALTH_MAX, &value))
 		return usage_error("set", what,
 				   "health value '%s' is not in 0..1000", hv);
+	if (cpp && parse_long(cpp, 1, LNET_GENL_CONNS_PER_PEER_MAX, &conns))
+		return usage_error("set", what,
+				   "--conns-per-peer value '%s' is not in 1..127",
+				   cpp);
 	if (open_or_report("set", what))
 		return 1;
 	msg = lnl_msg(LNET_CMD_HEALTH_SET, false);
 	if (msg && ((nid && nla_put_string(msg, LNET_A_NID, nid)) ||
-		    nla_put_u32(msg, LNET_A_HEALTH_VALUE, value) ||
+		    (hv && nla_put_u32(msg, LNET_A_HEALTH_VALUE, value)) ||
 		    (peer && nla_put_flag(msg, LNET_A_PEER)))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
+	if (msg && cpp) {
+		nest = nla_nest_start(msg, LNET_A_LND_TUNABLES);
+		if (!nest || nla_put_s32(msg, LNET_LND_TUN_A_CONNS_PER_PEER,
+					 conns)) {
+			nlmsg_free(msg);
+			msg = NULL;
+		} else {
+			nla_nest_end(msg, nest);
+		}
+	}
 	if (lnl_run(msg, NULL, NULL, &err) < 0) {
-		report_nl_error("set", what, "cannot set health", &err);
+		report_nl_error("set", what, hv ? "cannot set health" :
+				"cannot set conns_per_peer", &err);
 		return 1;
 	}
 	return 0;
@@ -241,6 +269,49 @@ static int debug_recovery(int argc, char **argv)
 	return yout_end(&y) ? 1 : 0;
 }
 
+/*
+ * "debug peer --nid NID": as stock's, the peer's state goes to the kernel
+ * log (LNET_CMD_PEER_DEBUG); nothing is printed on success.
+ */
+static int debug_peer(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "nid", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *nid = NULL;
+	struct lnl_error err;
+	struct nl_msg *msg;
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":n:", opts, NULL)) != -1) {
+		if (c != 'n')
+			return bad_option("debug", "peer", argv);
+		nid = optarg;
+	}
+	if (optind < argc)
+		return usage_error("debug", "peer", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!nid)
+		return usage_error("debug", "peer",
+				   "missing mandatory parameter --nid%s", "");
+	if (!valid_nid(nid))
+		return usage_error("debug", "peer",
+				   "invalid --nid value '%s': not a NID", nid);
+	if (open_or_report("debug", "peer"))
+		return 1;
+	msg = lnl_msg(LNET_CMD_PEER_DEBUG, false);
+	if (msg && nla_put_string(msg, LNET_A_NID, nid)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (lnl_run(msg, NULL, NULL, &err) < 0) {
+		report_nl_error("debug", "peer", "cannot dump the peer", &err);
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_debug(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -248,6 +319,8 @@ int cmd_debug(int argc, char **argv)
 	optind = 1;
 	if (!strcmp(sub, "recovery"))
 		return debug_recovery(argc - 1, argv + 1);
+	if (!strcmp(sub, "peer"))
+		return debug_peer(argc - 1, argv + 1);
 	return usage_error("debug", "debug",
-			   "unknown subcommand '%s': use recovery", sub);
+			   "unknown subcommand '%s': use recovery or peer", sub);
 }

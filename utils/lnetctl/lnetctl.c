@@ -58,13 +58,13 @@ static bool valid_ifname(const char *s)
 
 const struct tunable_def tunable_defs[] = {
 	{ "peer_timeout", "peer-timeout", LNET_TUN_A_PEER_TIMEOUT,
-	  0, LNET_GENL_PEER_TIMEOUT_MAX },
+	  0, LNET_GENL_PEER_TIMEOUT_MAX, false },
 	{ "peer_credits", "peer-credits", LNET_TUN_A_PEER_CREDITS,
-	  1, LNET_GENL_CREDITS_MAX },
+	  1, LNET_GENL_CREDITS_MAX, false },
 	{ "peer_buffer_credits", "peer-buffer-credits",
-	  LNET_TUN_A_PEER_BUFFER_CREDITS, 0, LNET_GENL_CREDITS_MAX },
+	  LNET_TUN_A_PEER_BUFFER_CREDITS, 0, LNET_GENL_CREDITS_MAX, false },
 	{ "credits", "credits", LNET_TUN_A_CREDITS,
-	  1, LNET_GENL_CREDITS_MAX },
+	  1, LNET_GENL_CREDITS_MAX, false },
 };
 
 const unsigned int n_tunable_defs = ARRAY_SIZE(tunable_defs);
@@ -75,19 +75,23 @@ const unsigned int n_tunable_defs = ARRAY_SIZE(tunable_defs);
  */
 const struct tunable_def lnd_tunable_defs[] = {
 	{ "peercredits_hiw", NULL, LNET_LND_TUN_A_PEERCREDITS_HIW,
-	  0, LNET_GENL_PEERCREDITS_HIW_MAX },
+	  0, LNET_GENL_PEERCREDITS_HIW_MAX, false },
 	{ "map_on_demand", NULL, LNET_LND_TUN_A_MAP_ON_DEMAND,
-	  0, LNET_GENL_MAP_ON_DEMAND_MAX },
+	  0, LNET_GENL_MAP_ON_DEMAND_MAX, false },
 	{ "concurrent_sends", NULL, LNET_LND_TUN_A_CONCURRENT_SENDS,
-	  0, LNET_GENL_CONCURRENT_SENDS_MAX },
+	  0, LNET_GENL_CONCURRENT_SENDS_MAX, false },
 	{ "fmr_pool_size", NULL, LNET_LND_TUN_A_FMR_POOL_SIZE,
-	  0, LNET_GENL_FMR_POOL_MAX },
+	  0, LNET_GENL_FMR_POOL_MAX, false },
 	{ "fmr_flush_trigger", NULL, LNET_LND_TUN_A_FMR_FLUSH_TRIGGER,
-	  0, LNET_GENL_FMR_POOL_MAX },
-	{ "fmr_cache", NULL, LNET_LND_TUN_A_FMR_CACHE, 0, 1 },
-	{ "ntx", NULL, LNET_LND_TUN_A_NTX, 1, LNET_GENL_NTX_MAX },
+	  0, LNET_GENL_FMR_POOL_MAX, false },
+	{ "fmr_cache", NULL, LNET_LND_TUN_A_FMR_CACHE, 0, 1, false },
+	{ "ntx", NULL, LNET_LND_TUN_A_NTX, 1, LNET_GENL_NTX_MAX, false },
 	{ "conns_per_peer", "conns-per-peer", LNET_LND_TUN_A_CONNS_PER_PEER,
-	  0, LNET_GENL_CONNS_PER_PEER_MAX },
+	  0, LNET_GENL_CONNS_PER_PEER_MAX, false },
+	/* both LNDs' (spec features 7b, 7c) */
+	{ "timeout", NULL, LNET_LND_TUN_A_TIMEOUT, 0, 0, .show_only = true },
+	{ "tos", "tos", LNET_LND_TUN_A_TOS, LNET_GENL_TOS_MIN,
+	  LNET_GENL_TOS_MAX, false },
 };
 
 const unsigned int n_lnd_tunable_defs = ARRAY_SIZE(lnd_tunable_defs);
@@ -101,7 +105,7 @@ void net_add_req_init(struct net_add_req *r, const char *net)
 	for (i = 0; i <= LNET_TUN_A_MAX; i++)
 		r->tun[i] = -1;
 	for (i = 0; i <= LNET_LND_TUN_A_MAX; i++)
-		r->lnd_tun[i] = -1;
+		r->lnd_tun[i] = LND_TUN_UNSET;
 }
 
 /* The parameters of "set" and what the tool knows of their ranges. */
@@ -160,6 +164,12 @@ static int check_param(const char *op, const char *name, const char *str,
 
 int check_global(const char *name, const char *str, long long *value)
 {
+	/* import's "global:" block: an unknown key as stock words it */
+	if (!param_def(name) && strcmp(name, "lnd_timeout")) {
+		report_error("set", name, EINVAL,
+			     "invalid key '%s' in 'global'", name);
+		return -EINVAL;
+	}
 	return check_param("set", name, str, value);
 }
 
@@ -200,7 +210,7 @@ int do_net_add(const struct net_add_req *r, struct lnl_error *err)
 	nla_nest_end(msg, nest);
 	/* LND tunables only when one is given */
 	for (i = 0; i < n_lnd_tunable_defs; i++)
-		if (r->lnd_tun[lnd_tunable_defs[i].attr] >= 0)
+		if (r->lnd_tun[lnd_tunable_defs[i].attr] != LND_TUN_UNSET)
 			any_lnd = true;
 	if (any_lnd) {
 		nest = nla_nest_start(msg, LNET_A_LND_TUNABLES);
@@ -209,7 +219,7 @@ int do_net_add(const struct net_add_req *r, struct lnl_error *err)
 		for (i = 0; i < n_lnd_tunable_defs; i++) {
 			int a = lnd_tunable_defs[i].attr;
 
-			if (r->lnd_tun[a] >= 0 &&
+			if (r->lnd_tun[a] != LND_TUN_UNSET &&
 			    nla_put_s32(msg, a, r->lnd_tun[a]))
 				goto too_big;
 		}
@@ -365,7 +375,7 @@ static int ni_cb(struct nlattr **tb, struct nlattr *head, int len, void *arg)
 				ni->tun[i] = (int)nla_get_u32(nt[i]);
 	}
 	for (i = 0; i <= LNET_LND_TUN_A_MAX; i++)
-		ni->lnd_tun[i] = -1;
+		ni->lnd_tun[i] = LND_TUN_NOT_SENT;
 	if (tb[LNET_A_LND_TUNABLES]) {
 		if (lnl_nest_parse(nt, LNET_LND_TUN_A_MAX,
 				   tb[LNET_A_LND_TUNABLES]))
@@ -506,7 +516,8 @@ static void emit_ni(struct yout *y, const struct ni_rec *ni, int detail,
 		for (i = 0; i < n_lnd_tunable_defs; i++) {
 			const struct tunable_def *d = &lnd_tunable_defs[i];
 
-			if (ni->lnd_tun[d->attr] >= 0)
+			if (ni->lnd_tun[d->attr] != LND_TUN_NOT_SENT &&
+			    !(backup && d->show_only))
 				yout_kv_int(y, d->key, ni->lnd_tun[d->attr]);
 		}
 		yout_end_map(y);
@@ -626,6 +637,7 @@ static int net_add(int argc, char **argv)
 		{ "peer-buffer-credits", required_argument, NULL, 'b' },
 		{ "credits", required_argument, NULL, 'r' },
 		{ "conns-per-peer", required_argument, NULL, 'm' },
+		{ "tos", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *ifs[16], *iflist = NULL, *tok, *save;
@@ -637,7 +649,7 @@ static int net_add(int argc, char **argv)
 	int c;
 
 	net_add_req_init(&r, NULL);
-	while ((c = getopt_long(argc, argv, "n:i:t:c:b:r:m:", opts,
+	while ((c = getopt_long(argc, argv, "n:i:t:c:b:r:m:o:", opts,
 				NULL)) != -1) {
 		d = NULL;
 		val = NULL;
@@ -661,9 +673,11 @@ static int net_add(int argc, char **argv)
 			d = &tunable_defs[3];
 			break;
 		case 'm':
+		case 'o':
 			for (i = 0; i < n_lnd_tunable_defs; i++)
 				if (lnd_tunable_defs[i].attr ==
-				    LNET_LND_TUN_A_CONNS_PER_PEER)
+				    (c == 'm' ? LNET_LND_TUN_A_CONNS_PER_PEER :
+						LNET_LND_TUN_A_TOS))
 					d = &lnd_tunable_defs[i];
 			val = &r.lnd_tun[d->attr];
 			break;
@@ -1230,15 +1244,17 @@ static const char usage[] =
 	"  lnet configure [--all] | lnet unconfigure\n"
 	"  net add --net NET --if IF[,IF...] [--peer-timeout S]\n"
 	"          [--peer-credits N] [--peer-buffer-credits N] [--credits N]\n"
-	"          [--conns-per-peer N]\n"
-	"  net del --net NET [--if IF]\n"
+	"          [--conns-per-peer N] [--tos -1..255]\n"
+	"  net del --net NET [--if IF] | net del --nid NID\n"
 	"  net show [--net NET] [-v [LEVEL]]\n"
-	"  net set --nid NID | --all --health VALUE\n"
+	"  net set --nid NID | --all [--health VALUE] [--conns-per-peer N]\n"
 	"  peer show [--nid NID] [-v [LEVEL]] | peer list\n"
 	"  peer set --nid NID | --all --health VALUE\n"
 	"  debug recovery --local | --peer\n"
-	"  peer add --prim_nid NID [--nid NID[,NID...]] [--non_mr] [--lock_prim]\n"
-	"  peer del --prim_nid NID [--nid NID] [--force]\n"
+	"  debug peer --nid NID\n"
+	"  peer add --prim_nid NID [--nid NIDS] [--non_mr] [--lock_prim]\n"
+	"  peer del --prim_nid NID [--nid NIDS] [--force]\n"
+	"      (NIDS: NIDs and ranges, e.g. 10.0.0.[2-9/2]@tcp,[1-4]@kfi)\n"
 	"  ping NID[,NID...] [--source NID] [--timeout S]\n"
 	"  discover NID[,NID...] [--force] [--timeout S]\n"
 	"  stats show | stats reset\n"
@@ -1250,6 +1266,9 @@ static const char usage[] =
 	"  route add --net NET --gateway NID[,NID...] [--hop H] [--priority P]\n"
 	"  route del --net NET --gateway NID\n"
 	"  route show [--net NET] [--gateway NID] [--hop H] [--priority P] [-v]\n"
+	"  udsp add [--src NET|NIDS] [--dst NET|NIDS] [--priority P] [--idx N]\n"
+	"  udsp del --idx N | --all\n"
+	"  udsp show [--idx N]\n"
 	"  fault drop add -s SRC -d DST (-r RATE | -i SECONDS) [-p PORTAL]\n"
 	"      [-m put|ack|get|reply] [-e HEALTH_ERROR|random] [-n] [-o NID] [-x]\n"
 	"  fault delay add -s SRC -d DST (-r RATE | -i SECONDS) -l SECONDS\n"

@@ -6,6 +6,7 @@
 #ifndef _LNETCTL_H
 #define _LNETCTL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,7 +91,12 @@ struct tunable_def {
 	const char *opt;	/* command-line option */
 	int attr;		/* LNET_TUN_A_* or LNET_LND_TUN_A_* */
 	long long min, max;
+	bool show_only;		/* shown, not set (nor in a backup) */
 };
+
+/* An "lnd tunables" value not given (request) or not sent (dump). */
+#define LND_TUN_UNSET		LLONG_MIN
+#define LND_TUN_NOT_SENT	INT_MIN
 
 /* "tunables:" (LNET_A_TUNABLES) */
 extern const struct tunable_def tunable_defs[];
@@ -99,7 +105,10 @@ extern const unsigned int n_tunable_defs;
 extern const struct tunable_def lnd_tunable_defs[];
 extern const unsigned int n_lnd_tunable_defs;
 
-/* One "net add" request; tunables < 0 are left to the LND. */
+/*
+ * One "net add" request; tunables < 0 (lnd tunables LND_TUN_UNSET: -1 is
+ * a tos) are left to the LND.
+ */
 struct net_add_req {
 	const char *net;
 	const char *ifname;
@@ -145,6 +154,7 @@ struct peer_add_req {
 	unsigned int n;
 	bool mr;
 	bool lock_prim;
+	bool whole;		/* import --del: the peer, not some NIDs */
 };
 
 int do_peer_add(const struct peer_add_req *r, struct lnl_error *err);
@@ -156,7 +166,8 @@ void free_peer_plan(struct peer_add_req *reqs, unsigned int n);
 int peer_missing(const struct peer_add_req *reqs, unsigned int n,
 		 const char **missing, struct lnl_error *err);
 int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
-			  unsigned int n_only, struct lnl_error *err);
+			  unsigned int n_only, bool backup,
+			  struct lnl_error *err);
 int do_global_set(const char *name, long long value, struct lnl_error *err);
 int do_global_get(const char *name, long long *value, struct lnl_error *err);
 
@@ -189,7 +200,8 @@ int do_udsp_add(const struct udsp_rule *r, long long idx,
 		struct lnl_error *err);
 int do_udsp_del(long long idx, struct lnl_error *err);
 int get_udsp(long long idx, struct udsp_list *l, struct lnl_error *err);
-void emit_udsp(struct yout *y, const struct udsp_list *l, bool skip_empty);
+void emit_udsp(struct yout *y, const struct udsp_list *l, bool skip_empty,
+	       bool backup);
 int parse_udsp_rule(yaml_document_t *doc, yaml_node_t *map,
 		    struct udsp_rule *r, const char **why);
 int parse_udsp_info(struct nlattr *nest, struct udsp_info *u);

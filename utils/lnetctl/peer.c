@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "lnetctl.h"
+#include "nidrange.h"
 
 struct peer_ni_rec {
 	char prim[LNET_GENL_NID_LEN];
@@ -129,12 +130,14 @@ static int get_peer_nis(const char *nid, int detail, struct peer_ni_list *l,
 	return rc;
 }
 
+/* @detail -1: export --backup, which has no "state" (as stock's). */
 static void emit_peer_ni(struct yout *y, const struct peer_ni_rec *p,
 			 int detail)
 {
 	yout_map(y);
 	yout_kv_str(y, "nid", p->nid);
-	yout_kv_str(y, "state", "NA");
+	if (detail >= 0)
+		yout_kv_str(y, "state", "NA");
 	if (detail >= 1 && p->has_detail) {
 		yout_kv_int(y, "max_ni_tx_credits",
 			    p->cr[LNET_PEER_CR_A_TX_MAX]);
@@ -261,6 +264,30 @@ static int peer_show(int argc, char **argv, bool list)
 	return rc ? 1 : 0;
 }
 
+/*
+ * The NIDs of a --nid list (NIDs and range expressions) into @out, but
+ * @prim, which a range may include: the primary NID comes anyway.
+ * Return: their number, or -errno after reporting it for @what.
+ */
+static int peer_nid_list(const char *what, const char *list, const char *prim,
+			 char (*out)[LNET_GENL_NID_LEN])
+{
+	int n = nid_list_expand(list, out, LNET_GENL_PEER_NIDS_MAX), i;
+
+	if (n < 0) {
+		usage_error(what, "peer",
+			    n == -E2BIG ?
+			    "invalid --nid value '%s': more than 256 NIDs" :
+			    "invalid --nid value '%s': not a list of NIDs or NID ranges",
+			    list);
+		return n;
+	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(out[i], prim))
+			memmove(out[i], out[i + 1], (size_t)(--n - i) * sizeof(*out));
+	return n;
+}
+
 static int peer_del(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -269,10 +296,11 @@ static int peer_del(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char nidv[LNET_GENL_PEER_NIDS_MAX][LNET_GENL_NID_LEN];
 	const char *prim = NULL, *nid = NULL;
 	struct lnl_error err;
 	bool force = false;
-	int c;
+	int c, i = 0, n = 0;
 
 	while ((c = getopt_long(argc, argv, "p:n:f", opts, NULL)) != -1) {
 		if (c == 'p')
@@ -295,15 +323,23 @@ static int peer_del(int argc, char **argv)
 		return usage_error("del", "peer",
 				   "invalid --prim_nid value '%s': not a NID",
 				   prim);
-	if (nid && !valid_nid(nid))
-		return usage_error("del", "peer",
-				   "invalid --nid value '%s': not a NID", nid);
+	if (nid) {
+		n = peer_nid_list("del", nid, prim, nidv);
+		if (n < 0)
+			return 1;
+		/* the list named the primary NID: the whole peer goes */
+		if (n < nid_list_expand(nid, nidv, LNET_GENL_PEER_NIDS_MAX))
+			n = 0;
+	}
 	if (open_or_report("del", "peer"))
 		return 1;
-	if (do_peer_del(prim, nid, force, &err) < 0) {
-		report_nl_error("del", "peer", "cannot delete peer", &err);
-		return 1;
-	}
+	do {
+		if (do_peer_del(prim, n ? nidv[i] : NULL, force, &err) < 0) {
+			report_nl_error("del", "peer", "cannot delete peer",
+					&err);
+			return 1;
+		}
+	} while (++i < n);
 	return 0;
 }
 
@@ -364,26 +400,6 @@ int do_peer_del(const char *prim, const char *nid, bool force,
 	return lnl_run(msg, NULL, NULL, err);
 }
 
-/* Every NID of the comma-separated @list is valid; at most @max of them. */
-static const char *bad_nid_in_list(const char *list, unsigned int max,
-				   char *buf, size_t size)
-{
-	const char *p = list;
-	unsigned int n = 0;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-
-		snprintf(buf, size, "%.*s", (int)len, p);
-		if (!len || len >= size || !valid_nid(buf) || ++n > max)
-			return buf;
-		p += len;
-		if (*p)
-			p++;
-	}
-	return p == list || p[-1] == ',' ? "" : NULL;
-}
-
 static int peer_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -393,15 +409,13 @@ static int peer_add(int argc, char **argv)
 		{ "lock_prim", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char nidv[LNET_GENL_PEER_NIDS_MAX][LNET_GENL_NID_LEN];
 	const char *list[LNET_GENL_PEER_NIDS_MAX];
 	bool non_mr = false, lock_prim = false;
 	char *prim = NULL, *nids = NULL;
-	char buf[LNET_GENL_NID_LEN];
 	struct peer_add_req r = { 0 };
-	char *tok, *save = NULL;
 	struct lnl_error err;
-	const char *bad;
-	int c;
+	int c, n = 0;
 
 	while ((c = getopt_long(argc, argv, "p:n:ml", opts, NULL)) != -1) {
 		if (c == 'p')
@@ -426,20 +440,20 @@ static int peer_add(int argc, char **argv)
 		return usage_error("add", "peer",
 				   "invalid --prim_nid value '%s': not a NID",
 				   prim);
-	bad = nids ? bad_nid_in_list(nids, LNET_GENL_PEER_NIDS_MAX, buf,
-				     sizeof(buf)) : NULL;
-	if (bad)
-		return usage_error("add", "peer",
-				   "invalid --nid value '%s': not a list of at most 256 NIDs",
-				   nids);
+	if (nids) {
+		n = peer_nid_list("add", nids, prim, nidv);
+		if (n < 0)
+			return 1;
+	}
 	if (open_or_report("add", "peer"))
 		return 1;
 	r.prim = prim;
 	r.mr = !non_mr;
 	r.lock_prim = lock_prim;
-	for (tok = nids ? strtok_r(nids, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save))
-		list[r.n++] = tok;
+	while (r.n < (unsigned int)n) {
+		list[r.n] = nidv[r.n];
+		r.n++;
+	}
 	r.nids = list;
 	if (do_peer_add(&r, &err) < 0) {
 		report_nl_error("add", "peer", "cannot add peer", &err);
@@ -458,6 +472,7 @@ static int peer_add(int argc, char **argv)
  * @y: the output
  * @only: emit just these peers (by primary NID), or all if NULL
  * @n_only: entries in @only
+ * @backup: in export --backup's shape (no peer NI "state")
  * @err: the kernel's answer on failure
  *
  * Peers that traffic made are not configuration: the next send makes
@@ -466,7 +481,8 @@ static int peer_add(int argc, char **argv)
  * Return: 0 or -errno.
  */
 int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
-			  unsigned int n_only, struct lnl_error *err)
+			  unsigned int n_only, bool backup,
+			  struct lnl_error *err)
 {
 	struct peer_ni_list l, sel = { NULL, 0 };
 	unsigned int i, j;
@@ -490,7 +506,7 @@ int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
 			sel.p[sel.n++] = l.p[i];
 	}
 	if (sel.n)
-		emit_peers(y, &sel, 0, false);
+		emit_peers(y, &sel, backup ? -1 : 0, false);
 	free(sel.p);
 	free(l.p);
 	return 0;
@@ -568,14 +584,16 @@ static int plan_peer_nis(yaml_document_t *doc, yaml_node_t *seq,
 				nid = scalar(PAIR_VAL(doc, pair));
 			else if (!key || !in_list(key, peer_ni_show_only,
 						  ARRAY_SIZE(peer_ni_show_only)))
-				return plan_peer_bad("unknown key '%s' in a peer ni",
+				return plan_peer_bad("invalid key '%s' in a peer ni",
 						     key);
 		}
 		if (!nid || !valid_nid(nid))
 			return plan_peer_bad("invalid or missing peer ni 'nid' '%s'",
 					     nid);
-		if (!strcmp(nid, r->prim))
+		if (!strcmp(nid, r->prim)) {
+			r->whole = true;
 			continue;	/* the primary NID comes anyway */
+		}
 		if (r->n == LNET_GENL_PEER_NIDS_MAX)
 			return plan_peer_bad("peer %s: too many NIDs", r->prim);
 		r->nids[r->n++] = nid;
@@ -606,7 +624,7 @@ static int plan_peer(yaml_document_t *doc, yaml_node_t *map,
 			nis = PAIR_VAL(doc, pair);
 		else if (!key || !in_list(key, peer_show_only,
 					  ARRAY_SIZE(peer_show_only)))
-			return plan_peer_bad("unknown key '%s' in a peer", key);
+			return plan_peer_bad("invalid key '%s' in a peer", key);
 	}
 	if (!r->prim || !valid_nid(r->prim))
 		return plan_peer_bad("invalid or missing 'primary nid' '%s'",
@@ -619,6 +637,7 @@ static int plan_peer(yaml_document_t *doc, yaml_node_t *map,
 	else
 		return plan_peer_bad("invalid 'Multi-Rail' '%s': true or false",
 				     mr);
+	r->whole = !nis;
 	return nis ? plan_peer_nis(doc, nis, r) : 0;
 }
 

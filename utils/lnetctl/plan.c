@@ -16,11 +16,38 @@ static const char * const ni_show_only[] = {
 	"dropped_stats", "health stats", "udsp info", "dev cpt",
 };
 
-/* Keys import accepts but this LNet cannot apply: said on stderr. */
-static const char * const ni_unsupported[] = { "CPT" };
+/*
+ * A local NI's "CPT" list ("[0]", "[0-1]", "[0,2]"): this LNet has the
+ * one CPT 0, so a list of CPT 0 is accepted (and ignored with a warning),
+ * any other CPT fails the import, as stock fails on a CPT it lacks.
+ */
+static bool cpt_list_valid(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!s || *s++ != '[')
+		return false;
+	for (;;) {
+		v = strtol(s, &end, 10);
+		if (end == s || v != 0)
+			return false;
+		s = end;
+		if (*s == '-') {
+			v = strtol(++s, &end, 10);
+			if (end == s || v != 0)
+				return false;
+			s = end;
+		}
+		if (*s == ']')
+			return !s[1];
+		if (*s++ != ',')
+			return false;
+	}
+}
 
 /* Lustre's other "lnd tunables" (socklnd, o2iblnd): said on stderr. */
-static const char * const lnd_tun_unsupported[] = { "timeout", "tos" };
+static const char * const lnd_tun_unsupported[] = { "timeout" };
 
 /*
  * The "@what" mapping @v of a local NI: each key one of @defs, its value
@@ -49,7 +76,7 @@ static int plan_tunables(yaml_document_t *doc, yaml_node_t *v,
 		key = PAIR_KEY(doc, p2);
 		val = scalar(PAIR_VAL(doc, p2));
 		for (i = 0; key && i < n_defs; i++)
-			if (!strcmp(key, defs[i].key))
+			if (!strcmp(key, defs[i].key) && !defs[i].show_only)
 				d = &defs[i];
 		if (!d && key && in_list(key, ignored, n_ignored)) {
 			fprintf(stderr,
@@ -59,7 +86,7 @@ static int plan_tunables(yaml_document_t *doc, yaml_node_t *v,
 		}
 		if (!d) {
 			report_error("add", "net", EINVAL,
-				     "net %s: unknown key '%s' in '%s'", net,
+				     "net %s: invalid key '%s' in '%s'", net,
 				     key ? key : "", what);
 			return -EINVAL;
 		}
@@ -107,8 +134,13 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 		}
 		if (in_list(key, ni_show_only, ARRAY_SIZE(ni_show_only)))
 			continue;
-		if (in_list(key, ni_unsupported,
-			    ARRAY_SIZE(ni_unsupported))) {
+		if (!strcmp(key, "CPT")) {
+			if (!cpt_list_valid(scalar(v))) {
+				report_error("add", "net", EINVAL,
+					     "net %s: invalid CPT '%s': this node has CPT 0 only",
+					     net, scalar(v) ? scalar(v) : "");
+				return -EINVAL;
+			}
 			fprintf(stderr,
 				"lnetctl: net %s: '%s' is not supported, ignored\n",
 				net, key);
@@ -154,7 +186,7 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 			continue;
 		}
 		report_error("add", "net", EINVAL,
-			     "net %s: unknown key '%s'", net, key);
+			     "net %s: invalid key '%s'", net, key);
 		return -EINVAL;
 	}
 	if (nifs != 1) {
@@ -197,7 +229,7 @@ static int plan_nets(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
 				nis = PAIR_VAL(doc, pair);
 			} else {
 				report_error("add", "net", EINVAL,
-					     "unknown key '%s' in a net",
+					     "invalid key '%s' in a net",
 					     key ? key : "");
 				return -EINVAL;
 			}
@@ -337,6 +369,47 @@ static int plan_routes(yaml_document_t *doc, yaml_node_t *seq,
 	return 0;
 }
 
+/*
+ * The first key of a mapping under @node whose value is empty (a plain
+ * "key:" with nothing after it), or NULL.
+ */
+static const char *key_without_value(yaml_document_t *doc, yaml_node_t *node,
+				     int depth)
+{
+	yaml_node_pair_t *pair;
+	yaml_node_item_t *it;
+	const char *key;
+
+	if (!node || depth > 16)
+		return NULL;
+	if (node->type == YAML_SEQUENCE_NODE) {
+		for (it = node->data.sequence.items.start;
+		     it < node->data.sequence.items.top; it++) {
+			key = key_without_value(doc,
+						yaml_document_get_node(doc, *it),
+						depth + 1);
+			if (key)
+				return key;
+		}
+		return NULL;
+	}
+	if (node->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *v = PAIR_VAL(doc, pair);
+
+		if (v && v->type == YAML_SCALAR_NODE &&
+		    v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		    !v->data.scalar.length)
+			return PAIR_KEY(doc, pair) ? PAIR_KEY(doc, pair) : "";
+		key = key_without_value(doc, v, depth + 1);
+		if (key)
+			return key;
+	}
+	return NULL;
+}
+
 /**
  * plan_doc() - check an import document and plan what it asks for
  * @doc: the document as libyaml loaded it
@@ -365,7 +438,14 @@ int plan_doc(yaml_document_t *doc, struct plan *pl)
 	     pair < root->data.mapping.pairs.top; pair++) {
 		const char *key = PAIR_KEY(doc, pair);
 		yaml_node_t *v = PAIR_VAL(doc, pair);
+		const char *empty = key_without_value(doc, v, 0);
 
+		/* as stock words it */
+		if (key && empty) {
+			report_error("import", key, EINVAL,
+				     "no value: key '%s' of '%s'", empty, key);
+			return -EINVAL;
+		}
 		if (key && !strcmp(key, "net")) {
 			rc = plan_nets(doc, v, pl);
 		} else if (key && !strcmp(key, "global")) {

@@ -199,7 +199,7 @@ int parse_route(yaml_document_t *doc, yaml_node_t *map,
 			}
 			r->prio = v;
 		} else if (strcmp(key, "state") && strcmp(key, "type")) {
-			*why = "unknown key in a route";
+			*why = "invalid key in a route";
 			return -EINVAL;
 		}
 	}

@@ -104,8 +104,12 @@ int get_udsp(long long idx, struct udsp_list *l, struct lnl_error *err)
 	return rc;
 }
 
-/* "udsp:"; nothing at all for no rule when @skip_empty (export). */
-void emit_udsp(struct yout *y, const struct udsp_list *l, bool skip_empty)
+/*
+ * "udsp:"; nothing at all for no rule when @skip_empty (export); an
+ * absent term ("NA") left out when @backup (export --backup, as stock's).
+ */
+void emit_udsp(struct yout *y, const struct udsp_list *l, bool skip_empty,
+	       bool backup)
 {
 	unsigned int i;
 	int t;
@@ -120,8 +124,9 @@ void emit_udsp(struct yout *y, const struct udsp_list *l, bool skip_empty)
 		yout_map(y);
 		yout_kv_uint(y, "idx", r->idx);
 		for (t = 0; t < UDSP_TERMS; t++)
-			yout_kv_str(y, term_key[t],
-				    r->term[t][0] ? r->term[t] : "NA");
+			if (r->term[t][0] || !backup)
+				yout_kv_str(y, term_key[t],
+					    r->term[t][0] ? r->term[t] : "NA");
 		if (r->prio >= 0) {
 			yout_str(y, "action");
 			yout_map(y);
@@ -206,7 +211,7 @@ int parse_udsp_rule(yaml_document_t *doc, yaml_node_t *map,
 				return -EINVAL;
 			}
 		} else {
-			*why = "unknown key in a rule";
+			*why = "invalid key in a rule";
 			return -EINVAL;
 		}
 	}
@@ -343,7 +348,7 @@ static int udsp_show(int argc, char **argv)
 	}
 	yout_begin(&y, stdout);
 	yout_map(&y);
-	emit_udsp(&y, &l, false);
+	emit_udsp(&y, &l, false, false);
 	yout_end_map(&y);
 	rc = yout_end(&y);
 	free(l.r);

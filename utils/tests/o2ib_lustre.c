@@ -416,17 +416,12 @@ static int answer_put_ack(struct link *l, const u8 *m, u32 nob)
 }
 
 /*
- * The IMMEDIATE PUT @m for final_nid, as the node behind us takes it:
- * every byte checked against lnet_test's pattern (seed = hdr_data), then
- * an ACK from final_nid if one is asked for (*@sends counts it).
- * Returns 0, 1 if the PUT is bad, 2 on a local error.
+ * The ACK, from @from, of the PUT whose LNet header is @hdr, if it asked
+ * for one (an IMMEDIATE message).  Returns 0 if none was asked for, 1 if
+ * it was sent, 2 on a local error.
  */
-static int answer_routed_put(struct link *l, const u8 *m, u32 nob,
-			     unsigned int *sends)
+static int send_ack(struct link *l, const u8 *hdr, u64 from)
 {
-	const u8 *hdr = m + HDR_SIZE, *data = m + IMMEDIATE_HDR_SIZE;
-	u32 len = get32(hdr + LNET_OFF_PAYLOAD), i;
-	u32 seed = get64(hdr + LNET_OFF_HDR_DATA);
 	u8 *b = l->tx + 1024 + 128 * (imm_slot++ % IMM_SLOTS);
 	u8 *ack = b + HDR_SIZE;
 	struct ibv_sge sge = {
@@ -439,6 +434,40 @@ static int answer_routed_put(struct link *l, const u8 *m, u32 nob,
 		.sg_list = &sge,
 		.num_sge = 1,
 	}, *bad;
+
+	if (get64(hdr + LNET_OFF_GET_WMD) == ~0ULL &&
+	    get64(hdr + LNET_OFF_GET_WMD + 8) == ~0ULL)
+		return 0;			/* no ACK asked for */
+	memset(b, 0, IMMEDIATE_HDR_SIZE);
+	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE);
+	owed = 0;
+	put64(ack + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
+	put64(ack + LNET_OFF_SRC_NID, from);
+	put32(ack + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
+	put32(ack + LNET_OFF_SRC_PID, LNET_PID);
+	put32(ack + LNET_OFF_TYPE, LNET_MSG_ACK);
+	memcpy(ack + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
+	memcpy(ack + LNET_OFF_MATCH, hdr + LNET_OFF_MATCH, 8);
+	put32(ack + LNET_OFF_ACK_MLEN, get32(hdr + LNET_OFF_PAYLOAD));
+	if (ibv_post_send(l->id->qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return 2;
+	}
+	return 1;
+}
+
+/*
+ * The IMMEDIATE PUT @m for final_nid, as the node behind us takes it:
+ * every byte checked against lnet_test's pattern (seed = hdr_data), then
+ * an ACK from final_nid if one is asked for (*@sends counts it).
+ * Returns 0, 1 if the PUT is bad, 2 on a local error.
+ */
+static int answer_routed_put(struct link *l, const u8 *m, u32 nob,
+			     unsigned int *sends)
+{
+	const u8 *hdr = m + HDR_SIZE, *data = m + IMMEDIATE_HDR_SIZE;
+	u32 len = get32(hdr + LNET_OFF_PAYLOAD), i;
+	u32 seed = get64(hdr + LNET_OFF_HDR_DATA);
 	int rc = routed_hdr_ok(hdr, "PUT");
 
 	if (rc)
@@ -452,26 +481,12 @@ static int answer_routed_put(struct link *l, const u8 *m, u32 nob,
 			return 1;
 		}
 	printf("routed PUT: %u bytes, every byte checked\n", len);
-	if (get64(hdr + LNET_OFF_GET_WMD) == ~0ULL &&
-	    get64(hdr + LNET_OFF_GET_WMD + 8) == ~0ULL)
-		return 0;			/* no ACK asked for */
-	memset(b, 0, IMMEDIATE_HDR_SIZE);
-	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE);
-	owed = 0;
-	put64(ack + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
-	put64(ack + LNET_OFF_SRC_NID, final_nid);
-	put32(ack + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
-	put32(ack + LNET_OFF_SRC_PID, LNET_PID);
-	put32(ack + LNET_OFF_TYPE, LNET_MSG_ACK);
-	memcpy(ack + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
-	memcpy(ack + LNET_OFF_MATCH, hdr + LNET_OFF_MATCH, 8);
-	put32(ack + LNET_OFF_ACK_MLEN, len);
-	if (ibv_post_send(l->id->qp, &wr, &bad)) {
-		perror("ibv_post_send");
-		return 2;
+	rc = send_ack(l, hdr, final_nid);
+	if (rc == 1) {
+		(*sends)++;
+		rc = 0;
 	}
-	(*sends)++;
-	return 0;
+	return rc;
 }
 
 /* Is the IMMEDIATE @m (@len bytes) for final_nid (gateway mode)? */
@@ -527,19 +542,7 @@ static int send_ping(struct link *l)
 static int answer_push(struct link *l, const u8 *m, u32 nob)
 {
 	const u8 *hdr = m + HDR_SIZE;
-	u8 *b = l->tx + 1024 + 128 * (imm_slot++ % IMM_SLOTS);
-	u8 *ack = b + HDR_SIZE;
 	u32 len = get32(hdr + LNET_OFF_PAYLOAD);
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)b,
-		.length = IMMEDIATE_HDR_SIZE,
-		.lkey = l->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.opcode = IBV_WR_SEND,
-		.sg_list = &sge,
-		.num_sge = 1,
-	}, *bad;
 
 	if (nob < IMMEDIATE_HDR_SIZE + len || len < 32 ||
 	    get32(hdr + LNET_OFF_PUT_PTL) != 0 ||
@@ -547,25 +550,7 @@ static int answer_push(struct link *l, const u8 *m, u32 nob)
 	    get32(m + IMMEDIATE_HDR_SIZE) != PING_MAGIC)
 		return fail("a PUT that is not a push");
 	printf("push: %u bytes\n", len);
-	if (get64(hdr + LNET_OFF_GET_WMD) == ~0ULL &&
-	    get64(hdr + LNET_OFF_GET_WMD + 8) == ~0ULL)
-		return 0;			/* no ACK asked for */
-	memset(b, 0, IMMEDIATE_HDR_SIZE);
-	pack(b, MSG_IMMEDIATE, owed, IMMEDIATE_HDR_SIZE);
-	owed = 0;
-	put64(ack + LNET_OFF_DEST_NID, get64(hdr + LNET_OFF_SRC_NID));
-	put64(ack + LNET_OFF_SRC_NID, src_nid);
-	put32(ack + LNET_OFF_DEST_PID, get32(hdr + LNET_OFF_SRC_PID));
-	put32(ack + LNET_OFF_SRC_PID, LNET_PID);
-	put32(ack + LNET_OFF_TYPE, LNET_MSG_ACK);
-	memcpy(ack + LNET_OFF_GET_WMD, hdr + LNET_OFF_GET_WMD, 16);
-	put64(ack + LNET_OFF_MATCH, PING_MATCHBITS);
-	put32(ack + LNET_OFF_ACK_MLEN, len);
-	if (ibv_post_send(l->id->qp, &wr, &bad)) {
-		perror("ibv_post_send");
-		return 2;
-	}
-	return 0;
+	return send_ack(l, hdr, src_nid) == 2 ? 2 : 0;
 }
 
 /* An IMMEDIATE message @m of @len bytes carrying an LNet message of @type? */

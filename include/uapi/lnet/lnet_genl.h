@@ -34,6 +34,9 @@
 
 /* Upper bound of the LND tunable conns_per_peer (Lustre's lnetctl's). */
 #define LNET_GENL_CONNS_PER_PEER_MAX	127
+/* The LND tunable tos: -1 (unset) or the IP ToS byte of the NI's sockets. */
+#define LNET_GENL_TOS_MIN		(-1)
+#define LNET_GENL_TOS_MAX		255
 #define LNET_GENL_PEER_NIDS_MAX		256	/* NIDs of one PEER_ADD */
 
 /*
@@ -70,7 +73,9 @@ enum lnet_genl_cmd {
 	LNET_CMD_UDSP_DEL,	/* IDX or ALL */
 	LNET_CMD_UDSP_GET,	/* dump: [IDX]; one message per rule: IDX, */
 				/* UDSP_SRC/DST/RTE ("" absent), [PRIORITY] */
-	LNET_CMD_HEALTH_SET,	/* HEALTH_VALUE, [NID] (none: all), [PEER] */
+	LNET_CMD_HEALTH_SET,	/* "net|peer set": HEALTH_VALUE and/or */
+				/* LND_TUNABLES (CONNS_PER_PEER; not PEER), */
+				/* [NID] (none: all), [PEER] */
 	LNET_CMD_RECOVERY_GET,	/* [PEER]; reply: PEER_NIDS, PEER_NID_COUNT */
 	LNET_CMD_FAULT_ADD,	/* FAULT (TYPE, SRC, DST, rule) */
 	LNET_CMD_FAULT_DEL,	/* FAULT (TYPE, SRC + DST) or FAULT (TYPE) + ALL */
@@ -84,6 +89,7 @@ enum lnet_genl_cmd {
 	LNET_CMD_ROUTING_SET,	/* ROUTING_ENABLE */
 	LNET_CMD_BUFFERS_SET,	/* [RTR_TINY], [RTR_SMALL], [RTR_LARGE] */
 	LNET_CMD_ROUTING_GET,	/* reply: ROUTING_STATE, [RTR_POOL x 3] */
+	LNET_CMD_PEER_DEBUG,	/* NID: the peer's state to the kernel log */
 
 	__LNET_CMD_MAX,
 	LNET_CMD_MAX = __LNET_CMD_MAX - 1
@@ -174,6 +180,10 @@ enum lnet_genl_lnd_tun_attr {
 	LNET_LND_TUN_A_FMR_FLUSH_TRIGGER, /* 0..16384 */
 	LNET_LND_TUN_A_FMR_CACHE,	/* 0..1; no effect */
 	LNET_LND_TUN_A_NTX,		/* 1..16384; no effect */
+	/* both LNDs (dumped for every NI but 0@lo): */
+	LNET_LND_TUN_A_TIMEOUT,		/* dump only: the LND's timeout, s */
+	LNET_LND_TUN_A_TOS,		/* -1..255: IP ToS of its connections; */
+					/* -1 none; absent: the module's tos */
 
 	__LNET_LND_TUN_A_MAX,
 	LNET_LND_TUN_A_MAX = __LNET_LND_TUN_A_MAX - 1

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A peer's ping buffer (a push or a ping reply) reports one of its NIs
+ * DOWN where it was UP (lnet/peer-merge.c): besides the remote failure
+ * that demerits that peer NI, each of our NIs on its net closes its LND
+ * connections to it (lnd_notify_peer_down).  What they hold then fails
+ * at once, and what never left may go by another rail, instead of
+ * waiting the LND's timeout on a link the peer already said is gone.
+ * Stock Lustre closes connections on an LND's peer-down hook only for
+ * lnet_notify() (routing spec 4.8); the wire is the same either way.
+ *
+ * The merge holds the LNet lock, and an LND takes its own locks to close
+ * connections: the NIDs wait in a short list for a work item.  The list
+ * is bounded (LNET_PEER_DOWN_MAX): a peer flapping its statuses fills no
+ * memory, and a NID not queued only keeps its connections until they
+ * time out, as before.
+ */
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include <lnet/lib-lnet.h>
+
+#define LNET_PEER_DOWN_MAX	64
+
+struct lnet_peer_down {
+	struct list_head	pd_list;
+	struct lnet_nid		pd_nid;
+};
+
+static void lnet_peer_down_work(struct work_struct *work);
+
+/* Under the_lnet.ln_lock. */
+static LIST_HEAD(lnet_peer_down_list);
+static unsigned int lnet_peer_down_count;
+static DECLARE_WORK(lnet_peer_down_work_item, lnet_peer_down_work);
+
+/**
+ * lnet_peer_down_later_locked() - close the connections to @nid soon
+ * @nid: a peer NI its peer now reports DOWN
+ *
+ * Context: the_lnet.ln_lock held.
+ */
+void lnet_peer_down_later_locked(const struct lnet_nid *nid)
+{
+	struct lnet_peer_down *pd;
+
+	if (lnet_peer_down_count >= LNET_PEER_DOWN_MAX)
+		return;
+	pd = kmalloc(sizeof(*pd), GFP_ATOMIC);
+	if (!pd)
+		return;
+	pd->pd_nid = *nid;
+	list_add_tail(&pd->pd_list, &lnet_peer_down_list);
+	lnet_peer_down_count++;
+	schedule_work(&lnet_peer_down_work_item);
+}
+
+/*
+ * Each NI of @nid's net closes its connections to @nid.  The lock is
+ * dropped around the LND's call; the NI's ni_senders, held meanwhile,
+ * keeps it (and so its net) from being stopped (lnet_ni_stop()).
+ */
+static void lnet_peer_down_nis_locked(const struct lnet_nid *nid)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	net = lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(nid));
+	if (!net || !net->net_lnd->lnd_notify_peer_down)
+		return;
+	list_for_each_entry(ni, &net->net_nis, ni_list) {
+		if (!ni->ni_up || !percpu_ref_tryget_live(&ni->ni_senders))
+			continue;
+		lnet_unlock();
+		net->net_lnd->lnd_notify_peer_down(ni, nid);
+		lnet_lock();
+		percpu_ref_put(&ni->ni_senders);
+	}
+}
+
+static void lnet_peer_down_work(struct work_struct *work)
+{
+	struct lnet_peer_down *pd;
+
+	lnet_lock();
+	while ((pd = list_first_entry_or_null(&lnet_peer_down_list,
+					      struct lnet_peer_down,
+					      pd_list))) {
+		list_del(&pd->pd_list);
+		lnet_peer_down_count--;
+		if (the_lnet.ln_state == LNET_STATE_RUNNING)
+			lnet_peer_down_nis_locked(&pd->pd_nid);
+		kfree(pd);
+	}
+	lnet_unlock();
+}
+
+/**
+ * lnet_peer_down_flush() - LNet stops: drop what waits
+ *
+ * Called once the state is STOPPING and no merge runs any more: the work
+ * then only frees the list.
+ *
+ * Context: process.
+ */
+void lnet_peer_down_flush(void)
+{
+	flush_work(&lnet_peer_down_work_item);
+	lnet_peer_down_work(&lnet_peer_down_work_item);
+}

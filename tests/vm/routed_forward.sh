@@ -1,0 +1,257 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# End to end through a router (tests/vm/routed.py: a on tcp, r routing
+# between tcp and o2ib, b on o2ib; spec lnet-routing.md 3, 4, 9 and 13,
+# test 220):
+#  - routing_on: r forwards ("set routing 1", "routing show" enable 1
+#    with its buffer pools), a routes o2ib through r, b tcp through r;
+#  - routed_ping: lnetctl ping a -> b and b -> a through r;
+#  - routed_discovery: a's peer table has b (its o2ib NID, discovered
+#    across the router: lnetctl discover too), and b's has a (spec 3.5);
+#  - routed_bulk: PUT and GET of 0 B .. 1 MiB both ways at once through
+#    r (tcp -> o2ib and back), every byte checked at the receiver;
+#  - routed_lst: lnet_selftest, a the console: brw write and read,
+#    check=full, 4 KiB and 1 MiB, a -> b through r: 0 errors;
+#  - router_counters: r's route_count and route_length grew by what
+#    crossed it, its send_count did not (forwarded messages are not
+#    its own), buffers were taken from its pools, drop_count 0;
+#  - routing_off: "set routing 0" on r: once r says routing is disabled,
+#    a's PUT to b fails (at a, -EHOSTUNREACH, or dropped and counted by
+#    r); "set routing 1" and it passes again.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/routed_lib.sh"
+
+COUNT=2
+[ "$LNET_DEBUG_KERNEL" = 1 ] && COUNT=1
+SIZES="0 1 3976 3977 65536 1048576"
+
+# pools_used FILE: how many pools of "routing show" (FILE) had fewer
+# credits than buffers at some point (mincredits < nbuffers), or have
+# credits out of range.
+pools_used() {
+	local k v n=0 c=0 used=0
+	while read -r k v; do
+		case $k in
+		nbuffers:) n=$v ;;
+		credits:) c=$v ;;
+		mincredits:)
+			{ [ "$v" -lt "$n" ] || [ "$c" -gt "$n" ] || [ "$v" -gt "$c" ]; } &&
+				used=$((used + 1)) ;;
+		esac
+	done < "$1"
+	echo "$used"
+}
+
+phase routing_on
+# small pools on r, so that the traffic below takes from each
+if [ "$LNET_NODE" = r ]; then
+	routed_load large_router_buffers=4 small_router_buffers=8 tiny_router_buffers=9
+else
+	routed_load
+fi
+# r routes before a and b add their routes: the router checker's first
+# ping of r must not find RTE_DISABLED (it would take the route down
+# until the next check, alive_router_check_interval later).
+case $LNET_NODE in
+r) "$LNETCTL" set routing 1 || fail "set routing 1"
+   "$LNETCTL" routing show > "$T/routing"
+   # enable 3 (starting: forwarding, RTE_DISABLED advertised for W)
+   # or 1 (spec 5.1)
+   grep -qE '^[- ]*enable: [13]$' "$T/routing" ||
+	{ cat "$T/routing"; fail "routing show: not enable: 1 or 3"; }
+   # fresh pools: every buffer free, and none ever taken
+   pools_used "$T/routing" > "$T/used"
+   read -r used < "$T/used"
+   [ "$used" = 0 ] ||
+	{ cat "$T/routing"; fail "routing show: $used pools used before any traffic"; }
+   ;;
+esac
+barrier routing-enabled
+case $LNET_NODE in
+a) "$LNETCTL" route add --net o2ib --gateway "$R_TCP" || fail "route add o2ib" ;;
+b) "$LNETCTL" route add --net tcp --gateway "$R_O2IB" || fail "route add tcp" ;;
+esac
+barrier routing-on
+
+phase routed_ping
+case $LNET_NODE in
+a) far=$B ;;
+b) far=$A ;;
+r) far= ;;
+esac
+if [ -n "$far" ]; then
+	# (a's route is up once r's routing is enabled and a checked r)
+	ping_ok "$far" 30
+	lt_ok ping "$far" 4
+	[ "$(field done)" = 4 ] || fail "lnet_test ping $far: $RESULT"
+	log "$far answers through r"
+fi
+barrier pinged
+
+phase routed_discovery
+# Routing spec 3.5: the final destination of a routed send is a peer
+# like any, discovered through r (a ping GET and a push PUT, both
+# routed); "lnetctl discover" works through r too.  Both ends have
+# discovery on: each becomes multi-rail, discovered and up to date
+# (peer state 273) on the other, with its own NID only: nothing of r's
+# merged into it.
+if [ -n "$far" ]; then
+	"$LNETCTL" discover "$far" > "$T/discover" 2>&1 ||
+		{ cat "$T/discover"; diag; fail "lnetctl discover $far through r"; }
+	grep -q "nid: $far\$" "$T/discover" ||
+		{ cat "$T/discover"; fail "lnetctl discover $far: its NID not listed"; }
+	peer_wait "$far" "primary nid: $far.*Multi-Rail: true.*peer state: 273" 10
+	[ "$(grep -cE -- '^ *- +nid: ' "$T/peer")" = 1 ] ||
+		{ cat "$T/peer"; fail "peer $far: not its NID alone"; }
+	"$LNETCTL" peer show > "$T/peers"
+	grep -q "primary nid: $far\$" "$T/peers" ||
+		{ cat "$T/peers"; fail "peer show does not list $far"; }
+	log "$far discovered across the router: $(tr -s ' \n' ' ' < "$T/peer")"
+fi
+barrier discovered
+
+phase routed_bulk
+if [ "$LNET_NODE" = r ]; then
+	rc0=$(routed_stat route_count)
+	rl0=$(routed_stat route_length)
+	sc0=$(routed_stat send_count)
+	echo "$rc0 $rl0 $sc0" > "$T/r0"
+fi
+# r's counters are taken before any of the traffic they must count.
+barrier bulk-base
+if [ "$LNET_NODE" != r ]; then
+	for op in put get; do
+		for size in $SIZES; do
+			lt_ok "$op" "$far" "$size" "$COUNT" 2
+			[ "$(field done)" = "$COUNT" ] &&
+				[ "$(field bytes)" = $((size * COUNT)) ] ||
+				fail "$op $size to $far: $RESULT"
+		done
+	done
+	log "PUT/GET 0 B .. 1 MiB to $far through r: OK, data checked"
+fi
+barrier bulk-done
+# each end: the other's PUTs landed intact
+[ "$LNET_NODE" = r ] || target_expect $((6 * COUNT))
+barrier bulk-checked
+
+phase router_counters
+if [ "$LNET_NODE" = r ]; then
+	read -r rc0 rl0 sc0 < "$T/r0"
+	rc1=$(routed_stat route_count)
+	rl1=$(routed_stat route_length)
+	sc1=$(routed_stat send_count)
+	# Each way, per size and op, COUNT requests and COUNT responses
+	# (ACK or REPLY): at least 2 x 2 x 6 x 2 x COUNT messages; the
+	# payload: both ways, PUT data and GET replies, every size.
+	want_msgs=$((2 * 2 * 6 * 2 * COUNT))
+	want_len=$((2 * 2 * COUNT * (1 + 3976 + 3977 + 65536 + 1048576)))
+	log "route_count $rc0 -> $rc1, route_length $rl0 -> $rl1, send_count $sc0 -> $sc1"
+	[ $((rc1 - rc0)) -ge "$want_msgs" ] ||
+		{ diag; fail "route_count grew by $((rc1 - rc0)), want >= $want_msgs"; }
+	[ $((rl1 - rl0)) -ge "$want_len" ] ||
+		{ diag; fail "route_length grew by $((rl1 - rl0)), want >= $want_len"; }
+	[ "$sc1" = "$sc0" ] ||
+		fail "send_count grew by $((sc1 - sc0)): forwarded messages counted as r's own"
+	[ "$(routed_stat drop_count)" = 0 ] ||
+		{ diag; fail "r dropped $(routed_stat drop_count) messages"; }
+	"$LNETCTL" routing show > "$T/routing"
+	# every pool's lowest credits below its buffers: the 1 MiB ones
+	# took large buffers, the small ones small or tiny buffers
+	pools_used "$T/routing" > "$T/used"
+	read -r used < "$T/used"
+	[ "$used" -ge 2 ] ||
+		{ cat "$T/routing"; fail "routing show: $used pools used, want >= 2"; }
+	log "routing show: $(tr -s ' \n' ' ' < "$T/routing")"
+fi
+barrier counted
+
+phase routed_lst
+if [ "$LNET_NODE" != r ]; then
+	insmod "$LNET_MODDIR/selftest/lnet_selftest.ko" rpc_timeout=20 ||
+		fail "insmod lnet_selftest"
+fi
+barrier lst-up
+if [ "$LNET_NODE" = a ]; then
+	LST=$LNET_TOP/build/utils/lst
+	export LST_SESSION=4343
+	lst_run() {
+		log "\$ lst $*"
+		OUT=$("$LST" "$@" 2>&1) || { echo "$OUT"; fail "lst $*"; }
+	}
+	lst_run new_session --timeout 300 routed
+	lst_run add_group a "$A"
+	lst_run add_group b "$B"
+	lst_run add_batch rw
+	for t in "brw write size=1M" "brw read size=1M" "brw write size=4k" \
+		 "brw read size=4k"; do
+		# shellcheck disable=SC2086 # the test's words
+		lst_run add_test --batch rw --concurrency 2 --loop 4 --from a --to b $t check=full
+	done
+	lst_run run rw
+	for ((i = 0; i < CMD_LIMIT * 2; i++)); do
+		"$LST" query rw | grep -q "Batch is idle" && break
+		nap 0.5
+	done
+	lst_run query rw
+	case $OUT in *"Batch is idle"*) ;; *) fail "batch rw still running: $OUT" ;; esac
+	lst_run show_error a b
+	case $OUT in
+	*"Total 0 error nodes in a"*"Total 0 error nodes in b"*) ;;
+	*) echo "$OUT"; fail "lst brw through r: errors" ;;
+	esac
+	lst_run end_session
+	log "lst brw write/read 4 KiB and 1 MiB check=full through r: 0 errors"
+fi
+barrier lst-done
+[ "$LNET_NODE" = r ] || { rmmod lnet_selftest || fail "rmmod lnet_selftest"; }
+
+phase routing_off
+# Stock's drain (spec 5.1, 5.3): "set routing 0" first stops (enable 2,
+# RTE_DISABLED advertised, still forwarding) and is disabled (enable 0)
+# within 3 x W (W: the check interval plus the ping timeout, 10 s here);
+# then a's send to b fails: at a with -EHOSTUNREACH if a's router
+# checker saw RTE_DISABLED (its route is down), or dropped and counted
+# by r.  "set routing 1" and it passes again.
+if [ "$LNET_NODE" = r ]; then
+	d0=$(routed_stat drop_count)
+	"$LNETCTL" set routing 0 || fail "set routing 0"
+	for ((i = 0; i < 60; i++)); do
+		"$LNETCTL" routing show > "$T/routing"
+		grep -q '^[- ]*enable: 0$' "$T/routing" && break
+		nap 1
+	done
+	grep -q '^[- ]*enable: 0$' "$T/routing" ||
+		{ cat "$T/routing"; fail "routing show: not enable: 0 60 s after set routing 0"; }
+	log "routing disabled after $i s"
+fi
+barrier off 120
+if [ "$LNET_NODE" = a ]; then
+	echo 10 > /sys/module/lnet_test/parameters/op_timeout
+	lt put "$B" 4096 1 1
+	[ "$(field done)" = 1 ] && [ "$(field errors)" = 0 ] && [ "$(field rc)" = 0 ] &&
+		fail "PUT to $B passed with routing off on r: $RESULT"
+	field rc > "$SHARED/off-rc"
+	log "PUT to $B with routing off on r failed: $RESULT"
+fi
+barrier off-tried 120
+if [ "$LNET_NODE" = r ]; then
+	d1=$(routed_stat drop_count)
+	read -r arc < "$SHARED/off-rc"
+	log "a's PUT: rc $arc; r's drop_count $d0 -> $d1"
+	[ "$arc" = -113 ] || [ "$d1" -gt "$d0" ] ||
+		{ diag; fail "routing off: a's PUT failed with rc $arc (not -EHOSTUNREACH) and r counted no drop"; }
+	"$LNETCTL" set routing 1 || fail "set routing 1 again"
+fi
+barrier on-again
+if [ "$LNET_NODE" = a ]; then
+	ping_ok "$B" 30
+	lt_ok put "$B" 4096 2 1
+fi
+barrier on-checked
+[ "$LNET_NODE" = b ] && target_expect $((6 * COUNT + 2))
+
+lnet_idle
+routed_unload
+log "routed forwarding OK"

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NID range expressions, as Lustre's lnetctl takes them wherever it takes
+ * a list of NIDs (peer add/del --nid): a comma-separated list whose items
+ * are NIDs or NIDs with bracketed ranges in their address, for example
+ *
+ *	7.7.7.[8-12]@tcp,[13-14/1].[13-15/2].1.1@tcp1,[1-4,9]@kfi
+ *
+ * A range list "[...]" holds items "N", "LO-HI" or "LO-HI/STEP" separated
+ * by commas, and stands for one field of the address: an IPv4 octet
+ * (0..255) or the whole number of a numeric address.  Expansion runs the
+ * leftmost field slowest; every NID it gives must be one the kernel's
+ * grammar (lnet/nidparse.c) accepts.  A NID given twice counts once.
+ * Kept free of the rest of lnetctl so that the host test nid_grammar
+ * links it alone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nidrange.h"
+
+#define NIDRANGE_FIELDS	4	/* IPv4: the most fields of an address */
+
+/* One field of an address: its text, or the values of its range list. */
+struct nid_field {
+	const char *text;	/* literal text, when @n is 0 */
+	size_t len;
+	unsigned long *val;	/* range values in order */
+	unsigned int n;
+};
+
+static int parse_ulong(const char **p, const char *end, unsigned long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (s == end || *s < '0' || *s > '9')
+		return -EINVAL;
+	while (s < end && *s >= '0' && *s <= '9') {
+		*v = *v * 10 + (unsigned long)(*s++ - '0');
+		if (*v > 0xffffffffUL)
+			return -EINVAL;
+	}
+	*p = s;
+	return 0;
+}
+
+/* The values of the range list between @s and @end (brackets excluded). */
+static int parse_range_list(const char *s, const char *end, unsigned long cap,
+			    struct nid_field *f, unsigned int max)
+{
+	unsigned long lo, hi, step, v;
+	unsigned long *nv;
+
+	for (;;) {
+		if (parse_ulong(&s, end, &lo))
+			return -EINVAL;
+		hi = lo;
+		step = 1;
+		if (s < end && *s == '-') {
+			s++;
+			if (parse_ulong(&s, end, &hi))
+				return -EINVAL;
+			if (s < end && *s == '/') {
+				s++;
+				if (parse_ulong(&s, end, &step))
+					return -EINVAL;
+			}
+		}
+		if (hi < lo || !step || hi > cap)
+			return -EINVAL;
+		for (v = lo; v <= hi; v += step) {
+			if (f->n >= max)
+				return -E2BIG;
+			nv = realloc(f->val, (f->n + 1) * sizeof(*nv));
+			if (!nv)
+				return -ENOMEM;
+			f->val = nv;
+			f->val[f->n++] = v;
+			if (hi - v < step)
+				break;
+		}
+		if (s == end)
+			return 0;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+}
+
+/* Append @nid to @out unless it is there already. */
+static int add_nid(const char *nid, char (*out)[LNET_GENL_NID_LEN],
+		   unsigned int *n, unsigned int max)
+{
+	struct lnet_nid parsed;
+	unsigned int i;
+
+	if (strlen(nid) >= LNET_GENL_NID_LEN ||
+	    lnet_nid_from_str(nid, &parsed) || lnet_nid_is_any(&parsed))
+		return -EINVAL;
+	for (i = 0; i < *n; i++)
+		if (!strcmp(out[i], nid))
+			return 0;
+	if (*n >= max)
+		return -E2BIG;
+	snprintf(out[(*n)++], LNET_GENL_NID_LEN, "%s", nid);
+	return 0;
+}
+
+/* Every combination of the values of @f[0..@nf) with @net appended. */
+static int expand_fields(const struct nid_field *f, unsigned int nf,
+			 const char *net, char (*out)[LNET_GENL_NID_LEN],
+			 unsigned int *n, unsigned int max)
+{
+	unsigned int idx[NIDRANGE_FIELDS] = { 0 };
+	char nid[LNET_GENL_NID_LEN];
+	unsigned int i;
+	size_t len;
+	int rc;
+
+	for (;;) {
+		len = 0;
+		for (i = 0; i < nf; i++) {
+			int w = f[i].n ?
+				snprintf(nid + len, sizeof(nid) - len, "%s%lu",
+					 i ? "." : "", f[i].val[idx[i]]) :
+				snprintf(nid + len, sizeof(nid) - len, "%s%.*s",
+					 i ? "." : "", (int)f[i].len,
+					 f[i].text);
+
+			if (w < 0 || (size_t)w >= sizeof(nid) - len)
+				return -EINVAL;
+			len += (size_t)w;
+		}
+		if (snprintf(nid + len, sizeof(nid) - len, "@%s", net) >=
+		    (int)(sizeof(nid) - len))
+			return -EINVAL;
+		rc = add_nid(nid, out, n, max);
+		if (rc)
+			return rc;
+		/* the next combination: the rightmost field fastest */
+		for (i = nf; i-- > 0;) {
+			if (f[i].n && ++idx[i] < f[i].n)
+				break;
+			idx[i] = 0;
+		}
+		if (i == (unsigned int)-1)
+			return 0;
+	}
+}
+
+/* One item of the list, @len bytes at @s, expanded into @out. */
+static int expand_item(const char *s, size_t len,
+		       char (*out)[LNET_GENL_NID_LEN], unsigned int *n,
+		       unsigned int max)
+{
+	struct nid_field f[NIDRANGE_FIELDS] = { { 0 } };
+	char item[LNET_GENL_NID_LEN * 4];
+	const char *at, *p, *end, *close;
+	unsigned int nf = 0, i;
+	int rc = 0;
+
+	if (!len || len >= sizeof(item))
+		return -EINVAL;
+	memcpy(item, s, len);
+	item[len] = '\0';
+	if (!memchr(item, '[', len))
+		return add_nid(item, out, n, max);
+	at = strrchr(item, '@');
+	if (!at || strchr(at, '[') || strchr(at, ']'))
+		return -EINVAL;
+	for (p = item; p < at && !rc; p = end + 1) {
+		end = p;
+		if (*p == '[') {
+			close = memchr(p, ']', (size_t)(at - p));
+			end = close ? close + 1 : at;
+			if (!close || (end != at && *end != '.'))
+				rc = -EINVAL;
+		}
+		while (!rc && end < at && *end != '.') {
+			if (*end == '[' || *end == ']')
+				rc = -EINVAL;
+			end++;
+		}
+		if (rc || nf == NIDRANGE_FIELDS) {
+			rc = -EINVAL;
+			break;
+		}
+		f[nf].text = p;
+		f[nf].len = (size_t)(end - p);
+		if (*p == '[')
+			rc = parse_range_list(p + 1, end - 1, 0xffffffffUL,
+					      &f[nf], max);
+		nf++;
+		if (end == at)
+			break;
+	}
+	/* an IPv4 octet is at most 255; a numeric address is one field */
+	for (i = 0; !rc && nf > 1 && i < nf; i++)
+		if (f[i].n && f[i].val[f[i].n - 1] > 255)
+			rc = -EINVAL;
+	if (!rc && (nf == 2 || nf == 3 || !nf))
+		rc = -EINVAL;
+	if (!rc)
+		rc = expand_fields(f, nf, at + 1, out, n, max);
+	for (i = 0; i < NIDRANGE_FIELDS; i++)
+		free(f[i].val);
+	return rc;
+}
+
+/**
+ * nid_list_expand() - the NIDs of a list of NIDs and NID ranges
+ * @list: comma-separated NIDs and range expressions (commas inside
+ *	brackets belong to the range)
+ * @out: room for @max NIDs
+ * @max: the most NIDs accepted
+ *
+ * Return: the number of distinct NIDs written to @out (at least 1),
+ * -EINVAL if an item is malformed or gives a NID the grammar refuses,
+ * -E2BIG if the list holds more than @max NIDs, -ENOMEM.
+ */
+int nid_list_expand(const char *list, char (*out)[LNET_GENL_NID_LEN],
+		    unsigned int max)
+{
+	const char *p = list, *s = list;
+	unsigned int n = 0;
+	int depth = 0, rc;
+
+	for (;; p++) {
+		if (*p == '[') {
+			depth++;
+		} else if (*p == ']') {
+			depth--;
+		} else if ((*p == ',' && !depth) || !*p) {
+			rc = expand_item(s, (size_t)(p - s), out, &n, max);
+			if (rc)
+				return rc;
+			if (!*p)
+				break;
+			s = p + 1;
+		}
+	}
+	return n ? (int)n : -EINVAL;
+}
