@@ -958,6 +958,47 @@ phase stock_forms
 "$LNETCTL" net show --net tcp >"$T/all.show" 2>&1 || true
 grep -q "nid: ${!my_ip}@tcp\$" "$T/all.show" ||
 	{ cat "$T/all.show"; fail "configure --all: no tcp NI on the first interface"; }
+# net add --nid ADDR@NET: the interface found from its first address;
+# net del --nid; refusals (no such address, a second address, an alias,
+# --net or --if with it) change nothing
+"$LNETCTL" net add --nid "${!my_ip}@tcp9" || fail "net add --nid ${!my_ip}@tcp9"
+"$LNETCTL" net show --net tcp9 >"$T/bynid.show"
+grep -q "nid: ${!my_ip}@tcp9\$" "$T/bynid.show" &&
+	grep -q '^ *0: eth0$' "$T/bynid.show" ||
+	{ cat "$T/bynid.show"; fail "net add --nid: not eth0's NI on tcp9"; }
+"$LNETCTL" net del --nid "${!my_ip}@tcp9" || fail "net del --nid"
+must_fail "net add --nid of no address" "no interface has address 192.0.2.99" \
+	"$LNETCTL" net add --nid 192.0.2.99@tcp9
+ip addr add 192.0.2.77/24 dev eth0 || fail "ip addr add 192.0.2.77"
+ip addr add 192.0.2.78/24 dev eth0 label eth0:1 || fail "ip addr add 192.0.2.78"
+must_fail "net add --nid of a second address" \
+	"192.0.2.77 is not the first IPv4 address of eth0" \
+	"$LNETCTL" net add --nid 192.0.2.77@tcp9
+must_fail "net add --nid of an alias's address" "interface alias 'eth0:1'" \
+	"$LNETCTL" net add --nid 192.0.2.78@tcp9
+ip addr del 192.0.2.77/24 dev eth0
+ip addr del 192.0.2.78/24 dev eth0
+must_fail "net add --nid with --net" "--nid excludes --net and --if" \
+	"$LNETCTL" net add --nid "${!my_ip}@tcp9" --net tcp9
+must_fail "net add --nid of a non-IP NID" "not an IPv4 address NID" \
+	"$LNETCTL" net add --nid 5@kfi
+must_fail "tcp9 after refused net add --nid" "no network 'tcp9'" \
+	"$LNETCTL" net show --net tcp9
+# net set --net NET --lnd-timeout S: the LND's timeout parameter
+sto=/sys/module/ksocklnd/parameters/sock_timeout
+sto0=$(cat $sto)
+"$LNETCTL" net set --net tcp --lnd-timeout 70 || fail "net set --lnd-timeout 70"
+[ "$(cat $sto)" = 70 ] || fail "--lnd-timeout 70: sock_timeout is $(cat $sto)"
+[ "$("$LNETCTL" net show --net tcp -v | value timeout)" = 70 ] ||
+	fail "--lnd-timeout 70: net show -v says otherwise"
+must_fail "--lnd-timeout -1" "'-1': must be 0\.\.86400 seconds" \
+	"$LNETCTL" net set --net tcp --lnd-timeout -1
+must_fail "--lnd-timeout without --net" "goes with --net NET only" \
+	"$LNETCTL" net set --all --lnd-timeout 5
+must_fail "--lnd-timeout of an LND without one" "its LND has no timeout" \
+	"$LNETCTL" net set --net gni --lnd-timeout 5
+[ "$(cat $sto)" = 70 ] || fail "refused --lnd-timeout changed sock_timeout"
+echo "$sto0" >$sto
 # our own NIDs as peers: their discovery succeeds, as stock's
 "$LNETCTL" discover 0@lo >"$T/disc.lo" || fail "discover 0@lo"
 printf 'discover:\n-     primary nid: 0@lo\n      Multi-Rail: false\n      peer_ni:\n      -     nid: 0@lo\n' |

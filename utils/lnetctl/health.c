@@ -3,6 +3,7 @@
  * lnetctl's health commands, in Lustre's shape (spec features 1a, 3f):
  *
  *	net set --nid NID | --all --health V | --conns-per-peer N
+ *	net set --net NET --lnd-timeout S
  *	peer set --nid NID | --all --health V
  *	debug recovery --local | --peer
  *
@@ -10,7 +11,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lnetctl.h"
 
@@ -80,9 +83,65 @@ void emit_health(struct yout *y, const struct health_rec *h, bool peer)
 	yout_end_map(y);
 }
 
+#define LND_TIMEOUT_MAX	86400	/* seconds: a day */
+
+/*
+ * "net set --net NET --lnd-timeout S": as stock, the LND's own module
+ * parameter (ksocklnd's sock_timeout, ko2iblnd's timeout), so it applies to
+ * every net of that LND; 0 means LNet's lnd_timeout.  The net names the LND.
+ */
+static int set_lnd_timeout(const char *net, const char *secs)
+{
+	static const struct {
+		const char *type, *param;
+	} lnds[] = {
+		{ "tcp", "/sys/module/ksocklnd/parameters/sock_timeout" },
+		{ "o2ib", "/sys/module/ko2iblnd/parameters/timeout" },
+	};
+	size_t typelen = strcspn(net, "0123456789");
+	const char *param = NULL;
+	long long value;
+	unsigned int i;
+	FILE *f;
+	int rc;
+
+	if (!valid_net(net))
+		return usage_error("set", "net",
+				   "invalid --net value '%s': not a network",
+				   net);
+	if (parse_long(secs, 0, LND_TIMEOUT_MAX, &value)) {
+		report_error("set", "net", EINVAL,
+			     "invalid --lnd-timeout value '%s': must be 0..%d seconds",
+			     secs, LND_TIMEOUT_MAX);
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(lnds); i++)
+		if (strlen(lnds[i].type) == typelen &&
+		    !strncmp(net, lnds[i].type, typelen))
+			param = lnds[i].param;
+	if (!param)
+		return usage_error("set", "net",
+				   "net '%s': its LND has no timeout to set", net);
+	f = fopen(param, "w");
+	if (!f) {
+		report_error("set", "net", errno,
+			     "cannot set the LND timeout of '%s': %s (is its LND loaded?)",
+			     net, param);
+		return 1;
+	}
+	rc = fprintf(f, "%lld\n", value) < 0;
+	if (fclose(f) || rc) {
+		report_error("set", "net", errno ? errno : EIO,
+			     "cannot write %s", param);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * "net set" / "peer set": --nid NID | --all, --health V; "net set" also
- * --conns-per-peer N (1..127), for the connections made from then on.
+ * --conns-per-peer N (1..127), for the connections made from then on, and
+ * --net NET --lnd-timeout S.
  */
 static int health_set(int argc, char **argv, bool peer)
 {
@@ -91,10 +150,13 @@ static int health_set(int argc, char **argv, bool peer)
 		{ "all", no_argument, NULL, 'a' },
 		{ "health", required_argument, NULL, 't' },
 		{ "conns-per-peer", required_argument, NULL, 'm' },
+		{ "net", required_argument, NULL, 'N' },
+		{ "lnd-timeout", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what = peer ? "peer" : "net";
 	const char *nid = NULL, *hv = NULL, *cpp = NULL;
+	const char *net = NULL, *lnd_timeout = NULL;
 	long long value = -1, conns = -1;
 	struct lnl_error err;
 	struct nlattr *nest;
@@ -120,6 +182,18 @@ static int health_set(int argc, char **argv, bool peer)
 						   "--conns-per-peer");
 			cpp = optarg;
 			break;
+		case 'N':
+		case 'T':
+			if (peer)
+				return usage_error("set", what,
+						   "unknown or incomplete option '%s'",
+						   c == 'N' ? "--net" :
+						   "--lnd-timeout");
+			if (c == 'N')
+				net = optarg;
+			else
+				lnd_timeout = optarg;
+			break;
 		default:
 			return bad_option("set", what, argv);
 		}
@@ -127,6 +201,13 @@ static int health_set(int argc, char **argv, bool peer)
 	if (optind < argc)
 		return usage_error("set", what, "unexpected argument '%s'",
 				   argv[optind]);
+	if (net || lnd_timeout) {
+		if (!net || !lnd_timeout || nid || all || hv || cpp)
+			return usage_error("set", what,
+					   "--lnd-timeout goes with --net NET only%s",
+					   "");
+		return set_lnd_timeout(net, lnd_timeout);
+	}
 	if (!nid == !all)
 		return usage_error("set", what, "give --nid NID or --all%s",
 				   "");

@@ -5,8 +5,10 @@
  * Documentation/lnetctl.rst.  Every argument is checked before anything
  * is sent, and the kernel checks it again.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -627,6 +629,78 @@ static void undo_adds(const char *net, char **ifs, unsigned int n)
 		do_net_del(net, ifs[n], NULL, &err);
 }
 
+/*
+ * "net add --nid ADDR@NET": the interface whose first IPv4 address is ADDR
+ * (an NI takes its interface's first address, so another would not give
+ * this NID), copied into @ifname; the net into @net.  Return: 0, or 1 with
+ * the error reported.
+ */
+static int net_of_nid(char *nid, const char **net, char *ifname)
+{
+	struct ifaddrs *ifas, *ifa;
+	struct in_addr want;
+	const char *first = NULL;
+	char *at = strchr(nid, '@');
+	int rc = 1;
+
+	if (!valid_nid(nid) || !at)
+		return usage_error("add", "net",
+				   "invalid --nid value '%s': not a NID", nid);
+	*at = '\0';
+	*net = at + 1;
+	if (inet_pton(AF_INET, nid, &want) != 1) {
+		*at = '@';
+		return usage_error("add", "net",
+				   "invalid --nid value '%s': not an IPv4 address NID",
+				   nid);
+	}
+	if (getifaddrs(&ifas)) {
+		report_error("add", "net", errno, "cannot list the interfaces%s",
+			     "");
+		*at = '@';
+		return 1;
+	}
+	for (ifa = ifas; ifa; ifa = ifa->ifa_next) {
+		const struct sockaddr_in *sin = (void *)ifa->ifa_addr;
+		const struct ifaddrs *o;
+		bool earlier = false;
+
+		if (!sin || sin->sin_family != AF_INET ||
+		    sin->sin_addr.s_addr != want.s_addr)
+			continue;
+		/* an earlier IPv4 address of the same interface name wins */
+		for (o = ifas; o != ifa; o = o->ifa_next)
+			if (o->ifa_addr && o->ifa_addr->sa_family == AF_INET &&
+			    !strcmp(o->ifa_name, ifa->ifa_name))
+				earlier = true;
+		if (earlier) {
+			first = ifa->ifa_name;
+			continue;
+		}
+		if (!valid_ifname(ifa->ifa_name)) {
+			report_error("add", "net", EINVAL,
+				     "--nid: %s is on interface alias '%s', which an NI cannot use",
+				     nid, ifa->ifa_name);
+		} else {
+			snprintf(ifname, IFNAME_MAX + 1, "%s", ifa->ifa_name);
+			rc = 0;
+		}
+		break;
+	}
+	if (!ifa) {
+		if (first)
+			report_error("add", "net", EINVAL,
+				     "--nid: %s is not the first IPv4 address of %s, the one its NI would take",
+				     nid, first);
+		else
+			report_error("add", "net", ENODEV,
+				     "--nid: no interface has address %s", nid);
+	}
+	freeifaddrs(ifas);
+	*at = '@';
+	return rc;
+}
+
 static int net_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -638,9 +712,11 @@ static int net_add(int argc, char **argv)
 		{ "credits", required_argument, NULL, 'r' },
 		{ "conns-per-peer", required_argument, NULL, 'm' },
 		{ "tos", required_argument, NULL, 'o' },
+		{ "nid", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *ifs[16], *iflist = NULL, *tok, *save;
+	char *ifs[16], *iflist = NULL, *nid = NULL, *tok, *save;
+	char nid_if[IFNAME_MAX + 1];
 	const struct tunable_def *d;
 	struct net_add_req r;
 	struct lnl_error err;
@@ -659,6 +735,9 @@ static int net_add(int argc, char **argv)
 			break;
 		case 'i':
 			iflist = optarg;
+			break;
+		case 'd':
+			nid = optarg;
 			break;
 		case 't':
 			d = &tunable_defs[0];
@@ -696,6 +775,14 @@ static int net_add(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("add", "net", "unexpected argument '%s'",
 				   argv[optind]);
+	if (nid) {
+		if (r.net || iflist)
+			return usage_error("add", "net",
+					   "--nid excludes --net and --if%s", "");
+		if (net_of_nid(nid, &r.net, nid_if))
+			return 1;
+		iflist = nid_if;
+	}
 	if (!r.net)
 		return usage_error("add", "net",
 				   "missing mandatory parameter --net%s", "");
@@ -1242,12 +1329,13 @@ static int cmd_set(int argc, char **argv)
 static const char usage[] =
 	"usage: lnetctl <command> [options]\n"
 	"  lnet configure [--all] | lnet unconfigure\n"
-	"  net add --net NET --if IF[,IF...] [--peer-timeout S]\n"
+	"  net add --net NET --if IF[,IF...] | --nid ADDR@NET [--peer-timeout S]\n"
 	"          [--peer-credits N] [--peer-buffer-credits N] [--credits N]\n"
 	"          [--conns-per-peer N] [--tos -1..255]\n"
 	"  net del --net NET [--if IF] | net del --nid NID\n"
 	"  net show [--net NET] [-v [LEVEL]]\n"
 	"  net set --nid NID | --all [--health VALUE] [--conns-per-peer N]\n"
+	"  net set --net NET --lnd-timeout S\n"
 	"  peer show [--nid NID] [-v [LEVEL]] | peer list\n"
 	"  peer set --nid NID | --all --health VALUE\n"
 	"  debug recovery --local | --peer\n"
