@@ -14,11 +14,25 @@
  * is bounded (LNET_PEER_DOWN_MAX): a peer flapping its statuses fills no
  * memory, and a NID not queued only keeps its connections until they
  * time out, as before.
+ *
+ * An LND's own news goes the other way: lnet_notify() (routing spec 4.8)
+ * marks a peer NI it failed to reach DOWN (with auto_down), and a router
+ * then drops forwarded messages to that next hop until it hears from it
+ * again (spec 4.7: lnet_fwd_path_locked(), lnet_peer_ni_heard_locked()).
  */
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/router.h>
+
+#include "peer.h"
+
+static int auto_down = 1;
+module_param(auto_down, int, 0444);
+MODULE_PARM_DESC(auto_down,
+		 "An LND's report that it failed to reach a peer NI marks that NI down (0: ignored)");
 
 #define LNET_PEER_DOWN_MAX	64
 
@@ -107,4 +121,67 @@ void lnet_peer_down_flush(void)
 {
 	flush_work(&lnet_peer_down_work_item);
 	lnet_peer_down_work(&lnet_peer_down_work_item);
+}
+
+/**
+ * lnet_notify() - an LND's news of a peer NI
+ * @ni: the NI the LND reports for
+ * @nid: the peer NI, on @ni's net
+ * @alive: false: the LND failed to reach it (no connection is left and
+ *	making one failed); true: it is reachable again
+ *
+ * Routing spec 4.8 for an LND's notice: the peer NI's status becomes
+ * DOWN, unless auto_down is 0, or UP.  On a router a DOWN next hop takes
+ * no forwarded message until it is heard from again (spec 4.7).  The
+ * LND's peer-down hook is not called back: the LND reported it.  Stock
+ * also takes a gateway's routes down here when discovery is off for it
+ * (spec 4.8 step 6); here the router checker and health do that.
+ *
+ * Context: process context or softirq; no LNet lock held.
+ * Return: 0 (an unknown NID is ignored), -EINVAL if @nid is not on @ni's
+ * net, -ESHUTDOWN if LNet is not running.
+ */
+int lnet_notify(struct lnet_ni *ni, const struct lnet_nid *nid, bool alive)
+{
+	struct lnet_peer_ni *lpni;
+	int rc = 0;
+
+	if (lnet_nid_net(nid) != lnet_nid_net(&ni->ni_nid))
+		return -EINVAL;
+	if (!alive && !READ_ONCE(auto_down))
+		return 0;
+	lnet_lock();
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
+		rc = -ESHUTDOWN;
+	} else {
+		lpni = lnet_peer_ni_find_locked(nid);
+		if (lpni)
+			lpni->lpni_ns_status = alive ? LNET_NI_STATUS_UP :
+						       LNET_NI_STATUS_DOWN;
+	}
+	lnet_unlock();
+	return rc;
+}
+EXPORT_SYMBOL(lnet_notify);
+
+/**
+ * lnet_peer_ni_heard_locked() - a router received a message from @from
+ * @from: the peer NI it came from (the LND's connection)
+ *
+ * Spec 4.7: any message from a peer NI makes it UP on a router, so a next
+ * hop an LND reported down takes forwarded messages again once it is
+ * heard from (its own ping of us, say).  Only while routing: elsewhere a
+ * peer NI's status is its peer's own word (ping, push).
+ *
+ * Context: the LNet lock held.
+ */
+void lnet_peer_ni_heard_locked(const struct lnet_nid *from)
+{
+	struct lnet_peer_ni *lpni;
+
+	if (!lnet_routing_forwards())
+		return;
+	lpni = lnet_peer_ni_find_locked(from);
+	if (lpni)
+		lpni->lpni_ns_status = LNET_NI_STATUS_UP;
 }

@@ -32,6 +32,7 @@ static const char * const lnet_drop_names[] = {
 	[LNET_DROP_ROUTED_LOCAL - LNET_HDR_DROP_COUNT]	= "routed_local",
 	[LNET_DROP_ROUTED_GET_REQ - LNET_HDR_DROP_COUNT] = "routed_get_req",
 	[LNET_DROP_NO_ROUTE - LNET_HDR_DROP_COUNT]	= "no_route",
+	[LNET_DROP_PEER_DOWN - LNET_HDR_DROP_COUNT]	= "peer_down",
 };
 
 static_assert(ARRAY_SIZE(lnet_drop_names) ==
@@ -421,9 +422,10 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 	msg->msg_rlength = hdr.payload_length;
 	if (fwd) {
 		lnet_unlock();
-		lnet_fwd_start(msg);
+		lnet_fwd_start(msg);	/* marks msg_from UP too (spec 4.7) */
 		return 0;
 	}
+	lnet_peer_ni_heard_locked(from);
 	/*
 	 * A fault injection delay rule may hold it, to be matched later
 	 * (lnet_parse_local()); else it is matched now, in the same lock.

@@ -367,8 +367,10 @@ static void kib_conn_free_resources(struct kib_conn *conn)
  * be reached fails each message in the time of one attempt instead of
  * the LND timeout.  The next message starts the next attempt, once the
  * backoff (doubled by each failure, reset by a connection) has passed.
+ * Return: true if the peer is unreachable (no connection, none coming):
+ * the caller tells LNet (lnet_notify(), routing spec 4.7).
  */
-static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
+static bool kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 					   struct list_head *zombies)
 {
 	unsigned long delay;
@@ -376,11 +378,11 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 	peer->ibp_connecting = false;
 	peer->ibp_error = error;
 	if (list_empty(&peer->ibp_txq) && list_empty(&peer->ibp_conns))
-		return;
+		return false;
 	if (peer->ibp_retry_now) {
 		peer->ibp_retry_now = false;
 		kib_peer_connect_locked(peer, 0);
-		return;
+		return false;
 	}
 	/* The next attempt, for these messages or the next ones, waits. */
 	delay = msecs_to_jiffies(peer->ibp_backoff_ms);
@@ -389,10 +391,12 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 				   KIB_RECONNECT_MAX_MS);
 	/* An extra connection failed: the others carry the traffic. */
 	if (!list_empty(&peer->ibp_conns))
-		return;
+		return false;
 	if (error == -EAGAIN) {
 		kib_peer_connect_locked(peer, delay);
-	} else if (!peer->ibp_accepting) {
+		return false;
+	}
+	if (!peer->ibp_accepting) {
 		struct kib_tx *tx;
 
 		/* Lustre's classes for a failed connect (spec 3b). */
@@ -403,7 +407,9 @@ static void kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 				LNET_MSG_STATUS_NETWORK_TIMEOUT :
 				LNET_MSG_STATUS_LOCAL_DROPPED;
 		list_splice_tail_init(&peer->ibp_txq, zombies);
+		return true;
 	}
+	return false;
 }
 
 /**
@@ -426,7 +432,7 @@ static void kib_conn_teardown(struct work_struct *work)
 	struct kib_net *net = conn->ibc_net;
 	struct kib_peer *peer = conn->ibc_peer;
 	struct kib_tx *tx, *tmp;
-	bool mr_waiting;
+	bool mr_waiting, unreachable = false;
 	LIST_HEAD(txs);
 
 	/*
@@ -456,8 +462,10 @@ static void kib_conn_teardown(struct work_struct *work)
 	list_del_init(&conn->ibc_mr_wait);
 	if (!conn->ibc_established) {
 		if (conn->ibc_active)
-			kib_peer_connect_failed_locked(peer, conn->ibc_error,
-						       &txs);
+			unreachable =
+				kib_peer_connect_failed_locked(peer,
+							       conn->ibc_error,
+							       &txs);
 		else
 			peer->ibp_accepting--;
 	} else if (list_empty(&peer->ibp_conns) &&
@@ -469,6 +477,12 @@ static void kib_conn_teardown(struct work_struct *work)
 	    !list_empty(&peer->ibp_txq))
 		kib_peer_connect_locked(peer, HZ);
 	spin_unlock_bh(&net->kn_lock);
+	if (unreachable) {
+		struct lnet_nid nid;
+
+		lnet_nid4_to_nid(peer->ibp_nid, &nid);
+		lnet_notify(net->kn_ni, &nid, false);
+	}
 
 	list_for_each_entry_safe(tx, tmp, &txs, tx_list) {
 		list_del(&tx->tx_list);

@@ -462,10 +462,11 @@ static int ksock_connect_status(int rc)
  * ksock_connect_work() - open the connections a peer lacks
  * @work: the peer's ksp_connect_work
  *
- * On failure the messages waiting for a connection fail and the next
- * attempt waits for the back-off (min_reconnectms doubling up to
- * max_reconnectms); after a lost race it waits min_reconnectms and
- * keeps them.
+ * On failure the messages waiting for a connection fail, LNet hears
+ * that the peer NI is unreachable if it has no connection left
+ * (lnet_notify()), and the next attempt waits for the back-off
+ * (min_reconnectms doubling up to max_reconnectms); after a lost race it
+ * waits min_reconnectms and keeps them.
  */
 void ksock_connect_work(struct work_struct *work)
 {
@@ -473,6 +474,8 @@ void ksock_connect_work(struct work_struct *work)
 					       struct ksock_peer,
 					       ksp_connect_work);
 	struct ksock_net *net = peer->ksp_net;
+	struct lnet_nid nid = peer->ksp_nid;
+	bool unreachable = false;
 	LIST_HEAD(failed);
 	int rc = 0;
 	u32 type;
@@ -510,9 +513,14 @@ void ksock_connect_work(struct work_struct *work)
 			msecs_to_jiffies(peer->ksp_backoff_ms);
 		peer->ksp_backoff_ms = min(peer->ksp_backoff_ms * 2,
 					   (unsigned int)ksock_tun.max_reconnectms);
-		if (list_empty(&peer->ksp_conns))
+		if (list_empty(&peer->ksp_conns)) {
 			list_splice_init(&peer->ksp_txq, &failed);
+			unreachable = true;
+		}
 	}
 	spin_unlock_bh(&net->ksn_lock);
+	/* no connection left and none made: LNet's peer NI is down (4.7) */
+	if (unreachable)
+		lnet_notify(net->ksn_ni, &nid, false);
 	ksock_txlist_done(&failed, ksock_connect_status(rc));
 }

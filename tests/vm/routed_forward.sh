@@ -15,6 +15,9 @@
 #  - router_counters: r's route_count and route_length grew by what
 #    crossed it, its send_count did not (forwarded messages are not
 #    its own), buffers were taken from its pools, drop_count 0;
+#  - next_hop_down: a unloaded, r's ksocklnd fails to connect to it and
+#    tells LNet, which drops what r forwards to a (peer_down) without a
+#    new connection attempt until a, back, pings r (spec 4.7);
 #  - routing_off: "set routing 0" on r: once r says routing is disabled,
 #    a's PUT to b fails (at a, -EHOSTUNREACH, or dropped and counted by
 #    r); "set routing 1" and it passes again.
@@ -207,6 +210,64 @@ fi
 barrier lst-done
 [ "$LNET_NODE" = r ] || { rmmod lnet_selftest || fail "rmmod lnet_selftest"; }
 
+phase next_hop_down
+# Spec 4.7 (sanity-lnet test 227): a's modules are gone, so r's ksocklnd
+# cannot connect to a (refused) and tells LNet (lnet_notify()): r marks
+# a's NI down and then drops what it would forward to a, counted as
+# peer_down, without another connection attempt, until it hears from a
+# again (here a's own ping of r once it is back).
+# a_status: "up" or "down", a's NI as r's LNet holds it (debug peer).
+a_status() {
+	"$LNETCTL" debug peer --nid "$A" >/dev/null || fail "debug peer $A"
+	dmesg | sed -n "s/.*LNet: peer .*: ni $A: status \([a-z]*\),.*/\1/p" |
+		tail -1
+}
+drops() {
+	counter /sys/kernel/debug/lnet/drops "$1"
+}
+if [ "$LNET_NODE" = a ]; then
+	lnet_idle
+	routed_unload
+fi
+barrier a-gone
+[ "$LNET_NODE" = b ] && "$LNETCTL" ping --timeout 3 "$A" >/dev/null 2>&1 &&
+	fail "ping of the unloaded a through r succeeded"
+barrier a-tried
+if [ "$LNET_NODE" = r ]; then
+	for ((i = 0; i < 20; i++)); do
+		[ "$(a_status)" = down ] && break
+		nap 0.5
+	done
+	[ "$(a_status)" = down ] ||
+		{ diag; fail "a's NI not down on r after its connection was refused"; }
+	counter "$KSTATS" connect_failed > "$T/cf0"
+	drops peer_down > "$T/pd0"
+fi
+barrier a-down
+[ "$LNET_NODE" = b ] && "$LNETCTL" ping --timeout 3 "$A" >/dev/null 2>&1 &&
+	fail "ping of the unloaded a through r succeeded (2)"
+barrier a-tried-again
+case $LNET_NODE in
+r)	read -r cf0 < "$T/cf0"
+	read -r pd0 < "$T/pd0"
+	cf1=$(counter "$KSTATS" connect_failed)
+	pd1=$(drops peer_down)
+	log "a down: r's peer_down drops $pd0 -> $pd1, connect_failed $cf0 -> $cf1"
+	[ "$pd1" -gt "$pd0" ] ||
+		{ diag; fail "r forwarded to a's NI it holds down: no peer_down drop"; }
+	[ "$cf1" = "$cf0" ] ||
+		{ diag; fail "r tried to connect to a's NI it holds down"; } ;;
+a)	routed_load
+	"$LNETCTL" route add --net o2ib --gateway "$R_TCP" || fail "route add o2ib (back)"
+	ping_ok "$R_TCP" 10 ;;
+esac
+barrier a-back
+if [ "$LNET_NODE" = r ]; then
+	[ "$(a_status)" = up ] || { diag; fail "a's NI not up on r after a's ping"; }
+fi
+[ "$LNET_NODE" = b ] && ping_ok "$A" 10
+barrier a-reached
+
 phase routing_off
 # Stock's drain (spec 5.1, 5.3): "set routing 0" first stops (enable 2,
 # RTE_DISABLED advertised, still forwarding) and is disabled (enable 0)
@@ -232,16 +293,18 @@ if [ "$LNET_NODE" = a ]; then
 	lt put "$B" 4096 1 1
 	[ "$(field done)" = 1 ] && [ "$(field errors)" = 0 ] && [ "$(field rc)" = 0 ] &&
 		fail "PUT to $B passed with routing off on r: $RESULT"
-	field rc > "$SHARED/off-rc"
+	# -EHOSTUNREACH at once (rc), or once a's discovery of b failed
+	# (status: a's peer table is new since next_hop_down reloaded it)
+	echo "$(field rc) $(field status)" > "$SHARED/off-rc"
 	log "PUT to $B with routing off on r failed: $RESULT"
 fi
 barrier off-tried 120
 if [ "$LNET_NODE" = r ]; then
 	d1=$(routed_stat drop_count)
-	read -r arc < "$SHARED/off-rc"
-	log "a's PUT: rc $arc; r's drop_count $d0 -> $d1"
-	[ "$arc" = -113 ] || [ "$d1" -gt "$d0" ] ||
-		{ diag; fail "routing off: a's PUT failed with rc $arc (not -EHOSTUNREACH) and r counted no drop"; }
+	read -r arc astatus < "$SHARED/off-rc"
+	log "a's PUT: rc $arc status $astatus; r's drop_count $d0 -> $d1"
+	[ "$arc" = -113 ] || [ "$astatus" = -113 ] || [ "$d1" -gt "$d0" ] ||
+		{ diag; fail "routing off: a's PUT failed with rc $arc status $astatus (not -EHOSTUNREACH) and r counted no drop"; }
 	"$LNETCTL" set routing 1 || fail "set routing 1 again"
 fi
 barrier on-again
