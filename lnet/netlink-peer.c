@@ -336,9 +336,10 @@ int lnet_genl_peer_debug(struct sk_buff *skb, struct genl_info *info)
 				p->multi_rail ? "multi-rail" : "not multi-rail",
 				p->peer_state);
 		first = false;
-		pr_info("LNet: peer %s: ni %s: status %s, health %d, tx credits %d max %d min %d, queued %u bytes, refcount %d\n",
+		pr_info("LNet: peer %s: ni %s: status %s%s, health %d, tx credits %d max %d min %d, queued %u bytes, refcount %d\n",
 			prim, ni,
 			p->ns_status == LNET_NI_STATUS_DOWN ? "down" : "up",
+			p->lnd_down ? " (LND: unreachable)" : "",
 			p->healthv, p->tx_credits, p->tx_credits_max,
 			p->tx_credits_min, p->txq_bytes, p->refcount);
 	}

@@ -130,12 +130,15 @@ void lnet_peer_down_flush(void)
  * @alive: false: the LND failed to reach it (no connection is left and
  *	making one failed); true: it is reachable again
  *
- * Routing spec 4.8 for an LND's notice: the peer NI's status becomes
- * DOWN, unless auto_down is 0, or UP.  On a router a DOWN next hop takes
- * no forwarded message until it is heard from again (spec 4.7).  The
- * LND's peer-down hook is not called back: the LND reported it.  Stock
- * also takes a gateway's routes down here when discovery is off for it
- * (spec 4.8 step 6); here the router checker and health do that.
+ * Routing spec 4.8 for an LND's notice: the peer NI becomes DOWN,
+ * unless auto_down is 0, or UP.  On a router a DOWN next hop takes no
+ * forwarded message until it is heard from again (spec 4.7).  Stock keeps
+ * one status for this and for what the peer's ping data says; here the
+ * LND's word is a flag of its own (lpni_lnd_down), so that it does not
+ * hide a DOWN the peer pushes later (lnet/peer-merge.c).  The LND's
+ * peer-down hook is not called back: the LND reported it.  Stock also
+ * takes a gateway's routes down here when discovery is off for it (spec
+ * 4.8 step 6); here the router checker and health do that.
  *
  * Context: process context or softirq; no LNet lock held.
  * Return: 0 (an unknown NID is ignored), -EINVAL if @nid is not on @ni's
@@ -156,8 +159,7 @@ int lnet_notify(struct lnet_ni *ni, const struct lnet_nid *nid, bool alive)
 	} else {
 		lpni = lnet_peer_ni_find_locked(nid);
 		if (lpni)
-			lpni->lpni_ns_status = alive ? LNET_NI_STATUS_UP :
-						       LNET_NI_STATUS_DOWN;
+			lpni->lpni_lnd_down = !alive;
 	}
 	lnet_unlock();
 	return rc;
@@ -183,5 +185,5 @@ void lnet_peer_ni_heard_locked(const struct lnet_nid *from)
 		return;
 	lpni = lnet_peer_ni_find_locked(from);
 	if (lpni)
-		lpni->lpni_ns_status = LNET_NI_STATUS_UP;
+		lpni->lpni_lnd_down = false;
 }

@@ -68,6 +68,8 @@ static void lnet_merge_status(struct lnet_peer *lp,
 			continue;
 		was = lpni->lpni_ns_status;
 		lpni->lpni_ns_status = statuses[i];
+		if (statuses[i] == LNET_NI_STATUS_UP)
+			lpni->lpni_lnd_down = false;	/* routing spec 4.7 */
 		if (was != LNET_NI_STATUS_DOWN &&
 		    statuses[i] == LNET_NI_STATUS_DOWN) {
 			lnet_remote_failure_locked(&nids[i]);

@@ -214,7 +214,7 @@ void lnet_fwd_start(struct lnet_msg *msg)
 		lnet_msg_free(msg);
 		return;
 	}
-	lpni->lpni_ns_status = LNET_NI_STATUS_UP;	/* heard from (spec 4.7) */
+	lpni->lpni_lnd_down = false;	/* heard from (spec 4.7) */
 	lpni->lpni_refcount++;		/* lnet_msg_free() drops it */
 	msg->msg_rtrpeer = lpni;
 	if (!lpni->lpni_rtrc_set) {
@@ -256,7 +256,8 @@ int lnet_fwd_recv_rc(struct lnet_msg *msg)
  * The next hop of a forwarded message (spec 4.4): its destination on one
  * of our nets, else the route table's gateway, reached from any NI.
  * Spec 4.7: a next hop its LND reported down (lnet_notify()) takes none
- * until it is heard from again, when its net has a peer_timeout: the
+ * until it is heard from again, nor one whose peer's ping data lists it
+ * DOWN, when its net has a peer_timeout: the
  * message is dropped (-EHOSTDOWN here, counted as peer_down and on that
  * peer NI; the caller fails it with -EHOSTUNREACH, which counts the drop).
  */
@@ -285,7 +286,8 @@ static int lnet_fwd_path_locked(struct lnet_msg *msg)
 		return rc;
 	if (!lpni)		/* only our own NIDs go by 0@lo */
 		return -EHOSTUNREACH;
-	if (lpni->lpni_ns_status != LNET_NI_STATUS_UP &&
+	if ((lpni->lpni_lnd_down ||
+	     lpni->lpni_ns_status != LNET_NI_STATUS_UP) &&
 	    ni->ni_tunables.peer_timeout > 0) {
 		the_lnet.ln_drops[LNET_DROP_PEER_DOWN]++;
 		lpni->lpni_stats.drop_count++;

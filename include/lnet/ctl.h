@@ -248,6 +248,7 @@ struct lnet_peer_ni_info {
 	s32			healthv;	/* 0..1000 */
 	struct lnet_peer_ni_hstats hstats;
 	u32			ns_status;	/* as its ping buffer says */
+	bool			lnd_down;	/* its LND: unreachable */
 	u32			ping_count;	/* recovery pings sent */
 	s64			next_ping;	/* s, monotonic; 0: none */
 };

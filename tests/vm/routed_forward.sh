@@ -216,11 +216,17 @@ phase next_hop_down
 # a's NI down and then drops what it would forward to a, counted as
 # peer_down, without another connection attempt, until it hears from a
 # again (here a's own ping of r once it is back).
-# a_status: "up" or "down", a's NI as r's LNet holds it (debug peer).
+# a_status: "up" or "down", a's NI as r's LNet holds it (debug peer:
+# down when its LND reported it unreachable).
 a_status() {
+	local line
 	"$LNETCTL" debug peer --nid "$A" >/dev/null || fail "debug peer $A"
-	dmesg | sed -n "s/.*LNet: peer .*: ni $A: status \([a-z]*\),.*/\1/p" |
-		tail -1
+	line=$(dmesg | grep "LNet: peer .*: ni $A: status" | tail -1)
+	case $line in
+	*"status up (LND: unreachable),"*) echo down ;;
+	*"status up,"*) echo up ;;
+	*) echo "unknown: $line" ;;
+	esac
 }
 drops() {
 	counter /sys/kernel/debug/lnet/drops "$1"
