@@ -17,7 +17,8 @@
 #    its own), buffers were taken from its pools, drop_count 0;
 #  - next_hop_down: a unloaded, r's ksocklnd fails to connect to it and
 #    tells LNet, which drops what r forwards to a (peer_down) without a
-#    new connection attempt until a, back, pings r (spec 4.7);
+#    new connection attempt until a, back, pings r (spec 4.7); then b
+#    and r's ko2iblnd alike;
 #  - routing_off: "set routing 0" on r: once r says routing is disabled,
 #    a's PUT to b fails (at a, -EHOSTUNREACH, or dropped and counted by
 #    r); "set routing 1" and it passes again.
@@ -211,17 +212,18 @@ barrier lst-done
 [ "$LNET_NODE" = r ] || { rmmod lnet_selftest || fail "rmmod lnet_selftest"; }
 
 phase next_hop_down
-# Spec 4.7 (sanity-lnet test 227): a's modules are gone, so r's ksocklnd
-# cannot connect to a (refused) and tells LNet (lnet_notify()): r marks
-# a's NI down and then drops what it would forward to a, counted as
-# peer_down, without another connection attempt, until it hears from a
-# again (here a's own ping of r once it is back).
-# a_status: "up" or "down", a's NI as r's LNet holds it (debug peer:
+# Spec 4.7 (sanity-lnet test 227), each LND in turn: a's modules are
+# gone, so r's ksocklnd cannot connect to a (refused); then b's, so r's
+# ko2iblnd cannot connect to b (rejected).  The LND tells LNet
+# (lnet_notify()): r holds that NI down and drops what it would forward
+# to it, counted as peer_down, without another connection attempt, until
+# it hears from it again (here its own ping of r once it is back).
+# far_status NID: "up" or "down", NID as r's LNet holds it (debug peer:
 # down when its LND reported it unreachable).
-a_status() {
+far_status() {
 	local line
-	"$LNETCTL" debug peer --nid "$A" >/dev/null || fail "debug peer $A"
-	line=$(dmesg | grep "LNet: peer .*: ni $A: status" | tail -1)
+	"$LNETCTL" debug peer --nid "$1" >/dev/null || fail "debug peer $1"
+	line=$(dmesg | grep "LNet: peer .*: ni $1: status" | tail -1)
 	case $line in
 	*"status up (LND: unreachable),"*) echo down ;;
 	*"status up,"*) echo up ;;
@@ -231,48 +233,66 @@ a_status() {
 drops() {
 	counter /sys/kernel/debug/lnet/drops "$1"
 }
-if [ "$LNET_NODE" = a ]; then
-	lnet_idle
-	routed_unload
-fi
-barrier a-gone
-[ "$LNET_NODE" = b ] && "$LNETCTL" ping --timeout 3 "$A" >/dev/null 2>&1 &&
-	fail "ping of the unloaded a through r succeeded"
-barrier a-tried
-if [ "$LNET_NODE" = r ]; then
-	for ((i = 0; i < 20; i++)); do
-		[ "$(a_status)" = down ] && break
-		nap 0.5
-	done
-	[ "$(a_status)" = down ] ||
-		{ diag; fail "a's NI not down on r after its connection was refused"; }
-	counter "$KSTATS" connect_failed > "$T/cf0"
-	drops peer_down > "$T/pd0"
-fi
-barrier a-down
-[ "$LNET_NODE" = b ] && "$LNETCTL" ping --timeout 3 "$A" >/dev/null 2>&1 &&
-	fail "ping of the unloaded a through r succeeded (2)"
-barrier a-tried-again
-case $LNET_NODE in
-r)	read -r cf0 < "$T/cf0"
-	read -r pd0 < "$T/pd0"
-	cf1=$(counter "$KSTATS" connect_failed)
-	pd1=$(drops peer_down)
-	log "a down: r's peer_down drops $pd0 -> $pd1, connect_failed $cf0 -> $cf1"
-	[ "$pd1" -gt "$pd0" ] ||
-		{ diag; fail "r forwarded to a's NI it holds down: no peer_down drop"; }
-	[ "$cf1" = "$cf0" ] ||
-		{ diag; fail "r tried to connect to a's NI it holds down"; } ;;
-a)	routed_load
-	"$LNETCTL" route add --net o2ib --gateway "$R_TCP" || fail "route add o2ib (back)"
-	ping_ok "$R_TCP" 10 ;;
-esac
-barrier a-back
-if [ "$LNET_NODE" = r ]; then
-	[ "$(a_status)" = up ] || { diag; fail "a's NI not up on r after a's ping"; }
-fi
-[ "$LNET_NODE" = b ] && ping_ok "$A" 10
-barrier a-reached
+# next_hop_down_round VICTIM: VICTIM (a or b) unloads, the other end
+# pings it through r twice, VICTIM comes back and pings r.
+next_hop_down_round() {
+	local victim=$1 vnid stats rnid route pinger
+	case $victim in
+	a) vnid=$A; stats=$KSTATS; rnid=$R_TCP; route="o2ib $R_TCP"; pinger=b ;;
+	b) vnid=$B; stats=$O2IB_STATS; rnid=$R_O2IB; route="tcp $R_O2IB"; pinger=a ;;
+	esac
+	if [ "$LNET_NODE" = "$victim" ]; then
+		lnet_idle
+		routed_unload
+	fi
+	barrier "$victim-gone"
+	[ "$LNET_NODE" = "$pinger" ] &&
+		"$LNETCTL" ping --timeout 3 "$vnid" >/dev/null 2>&1 &&
+		fail "ping of the unloaded $victim through r succeeded"
+	barrier "$victim-tried"
+	if [ "$LNET_NODE" = r ]; then
+		for ((i = 0; i < 20; i++)); do
+			[ "$(far_status "$vnid")" = down ] && break
+			nap 0.5
+		done
+		[ "$(far_status "$vnid")" = down ] ||
+			{ diag; fail "$victim's NI not down on r after its connection failed"; }
+		counter "$stats" connect_failed > "$T/cf0"
+		drops peer_down > "$T/pd0"
+	fi
+	barrier "$victim-down"
+	[ "$LNET_NODE" = "$pinger" ] &&
+		"$LNETCTL" ping --timeout 3 "$vnid" >/dev/null 2>&1 &&
+		fail "ping of the unloaded $victim through r succeeded (2)"
+	barrier "$victim-tried-again"
+	if [ "$LNET_NODE" = r ]; then
+		read -r cf0 < "$T/cf0"
+		read -r pd0 < "$T/pd0"
+		cf1=$(counter "$stats" connect_failed)
+		pd1=$(drops peer_down)
+		log "$victim down: r's peer_down drops $pd0 -> $pd1, connect_failed $cf0 -> $cf1"
+		[ "$pd1" -gt "$pd0" ] ||
+			{ diag; fail "r forwarded to $victim's NI it holds down: no peer_down drop"; }
+		[ "$cf1" = "$cf0" ] ||
+			{ diag; fail "r tried to connect to $victim's NI it holds down"; }
+	elif [ "$LNET_NODE" = "$victim" ]; then
+		routed_load
+		# shellcheck disable=SC2086 # net and gateway
+		set -- $route
+		"$LNETCTL" route add --net "$1" --gateway "$2" ||
+			fail "route add $route (back)"
+		ping_ok "$rnid" 10
+	fi
+	barrier "$victim-back"
+	if [ "$LNET_NODE" = r ]; then
+		[ "$(far_status "$vnid")" = up ] ||
+			{ diag; fail "$victim's NI not up on r after its ping"; }
+	fi
+	[ "$LNET_NODE" = "$pinger" ] && ping_ok "$vnid" 10
+	barrier "$victim-reached"
+}
+next_hop_down_round a
+next_hop_down_round b
 
 phase routing_off
 # Stock's drain (spec 5.1, 5.3): "set routing 0" first stops (enable 2,
@@ -319,7 +339,8 @@ if [ "$LNET_NODE" = a ]; then
 	lt_ok put "$B" 4096 2 1
 fi
 barrier on-checked
-[ "$LNET_NODE" = b ] && target_expect $((6 * COUNT + 2))
+# b's lnet_test is new since next_hop_down reloaded b: routing_off's two
+[ "$LNET_NODE" = b ] && target_expect 2
 
 lnet_idle
 routed_unload
