@@ -51,6 +51,10 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 	    nla_put_u8(skb, LNET_A_MULTI_RAIL, p->multi_rail) ||
 	    nla_put_u32(skb, LNET_A_PEER_STATE, p->peer_state))
 		return -EMSGSIZE;
+	/* its aliveness, where a router or a gateway's user tracks it */
+	if (p->alive_state >= 0 &&
+	    nla_put_u8(skb, LNET_A_NI_STATUS, p->alive_state))
+		return -EMSGSIZE;
 	if (detail < 1)
 		return 0;
 	if (nla_put_u32(skb, LNET_A_PEER_REFCOUNT, p->refcount))

@@ -25,6 +25,7 @@
 #include <linux/workqueue.h>
 
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 #include <lnet/router.h>
 
 #include "peer.h"
@@ -186,4 +187,49 @@ void lnet_peer_ni_heard_locked(const struct lnet_nid *from)
 	lpni = lnet_peer_ni_find_locked(from);
 	if (lpni)
 		lpni->lpni_lnd_down = false;
+}
+
+/**
+ * lnet_peer_ni_down_locked() - is @lpni down, as a router sees it?
+ * @lpni: a peer NI
+ *
+ * Routing spec 4.7: down if its LND reported it unreachable and nothing
+ * was heard from it since, or if its peer's ping data lists it DOWN.
+ *
+ * Context: the LNet lock held.
+ */
+bool lnet_peer_ni_down_locked(const struct lnet_peer_ni *lpni)
+{
+	return lpni->lpni_lnd_down ||
+	       lpni->lpni_ns_status != LNET_NI_STATUS_UP;
+}
+
+/**
+ * lnet_peer_ni_alive_state_locked() - the "state" peer show prints
+ * @lpni: a peer NI
+ *
+ * Routing spec 9: up or down for a gateway's NI, and for a peer NI whose
+ * aliveness a router tracks (routing on, its net's peer_timeout above 0,
+ * spec 4.7); otherwise not tracked ("NA").
+ *
+ * Context: the LNet lock held.
+ * Return: 1 up, 0 down, -1 not tracked.
+ */
+int lnet_peer_ni_alive_state_locked(const struct lnet_peer_ni *lpni)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	bool tracked = lnet_route_is_gateway_locked(&lpni->lpni_nid);
+
+	if (!tracked && lnet_routing_forwards()) {
+		net = lnet_net_find_in(&the_lnet.ln_nets,
+				       lnet_nid_net(&lpni->lpni_nid));
+		ni = net ? list_first_entry_or_null(&net->net_nis,
+						    struct lnet_ni, ni_list) :
+			   NULL;
+		tracked = ni && ni->ni_tunables.peer_timeout > 0;
+	}
+	if (!tracked)
+		return -1;
+	return !lnet_peer_ni_down_locked(lpni);
 }

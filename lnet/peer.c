@@ -482,6 +482,7 @@ static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,
 	info->healthv = lpni->lpni_healthv;
 	info->ns_status = lpni->lpni_ns_status;
 	info->lnd_down = lpni->lpni_lnd_down;
+	info->alive_state = lnet_peer_ni_alive_state_locked(lpni);
 	info->hstats = lpni->lpni_hstats;
 	info->ping_count = lpni->lpni_ping_count;
 	info->next_ping = list_empty(&lpni->lpni_recovery) ? 0 :

@@ -249,6 +249,8 @@ struct lnet_peer_ni_info {
 	struct lnet_peer_ni_hstats hstats;
 	u32			ns_status;	/* as its ping buffer says */
 	bool			lnd_down;	/* its LND: unreachable */
+	/* routing spec 4.7, 9: -1 not tracked ("NA"), 0 down, 1 up */
+	s8			alive_state;
 	u32			ping_count;	/* recovery pings sent */
 	s64			next_ping;	/* s, monotonic; 0: none */
 };

@@ -105,6 +105,8 @@ void lnet_peer_down_later_locked(const struct lnet_nid *nid);
 void lnet_peer_down_flush(void);
 int lnet_notify(struct lnet_ni *ni, const struct lnet_nid *nid, bool alive);
 void lnet_peer_ni_heard_locked(const struct lnet_nid *from);
+bool lnet_peer_ni_down_locked(const struct lnet_peer_ni *lpni);
+int lnet_peer_ni_alive_state_locked(const struct lnet_peer_ni *lpni);
 
 /* healthv.c: health values and the recovery queues. */
 void lnet_ni_healthv_set_locked(struct lnet_ni *ni, int value);

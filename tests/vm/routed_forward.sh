@@ -218,17 +218,16 @@ phase next_hop_down
 # (lnet_notify()): r holds that NI down and drops what it would forward
 # to it, counted as peer_down, without another connection attempt, until
 # it hears from it again (here its own ping of r once it is back).
-# far_status NID: "up" or "down", NID as r's LNet holds it (debug peer:
-# down when its LND reported it unreachable).
+# peer_ni_state NID: the "state" of NID in this node's "peer show"
+# (routing spec 9: up/down for a gateway's NI and, on a router, for a
+# peer NI on a net with a peer_timeout; NA otherwise).
+peer_ni_state() {
+	"$LNETCTL" peer show --nid "$1" |
+		sed -n "/^ *- *nid: $1\$/{n;s/^ *state: //p}"
+}
+# far_status NID: "up" or "down", NID as r's LNet holds it.
 far_status() {
-	local line
-	"$LNETCTL" debug peer --nid "$1" >/dev/null || fail "debug peer $1"
-	line=$(dmesg | grep "LNet: peer .*: ni $1: status" | tail -1)
-	case $line in
-	*"status up (LND: unreachable),"*) echo down ;;
-	*"status up,"*) echo up ;;
-	*) echo "unknown: $line" ;;
-	esac
+	peer_ni_state "$1"
 }
 drops() {
 	counter /sys/kernel/debug/lnet/drops "$1"
@@ -294,6 +293,16 @@ next_hop_down_round() {
 	[ "$LNET_NODE" = "$pinger" ] && ping_ok "$vnid" 10
 	barrier "$victim-reached"
 }
+# Where aliveness is tracked: r, a gateway, is up on a and b; the far
+# end (no gateway, a and b do not route) is NA.
+case $LNET_NODE in
+a) [ "$(peer_ni_state "$R_TCP")" = up ] &&
+	[ "$(peer_ni_state "$B")" = NA ] ||
+	{ "$LNETCTL" peer show; fail "peer show state: r not up or b not NA"; } ;;
+b) [ "$(peer_ni_state "$R_O2IB")" = up ] &&
+	[ "$(peer_ni_state "$A")" = NA ] ||
+	{ "$LNETCTL" peer show; fail "peer show state: r not up or a not NA"; } ;;
+esac
 next_hop_down_round a
 next_hop_down_round b
 

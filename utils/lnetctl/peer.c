@@ -33,6 +33,7 @@ struct peer_ni_rec {
 	char nid[LNET_GENL_NID_LEN];
 	bool multi_rail;
 	unsigned int state;
+	int alive;		/* -1: not tracked (NA), 0 down, 1 up */
 	bool has_detail, has_msgs, has_lat;
 	unsigned long long lat[LNET_LAT_A_MAX + 1];
 	unsigned int refcount;
@@ -76,6 +77,7 @@ static int peer_ni_cb(struct nlattr **tb, struct nlattr *head, int len,
 		p->multi_rail = nla_get_u8(tb[LNET_A_MULTI_RAIL]);
 	if (tb[LNET_A_PEER_STATE])
 		p->state = nla_get_u32(tb[LNET_A_PEER_STATE]);
+	p->alive = tb[LNET_A_NI_STATUS] ? nla_get_u8(tb[LNET_A_NI_STATUS]) : -1;
 	if (tb[LNET_A_PEER_REFCOUNT] && tb[LNET_A_PEER_CREDITS] &&
 	    tb[LNET_A_NI_STATS]) {
 		p->refcount = nla_get_u32(tb[LNET_A_PEER_REFCOUNT]);
@@ -136,8 +138,9 @@ static void emit_peer_ni(struct yout *y, const struct peer_ni_rec *p,
 {
 	yout_map(y);
 	yout_kv_str(y, "nid", p->nid);
-	if (detail >= 0)
-		yout_kv_str(y, "state", "NA");
+	if (detail >= 0)	/* up/down as routing spec 9 says, else NA */
+		yout_kv_str(y, "state", p->alive < 0 ? "NA" :
+				       p->alive ? "up" : "down");
 	if (detail >= 1 && p->has_detail) {
 		yout_kv_int(y, "max_ni_tx_credits",
 			    p->cr[LNET_PEER_CR_A_TX_MAX]);
