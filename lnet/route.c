@@ -23,6 +23,7 @@
  * routing choice as a whole is lnet/route-select.c).
  */
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
@@ -612,6 +613,23 @@ static struct lnet_route_table lnet_routes = {
 /* lnet_routes.rt_rnd is seeded at the first add, where random is ready */
 static bool lnet_routes_seeded;
 
+/* "route add" under ln_api_mutex, LNet running. */
+static int lnet_route_add_locked(u32 net, const struct lnet_nid *gw, u32 hops,
+				 u32 priority, struct netlink_ext_ack *extack)
+{
+	int rc;
+
+	if (!lnet_routes_seeded) {
+		prandom_seed_state(&lnet_routes.rt_rnd, get_random_u64());
+		lnet_routes_seeded = true;
+	}
+	rc = lnet_route_table_add(&lnet_routes, net, gw, hops, priority,
+				  extack);
+	if (!rc)
+		lnet_rtrcheck_route_added(gw);
+	return rc;
+}
+
 /**
  * lnet_route_add() - "route add": a route in the node's table
  * @net: the remote net
@@ -634,17 +652,60 @@ int lnet_route_add(u32 net, const struct lnet_nid *gw, u32 hops,
 		NL_SET_ERR_MSG(extack, "Network is down");
 		rc = -ENETDOWN;
 	} else {
-		if (!lnet_routes_seeded) {
-			prandom_seed_state(&lnet_routes.rt_rnd,
-					   get_random_u64());
-			lnet_routes_seeded = true;
-		}
-		rc = lnet_route_table_add(&lnet_routes, net, gw, hops,
-					  priority, extack);
-		if (!rc)
-			lnet_rtrcheck_route_added(gw);
+		rc = lnet_route_add_locked(net, gw, hops, priority, extack);
 	}
 	mutex_unlock(&the_lnet.ln_api_mutex);
+	return rc;
+}
+
+static char *routes = "";
+module_param(routes, charp, 0444);
+MODULE_PARM_DESC(routes, "Routes to non-local networks, added when LNet starts its networks= (deprecated: lnetctl route add)");
+
+static bool lnet_routes_param_nid_local(const struct lnet_nid *nid, void *arg)
+{
+	return lnet_node_nid_local(nid);
+}
+
+static int lnet_routes_param_add(u32 net, const struct lnet_nid *gw, u32 hops,
+				 u32 priority, void *arg)
+{
+	return lnet_route_add_locked(net, gw, hops, priority, NULL);
+}
+
+static const struct lnet_routes_param_ops lnet_routes_param_ops = {
+	.nid_local	= lnet_routes_param_nid_local,
+	.add		= lnet_routes_param_add,
+};
+
+/**
+ * lnet_routes_param_start() - the routes= module parameter (spec 10.2)
+ * @router: set to true if a gateway is one of the node's NIDs (spec 5.2)
+ *
+ * The whole string is checked before any route is added, so that a
+ * syntax error adds none.  -EEXIST and -EHOSTUNREACH are ignored (a
+ * gateway on a net that is not local is skipped); any other error is
+ * said on the console and returned, and LNet start fails.
+ *
+ * Context: Process context, under ln_api_mutex, LNet running with the
+ * NIs of networks= started.
+ * Return: 0, -EINVAL for a bad string, or the route table's error.
+ */
+int lnet_routes_param_start(bool *router)
+{
+	char why[256];
+	int rc;
+
+	if (!*routes)
+		return 0;
+	rc = lnet_routes_param_apply(routes, NULL, NULL, router, why,
+				     sizeof(why));
+	if (!rc)
+		rc = lnet_routes_param_apply(routes, &lnet_routes_param_ops,
+					     NULL, router, why, sizeof(why));
+	if (rc)
+		pr_err("LNet: routes=\"%s\": %s (%d)\n",
+		       routes, *why ? why : "error", rc);
 	return rc;
 }
 

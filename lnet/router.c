@@ -526,19 +526,21 @@ out:
 
 /**
  * lnet_routing_start() - routing at LNet start, by forwarding= (spec 5.2)
+ * @router: routes= named one of the node's own NIDs as a gateway
  *
- * "enabled" makes the pools and enables forwarding at once; "" and
- * "disabled" leave it disabled (this stack has no routes= parameter that
- * could make the node "a router").
+ * "enabled", or "" on a node that routes= made "a router", makes the
+ * pools and enables forwarding at once; "disabled", or "" otherwise,
+ * leaves it disabled.
  *
  * Context: Process context, under ln_api_mutex, LNet running.
  * Return: 0, -EINVAL for another value, or as the pools' allocation.
  */
-int lnet_routing_start(void)
+int lnet_routing_start(bool router)
 {
-	if (!strcmp(forwarding, "") || !strcmp(forwarding, "disabled"))
+	if (!strcmp(forwarding, "disabled") ||
+	    (!strcmp(forwarding, "") && !router))
 		return 0;
-	if (strcmp(forwarding, "enabled")) {
+	if (strcmp(forwarding, "enabled") && strcmp(forwarding, "")) {
 		pr_err("lnet: forwarding='%s' is neither 'enabled' nor 'disabled'\n",
 		       forwarding);
 		return -EINVAL;

@@ -270,7 +270,7 @@ static void lnet_put_locked(void)
  */
 int lnet_configure(bool all, struct netlink_ext_ack *extack)
 {
-	bool started = false;
+	bool started = false, router = false;
 	int rc = 0;
 
 	mutex_lock(&the_lnet.ln_api_mutex);
@@ -283,7 +283,11 @@ int lnet_configure(bool all, struct netlink_ext_ack *extack)
 		rc = lnet_start_networks(*networks ? networks :
 					 LNET_NETWORKS_DEFAULT, extack);
 		if (!rc)
-			rc = lnet_routing_start();	/* forwarding= */
+			rc = lnet_routes_param_start(&router);	/* routes= */
+		if (rc == -EINVAL)
+			NL_SET_ERR_MSG(extack, "bad routes= module parameter (see the console)");
+		if (!rc)
+			rc = lnet_routing_start(router);	/* forwarding= */
 		if (!rc)
 			rc = lnet_ping_target_update();
 		/*
@@ -349,6 +353,7 @@ EXPORT_SYMBOL(lnet_is_configured);
 static int lnet_startup_for_user_locked(void)
 {
 	const char *nets = *networks ? networks : LNET_NETWORKS_DEFAULT;
+	bool router = false;
 	int rc;
 
 	rc = lnet_startup_locked(NULL);
@@ -362,7 +367,9 @@ static int lnet_startup_for_user_locked(void)
 	the_lnet.ln_users++;
 	rc = lnet_start_networks(nets, NULL);
 	if (!rc)
-		rc = lnet_routing_start();	/* forwarding= */
+		rc = lnet_routes_param_start(&router);	/* routes= */
+	if (!rc)
+		rc = lnet_routing_start(router);	/* forwarding= */
 	if (!rc)
 		rc = lnet_ping_target_update();
 	if (rc) {

@@ -210,6 +210,7 @@ int lnet_routes_walk(unsigned long skip,
 		     int (*fn)(const struct lnet_route_info *ri, void *arg),
 		     void *arg);
 struct lnet_route_table *lnet_node_routes(void);
+int lnet_routes_param_start(bool *router);
 void lnet_routes_net_deleted(u32 net);
 void lnet_routes_flush(void);
 
@@ -252,6 +253,21 @@ void lnet_rtrcheck_routed_from_locked(const struct lnet_nid *from,
 				      u32 src_net);
 void lnet_rtrcheck_start(void);
 void lnet_rtrcheck_stop(void);
+
+/**
+ * struct lnet_routes_param_ops - what applying routes= asks of the node
+ * @nid_local: is @nid one of the node's own NIDs?
+ * @add: add a route, as lnet_route_table_add()
+ */
+struct lnet_routes_param_ops {
+	bool (*nid_local)(const struct lnet_nid *nid, void *arg);
+	int (*add)(u32 net, const struct lnet_nid *gw, u32 hops, u32 priority,
+		   void *arg);
+};
+
+int lnet_routes_param_apply(const char *str,
+			    const struct lnet_routes_param_ops *ops, void *arg,
+			    bool *router, char *why, size_t whysize);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 bool lnet_gw_net_up(const struct lnet_peer_net *lpn);

@@ -111,7 +111,7 @@ bool lnet_routing_forwards(void);
 int lnet_routing_set(bool enable, struct netlink_ext_ack *extack);
 int lnet_routing_buffers_set(const int *totals,
 			     struct netlink_ext_ack *extack);
-int lnet_routing_start(void);
+int lnet_routing_start(bool router);
 void lnet_routing_stop(void);
 unsigned int lnet_fwd_check_locked(struct lnet_ni *ni,
 				   const struct lnet_hdr *hdr, bool rdma_req,

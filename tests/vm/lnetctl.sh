@@ -1120,5 +1120,97 @@ phase unconfigure
 must_fail "net show after unconfigure" "not configured" "$LNETCTL" net show
 lnet_unload
 must_fail "no module" "is lnet.ko loaded" "$LNETCTL" net show
+
+# --- the routes= module parameter (routing spec 10.2, 5.2): read by
+# "lnet configure --all" once the NIs of networks= are up; a gateway of
+# our own makes the node a router; a gateway on no local net is skipped;
+# a bad string fails the start and leaves nothing configured ---
+phase routes_param
+me=${!my_ip}@tcp
+# rp_load ROUTES: lnet.ko with networks="tcp(eth0)" and routes="ROUTES"
+# (small router pools: a router's default large pool is 1 GiB), then the
+# other modules.
+rp_load() {
+	local m
+	insmod "$LNET_MODDIR/lnet/lnet.ko" "networks=\"tcp(eth0)\"" \
+		"routes=\"$1\"" alive_router_check_interval=0 \
+		tiny_router_buffers=16 small_router_buffers=8 \
+		large_router_buffers=4 || fail "insmod lnet.ko routes=\"$1\""
+	for m in $LNET_MODULES; do
+		[ "$m" = lnet/lnet.ko ] && continue
+		insmod "$LNET_MODDIR/$m" || fail "insmod $m (routes_param)"
+	done
+}
+# route_lines: "route show -v" on stdin as "net gateway hop priority"
+# lines, sorted (a net's routes are in a random order, spec 2.2).
+route_lines() {
+	awk '/^-     net: /	{ if (net != "") print net, gw, hop, prio; net = $3 }
+	     /^      gateway: /	{ gw = $2 }
+	     /^      hop: /	{ hop = $2 }
+	     /^      priority: /	{ prio = $2 }
+	     END		{ if (net != "") print net, gw, hop, prio }' | sort
+}
+# Three nets by an expansion, three gateways by a stepped one, hops and a
+# priority; a gateway on tcp5 (not local: skipped); a comment; a LF; our
+# own NID (not added: the node becomes a router); hops 255; a route that
+# exists (-EEXIST: ignored, its priority stays 0); a route to our own net
+# (-EEXIST: ignored).
+rp_good="o2ib[1-3] 2 192.0.2.[1-5/2]@tcp:1; tcp7 192.0.2.9@tcp 10.9.9.9@tcp5 # tcp5 is not local
+tcp8 $me 192.0.2.8@tcp:3;tcp9 255 192.0.2.8@tcp ; tcp7 192.0.2.9@tcp:5; tcp 10.9.9.9@tcp5"
+rp_load "$rp_good"
+# ignored without --all (spec 5.2)
+"$LNETCTL" lnet configure || fail "lnet configure (routes_param)"
+out=$("$LNETCTL" route show) || fail "route show (routes_param, no --all)"
+[ -z "$out" ] || fail "routes= applied by lnet configure without --all: $out"
+"$LNETCTL" lnet configure --all || fail "lnet configure --all with routes="
+cat >"$T/rp.want" <<ROUTES
+o2ib1 192.0.2.1@tcp 2 1
+o2ib1 192.0.2.3@tcp 2 1
+o2ib1 192.0.2.5@tcp 2 1
+o2ib2 192.0.2.1@tcp 2 1
+o2ib2 192.0.2.3@tcp 2 1
+o2ib2 192.0.2.5@tcp 2 1
+o2ib3 192.0.2.1@tcp 2 1
+o2ib3 192.0.2.3@tcp 2 1
+o2ib3 192.0.2.5@tcp 2 1
+tcp7 192.0.2.9@tcp -1 0
+tcp8 192.0.2.8@tcp -1 3
+tcp9 192.0.2.8@tcp 255 0
+ROUTES
+"$LNETCTL" route show -v >"$T/rp.show" || fail "route show -v (routes_param)"
+route_lines <"$T/rp.show" | expect_yaml "routes from routes=" "$T/rp.want"
+"$LNETCTL" routing show >"$T/rp.routing" || fail "routing show (routes_param)"
+grep -q '^-     enable: 1$' "$T/rp.routing" ||
+	{ cat "$T/rp.routing"; fail "routes= naming our own NID: not a router"; }
+"$LNETCTL" lnet unconfigure || fail "lnet unconfigure (routes_param)"
+lnet_unload
+# rp_bad NAME ROUTES MESSAGE: "lnet configure --all" fails, the console
+# says MESSAGE, and LNet is down; "lnet configure" then shows lo alone
+# and no route.
+rp_bad() {
+	local since
+	rp_load "$2"
+	since=$(dmesg | wc -l)
+	must_fail "configure --all with $1" \
+		"bad routes= module parameter|cannot|Invalid" \
+		"$LNETCTL" lnet configure --all
+	dmesg | tail -n +$((since + 1)) | grep -qF -- "$3" ||
+		{ dmesg | tail -20; fail "$1: no console message '$3'"; }
+	must_fail "net show after $1" "not configured" "$LNETCTL" net show
+	"$LNETCTL" lnet configure || fail "lnet configure after $1"
+	"$LNETCTL" net show | expect_yaml "net show after $1" "$T/show0"
+	out=$("$LNETCTL" route show) || fail "route show after $1"
+	[ -z "$out" ] || fail "$1 left routes: $out"
+	"$LNETCTL" lnet unconfigure || fail "lnet unconfigure after $1"
+	lnet_unload
+}
+rp_bad "a bad range" "o2ib 192.0.2.1@tcp; o2ib[3-1] 192.0.2.2@tcp" \
+	'LNet: routes="o2ib 192.0.2.1@tcp; o2ib[3-1] 192.0.2.2@tcp": bad range "3-1"'
+rp_bad "a gateway of 0@lo" "o2ib 0@lo" 'the gateway cannot be "0@lo"'
+# the table refuses the second route (a gateway on the remote net
+# itself) after it added the first: the failed start removes it
+rp_bad "a route the table refuses" \
+	"o2ib 192.0.2.1@tcp; tcp5 192.0.2.5@tcp5" \
+	'cannot add the route to tcp5 via 192.0.2.5@tcp5: -22'
 rm -rf "$T"
 log "lnetctl: all checks passed"
