@@ -237,8 +237,50 @@ udsp:
     "bad_value": """global:
       retry_count: -1
 """,
-    "unsupported_block": """routing:
+    "unsupported_block": """numa:
+      range: 0
+""",
+    # "routing:" and "buffers:" as export --backup and export write them
+    # (routing spec 10.5), buffers first, and refusals.
+    "routing_backup": """routing:
       enable: 1
+buffers:
+      tiny: 16
+      small: 2
+      large: 6
+""",
+    "routing_full": """routing:
+-     cpt[0]:
+            tiny:
+                  npages: 0
+                  nbuffers: 16
+                  credits: 16
+                  mincredits: 16
+            small:
+                  npages: 1
+                  nbuffers: 8
+                  credits: 8
+                  mincredits: 8
+            large:
+                  npages: 256
+                  nbuffers: 4
+                  credits: 4
+                  mincredits: 4
+-     enable: 3
+buffers:
+      tiny: 16
+      small: 8
+      large: 4
+""",
+    "routing_buffers_first": """buffers:
+      large: 5
+routing:
+      enable: 1
+""",
+    "routing_bad": """routing:
+      enable: x
+buffers:
+      huge: -2
 """,
     # "route:" as export --backup and export write it, and a refused hop.
     "routes_backup": """net:

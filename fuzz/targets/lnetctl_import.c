@@ -12,7 +12,8 @@
  * with a valid primary NID and at most LNET_GENL_PEER_NIDS_MAX valid
  * NIDs; no more UDSP rules than the document lists; every route to a
  * valid net other than lo through a valid gateway NID, with hop -1 or
- * 1..255 and priority -1 (not given) or a u32.  The same document
+ * 1..255 and priority -1 (not given) or a u32; routing enable 0 or 1
+ * and router buffer counts -1..INT_MAX.  The same document
  * planned twice gives the same plan.
  */
 #include <stdlib.h>
@@ -76,6 +77,11 @@ static void check_plan(const struct plan *pl, size_t in_size)
 		FUZZ_CHECK(r->hop == -1 || (r->hop >= 1 && r->hop <= 255));
 		FUZZ_CHECK(r->prio >= -1 && r->prio <= 0xffffffffLL);
 	}
+	FUZZ_CHECK(!pl->has_routing || pl->routing == 0 || pl->routing == 1);
+	for (i = 0; i < ARRAY_SIZE(pl->buffers); i++)
+		FUZZ_CHECK(!pl->has_buffers ||
+			   (pl->buffers[i] >= -1 && pl->buffers[i] <= INT_MAX));
+	FUZZ_CHECK(!pl->routing_done && !pl->buffers_done);
 	/* Every NI, parameter, peer, rule and route comes from input bytes. */
 	FUZZ_CHECK(pl->n_ni + pl->n_par + pl->n_peer + pl->n_udsp +
 		   pl->n_route <= in_size);
@@ -105,7 +111,11 @@ int fuzz_one_input(const u8 *data, size_t size)
 	FUZZ_CHECK(rc2 == rc);
 	FUZZ_CHECK(pl2.n_ni == pl.n_ni && pl2.n_par == pl.n_par &&
 		   pl2.n_peer == pl.n_peer && pl2.n_udsp == pl.n_udsp &&
-		   pl2.n_route == pl.n_route);
+		   pl2.n_route == pl.n_route &&
+		   pl2.has_routing == pl.has_routing &&
+		   pl2.routing == pl.routing &&
+		   pl2.has_buffers == pl.has_buffers &&
+		   !memcmp(pl2.buffers, pl.buffers, sizeof(pl.buffers)));
 	plan_free(&pl);
 	plan_free(&pl2);
 	yaml_document_delete(&doc);

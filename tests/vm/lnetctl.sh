@@ -237,9 +237,9 @@ must_fail "import of a gni net (no LND)" "errno: -93" \
 	"$T/before"
 sed -i 's/retry_count: 2/retry_count: many/' "$T/bad.yaml"
 must_fail "import of a bad value" "retry_count" "$LNETCTL" import "$T/bad.yaml"
-printf 'routing:\n      enable: 1\n' >"$T/routing.yaml"
-must_fail "import of an unsupported block" "'routing' blocks" \
-	"$LNETCTL" import "$T/routing.yaml"
+printf 'numa:\n      range: 0\n' >"$T/numa.yaml"
+must_fail "import of an unsupported block" "'numa' blocks" \
+	"$LNETCTL" import "$T/numa.yaml"
 "$LNETCTL" export --backup | expect_yaml "export after bad imports" \
 	"$T/before"
 "$LNETCTL" import --add "$T/export.full" >/dev/null 2>&1 ||
@@ -944,6 +944,65 @@ routing_yaml 0 0 0 0 >"$T/routing0"
 "$LNETCTL" set routing 1 || fail "set routing 1 again"
 "$LNETCTL" routing show | expect_yaml "routing show, enabled again" \
 	"$T/routing2"
+# export / import of "routing:" and "buffers:" (spec 10.5): export puts
+# them after the peers and before the globals; --backup's shape is
+# "enable: N" and the totals; import --del disables routing, import
+# enables it before it sets the counts; the round trip is exact.
+"$LNETCTL" export --backup >"$T/rt.backup" || fail "export --backup (routing)"
+cat >"$T/rt.want" <<'YAML'
+routing:
+      enable: 1
+buffers:
+      tiny: 16
+      small: 2
+      large: 6
+global:
+YAML
+sed -n '/^routing:/,/^global:/p' "$T/rt.backup" |
+	expect_yaml "export --backup: routing and buffers" "$T/rt.want"
+"$LNETCTL" export >"$T/rt.full" || fail "export (routing)"
+sed -n '/^routing:/,/^buffers:/p' "$T/rt.full" | sed '$d' >"$T/rt.fullpart"
+sed -n '/^routing:/,/^buffers:/p' "$T/routing2" | sed '$d' |
+	expect_yaml "export: routing as routing show" "$T/rt.fullpart"
+"$LNETCTL" import --del "$T/rt.backup" || fail "import --del (routing)"
+"$LNETCTL" routing show | expect_yaml "routing after import --del" \
+	"$T/routing0"
+"$LNETCTL" import "$T/rt.backup" || fail "import (routing)"
+"$LNETCTL" routing show | expect_yaml "routing after import" "$T/routing2"
+"$LNETCTL" export --backup | expect_yaml "export --backup after the round trip" \
+	"$T/rt.backup"
+# routing show's own shape imports too (its figures ignored)
+sed -n '/^routing:/,$p' "$T/routing2" >"$T/rt.show"
+"$LNETCTL" import --del "$T/rt.show" || fail "import --del of routing show"
+"$LNETCTL" routing show | expect_yaml "routing after import --del of routing show" \
+	"$T/routing0"
+"$LNETCTL" import "$T/rt.show" || fail "import of routing show"
+"$LNETCTL" routing show | expect_yaml "routing after import of routing show" \
+	"$T/routing2"
+# an exported STARTING (3) imports as disable
+printf 'routing:\n      enable: 3\n' >"$T/rt.3"
+"$LNETCTL" import "$T/rt.3" || fail "import of enable: 3"
+"$LNETCTL" routing show | expect_yaml "enable: 3 imported" "$T/routing0"
+# buffers before routing in the file: routing is still applied first
+printf 'buffers:\n      large: 5\nrouting:\n      enable: 1\n' >"$T/rt.order"
+"$LNETCTL" import "$T/rt.order" || fail "import of buffers before routing"
+routing_yaml 1 16 2 5 >"$T/routing3"
+"$LNETCTL" routing show | expect_yaml "buffers before routing imported" \
+	"$T/routing3"
+printf 'buffers:\n      huge: 5\n' >"$T/rt.bad1"
+must_fail "import of a bad buffers key" "invalid key 'huge'" \
+	"$LNETCTL" import "$T/rt.bad1"
+printf 'buffers:\n      tiny: -2\n' >"$T/rt.bad2"
+must_fail "import of a bad buffers count" "invalid tiny value '-2'" \
+	"$LNETCTL" import "$T/rt.bad2"
+printf 'routing:\n      enable: x\n' >"$T/rt.bad3"
+must_fail "import of a bad routing value" "invalid routing value 'x'" \
+	"$LNETCTL" import "$T/rt.bad3"
+printf 'routing:\n      enabled: 1\n' >"$T/rt.bad4"
+must_fail "import of a bad routing key" "invalid key 'enabled'" \
+	"$LNETCTL" import "$T/rt.bad4"
+"$LNETCTL" routing show | expect_yaml "routing unchanged by refused imports" \
+	"$T/routing3"
 "$LNETCTL" set routing 0 || fail "set routing 0 (end)"
 "$LNETCTL" lnet unconfigure || fail "lnet unconfigure (routing end)"
 lnet_unload

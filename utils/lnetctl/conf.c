@@ -2,7 +2,9 @@
 /*
  * lnetctl export / import: the configuration as YAML, in the shape of
  * "net show", "route show -v", "peer show" (the configured peers),
- * "global show" and "udsp show".
+ * "routing show" (only once routing made pools; --backup: "routing:
+ * enable: N" and "buffers:" with the totals), "global show" and "udsp
+ * show", in stock's order (routing spec 10.5).
  * Import checks the whole file before it changes anything (plan.c), and
  * undoes what it did if the kernel refuses a part.
  */
@@ -28,6 +30,7 @@ int cmd_export(int argc, char **argv)
 	struct ni_list l = { NULL, 0 };
 	struct udsp_list u = { NULL, 0 };
 	struct route_list rl = { NULL, 0 };
+	struct routing_rec rr;
 	bool backup = false;
 	unsigned int n = 0;
 	struct yout y;
@@ -71,6 +74,10 @@ int cmd_export(int argc, char **argv)
 		report_nl_error("show", "route", "cannot get routes", &err);
 		goto out;
 	}
+	if (do_routing_get(&rr, &err) < 0) {
+		report_nl_error("show", "routing", "cannot get routing", &err);
+		goto out;
+	}
 	if (file) {
 		f = fopen(file, "w");
 		if (!f) {
@@ -92,6 +99,8 @@ int cmd_export(int argc, char **argv)
 			fclose(f);
 		goto out;
 	}
+	if (rr.npools)
+		emit_routing(&y, &rr, backup);
 	emit_globals(&y, p, n);
 	emit_udsp(&y, &u, true, backup);
 	yout_end_map(&y);
@@ -124,6 +133,13 @@ static void undo_import(struct plan *pl, unsigned int n_ni,
 		do_udsp_del(pl->udsp_at[n_udsp], &err);
 	while (n_peer--)
 		do_peer_del(pl->peer[n_peer].prim, NULL, true, &err);
+	/* buffers first, while routing is as the import set it */
+	if (pl->buffers_done && pl->old_routing == 1)
+		do_buffers_set(pl->old_buffers, &err);
+	if (pl->routing_done)
+		do_routing_set(pl->old_routing == 1, &err);
+	pl->buffers_done = false;
+	pl->routing_done = false;
 	while (n_route--)
 		do_route_del(pl->route[n_route].net, pl->route[n_route].gw,
 			     &err);
@@ -204,6 +220,50 @@ static int import_add_udsp(struct plan *pl)
 	return 0;
 }
 
+/*
+ * "routing:" then "buffers:", whatever their order in the file: a count
+ * is a no-op while routing is disabled (spec 10.5).  What was there is
+ * kept for undo_import(): the state, and the totals if routing was on
+ * (while it is off the kernel does not say the stored ones).
+ */
+static int import_add_routing(struct plan *pl)
+{
+	struct routing_rec rr;
+	struct lnl_error err;
+	unsigned int i;
+
+	if (!pl->has_routing && !pl->has_buffers)
+		return 0;
+	if (do_routing_get(&rr, &err) < 0) {
+		report_nl_error("show", "routing", "cannot get routing", &err);
+		return -1;
+	}
+	pl->old_routing = rr.state;
+	for (i = 0; i < ARRAY_SIZE(pl->old_buffers); i++)
+		pl->old_buffers[i] = i < rr.npools ?
+			(long long)rr.pool[i][LNET_RTRPOOL_A_NBUFFERS] : -1;
+	if (pl->has_routing) {
+		if (do_routing_set(pl->routing, &err) < 0) {
+			char prefix[64];
+
+			snprintf(prefix, sizeof(prefix),
+				 "cannot set routing to %d", pl->routing);
+			report_nl_error("set", "routing", prefix, &err);
+			return -1;
+		}
+		pl->routing_done = true;
+	}
+	if (pl->has_buffers) {
+		if (do_buffers_set(pl->buffers, &err) < 0) {
+			report_nl_error("set", "buffers",
+					"cannot set the router buffers", &err);
+			return -1;
+		}
+		pl->buffers_done = true;
+	}
+	return 0;
+}
+
 static int import_add(struct plan *pl)
 {
 	struct lnl_error err;
@@ -246,6 +306,10 @@ static int import_add(struct plan *pl)
 					&err);
 			return 1;
 		}
+	}
+	if (import_add_routing(pl) < 0) {
+		undo_import(pl, pl->n_ni, pl->n_par, pl->n_route, 0, 0);
+		return 1;
 	}
 	/* Peers last: their NIDs' nets are there then. */
 	for (i = 0; i < pl->n_peer; i++) {
@@ -421,6 +485,12 @@ static int import_del(struct plan *pl)
 			return 1;
 		}
 	}
+	/* as stock's: "routing:" disables routing; "buffers:" is no-op */
+	if (pl->has_routing && do_routing_set(0, &err) < 0) {
+		report_nl_error("set", "routing", "cannot set routing to 0",
+				&err);
+		return 1;
+	}
 	for (i = 0; i < pl->n_ni; i++) {
 		if (do_net_del(pl->ni[i].net, pl->ni[i].ifname, NULL,
 			       &err) < 0) {
@@ -476,11 +546,17 @@ static int import_show(struct plan *pl)
 {
 	struct lnl_error err;
 	struct ni_list l, sel = { NULL, 0 };
+	struct routing_rec rr = { 0 };
 	struct param *p = NULL;
 	unsigned int i, n = 0;
 	struct yout y;
 	int rc = 1;
 
+	if ((pl->has_routing || pl->has_buffers) &&
+	    do_routing_get(&rr, &err) < 0) {
+		report_nl_error("show", "routing", "cannot get routing", &err);
+		return 1;
+	}
 	if (get_nis(NULL, 1, &l, &err) < 0) {
 		report_nl_error("show", "net", "cannot get networks", &err);
 		return 1;
@@ -521,6 +597,8 @@ static int import_show(struct plan *pl)
 		yout_end(&y);
 		goto out;
 	}
+	if ((pl->has_routing || pl->has_buffers) && rr.npools)
+		emit_routing(&y, &rr, false);
 	if (n)
 		emit_globals(&y, p, n);
 	if (pl->n_udsp)

@@ -242,6 +242,15 @@ int parse_route(yaml_document_t *doc, yaml_node_t *map,
 int cmd_route(int argc, char **argv);
 
 /* --- forwarding (routing.c) --- */
+/* What ROUTING_GET replied: the state, and tiny, small, large's figures. */
+struct routing_rec {
+	unsigned int state;
+	unsigned int npools;
+	unsigned int pool[3][LNET_RTRPOOL_A_MAX + 1];
+};
+
+int do_routing_get(struct routing_rec *r, struct lnl_error *err);
+void emit_routing(struct yout *y, const struct routing_rec *r, bool backup);
 int do_routing_set(int enable, struct lnl_error *err);
 int do_buffers_set(const long long *totals, struct lnl_error *err);
 bool is_routing_param(const char *name);

@@ -370,6 +370,107 @@ static int plan_routes(yaml_document_t *doc, yaml_node_t *seq,
 }
 
 /*
+ * A mapping of "routing:": "enable: N" (export --backup), or an item of
+ * routing show's sequence: "enable: N", or "cpt[N]: ..." (the pools'
+ * figures, ignored).  Only 1 enables (spec 10.5: an exported 2 or 3,
+ * STOPPING or STARTING, imports as disable).
+ */
+static int plan_routing_map(yaml_document_t *doc, yaml_node_t *map,
+			    struct plan *pl)
+{
+	yaml_node_pair_t *pair;
+	const char *key, *val;
+	long long v;
+
+	if (!map || map->type != YAML_MAPPING_NODE) {
+		report_error("import", "routing", EINVAL,
+			     "'routing' is not 'enable: N'");
+		return -EINVAL;
+	}
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		if (key && !strncmp(key, "cpt[", 4))
+			continue;
+		if (!key || strcmp(key, "enable")) {
+			report_error("import", "routing", EINVAL,
+				     "invalid key '%s'", key ? key : "");
+			return -EINVAL;
+		}
+		val = scalar(PAIR_VAL(doc, pair));
+		if (!val || parse_long(val, INT_MIN, INT_MAX, &v) < 0) {
+			report_error("import", "routing", EINVAL,
+				     "invalid routing value '%s'",
+				     val ? val : "");
+			return -EINVAL;
+		}
+		pl->has_routing = true;
+		pl->routing = v == 1;
+	}
+	return 0;
+}
+
+static int plan_routing(yaml_document_t *doc, yaml_node_t *node,
+			struct plan *pl)
+{
+	yaml_node_item_t *it;
+	int rc;
+
+	if (node->type != YAML_SEQUENCE_NODE)
+		return plan_routing_map(doc, node, pl);
+	for (it = node->data.sequence.items.start;
+	     it < node->data.sequence.items.top; it++) {
+		rc = plan_routing_map(doc, yaml_document_get_node(doc, *it),
+				      pl);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* "buffers:": "tiny|small|large: N", N as "set <pool>_buffers" takes. */
+static int plan_buffers(yaml_document_t *doc, yaml_node_t *map,
+			struct plan *pl)
+{
+	static const char *const pools[] = { "tiny", "small", "large" };
+	yaml_node_pair_t *pair;
+	const char *key, *val;
+	unsigned int i;
+	long long v;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("import", "buffers", EINVAL,
+			     "'buffers' is not a mapping");
+		return -EINVAL;
+	}
+	if (!pl->has_buffers)
+		for (i = 0; i < ARRAY_SIZE(pl->buffers); i++)
+			pl->buffers[i] = -1;
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		for (i = 0; key && i < ARRAY_SIZE(pools); i++)
+			if (!strcmp(key, pools[i]))
+				break;
+		if (!key || i == ARRAY_SIZE(pools)) {
+			report_error("import", "buffers", EINVAL,
+				     "invalid key '%s'", key ? key : "");
+			return -EINVAL;
+		}
+		val = scalar(PAIR_VAL(doc, pair));
+		if (!val || parse_long(val, -1, INT_MAX, &v) < 0) {
+			report_error("import", "buffers", EINVAL,
+				     "invalid %s value '%s': must be an integer in -1..%d",
+				     key, val ? val : "", INT_MAX);
+			return -EINVAL;
+		}
+		pl->buffers[i] = v;
+		pl->has_buffers = true;
+	}
+	return 0;
+}
+
+/*
  * The first key of a mapping under @node whose value is empty (a plain
  * "key:" with nothing after it), or NULL.
  */
@@ -456,6 +557,10 @@ int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_udsp(doc, v, pl);
 		} else if (key && !strcmp(key, "route")) {
 			rc = plan_routes(doc, v, pl);
+		} else if (key && !strcmp(key, "routing")) {
+			rc = plan_routing(doc, v, pl);
+		} else if (key && !strcmp(key, "buffers")) {
+			rc = plan_buffers(doc, v, pl);
 		} else {
 			report_error("import", key ? key : "import",
 				     EOPNOTSUPP,

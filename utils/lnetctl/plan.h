@@ -26,6 +26,16 @@ struct plan {
 	long long *udsp_at;	/* import --add: where each rule went */
 	struct route_req *route;
 	unsigned int n_route;
+	/* "routing:": enable is 1 for "enable: 1", else 0 (spec 10.5) */
+	bool has_routing;
+	int routing;
+	/* "buffers:": tiny, small, large; -1 for one not given */
+	bool has_buffers;
+	long long buffers[3];
+	/* import --add: what was applied, and what was there (for undo) */
+	bool routing_done, buffers_done;
+	int old_routing;
+	long long old_buffers[3];
 };
 
 int plan_doc(yaml_document_t *doc, struct plan *pl);

@@ -32,13 +32,6 @@ static const int pool_attrs[] = {
 	LNET_A_RTR_TINY, LNET_A_RTR_SMALL, LNET_A_RTR_LARGE,
 };
 
-/* What ROUTING_GET replied. */
-struct routing_rec {
-	unsigned int state;
-	unsigned int npools;
-	unsigned int pool[3][LNET_RTRPOOL_A_MAX + 1];
-};
-
 static int routing_cb(struct nlattr **tb, struct nlattr *head, int len,
 		      void *arg)
 {
@@ -60,16 +53,27 @@ static int routing_cb(struct nlattr **tb, struct nlattr *head, int len,
 	return 0;
 }
 
-static int do_routing_get(struct routing_rec *r, struct lnl_error *err)
+/**
+ * do_routing_get() - the routing state and the pools' figures
+ * @r: out
+ * @err: the kernel's refusal
+ *
+ * Return: 0 or -errno.
+ */
+int do_routing_get(struct routing_rec *r, struct lnl_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	return lnl_run(lnl_msg(LNET_CMD_ROUTING_GET, false), routing_cb, r,
 		       err);
 }
 
-/* The "routing:" and "buffers:" blocks (in a map being emitted). */
-static void emit_routing(struct yout *y, const struct routing_rec *r,
-			 bool backup)
+/**
+ * emit_routing() - the "routing:" and "buffers:" blocks
+ * @y: in a map being emitted
+ * @r: from do_routing_get(), with pools
+ * @backup: export --backup's shape: "routing: enable: N" and the totals
+ */
+void emit_routing(struct yout *y, const struct routing_rec *r, bool backup)
 {
 	unsigned int i;
 
