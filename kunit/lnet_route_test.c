@@ -10,7 +10,8 @@
  * 6.4): lnet_route_usable() against every gateway state, the flag and
  * single-hop detection a gateway's ping info gives
  * (lnet_route_ping_update()), health never counted, and
- * check_routers_before_use's initial state.
+ * check_routers_before_use's initial state.  A router's net liveness
+ * (6.7): when a net no ping reached is down (lnet_rtr_net_unpinged()).
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -666,6 +667,48 @@ static void route_ping_update_rules(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r.lr_single_hop);
 }
 
+/*
+ * Spec 6.7: a router's net no ping reached for W = interval + timeout
+ * seconds has its NIs down (lnet_rtr_net_unpinged()).
+ */
+static void route_router_net_unpinged(struct kunit *test)
+{
+	bool (*down)(unsigned long now, unsigned long last, int interval,
+		     int timeout) = lnet_rtr_net_unpinged;
+	const unsigned long t = 1000000;	/* any time */
+#if BITS_PER_LONG == 64
+	const unsigned long big = 2UL * INT_MAX * HZ;	/* W exact */
+#else
+	const unsigned long big = LONG_MAX;		/* W saturated */
+#endif
+
+	/* W = 60 + 50: up to just below W, then down (from W on) */
+	KUNIT_EXPECT_FALSE(test, down(t, t, 60, 50));
+	KUNIT_EXPECT_FALSE(test, down(t + 110 * HZ - 1, t, 60, 50));
+	KUNIT_EXPECT_TRUE(test, down(t + 110 * HZ, t, 60, 50));
+	KUNIT_EXPECT_TRUE(test, down(t + 3600 * HZ, t, 60, 50));
+	/* the sum decides: a negative part is added as it is */
+	KUNIT_EXPECT_FALSE(test, down(t + 4 * HZ - 1, t, -1, 5));
+	KUNIT_EXPECT_TRUE(test, down(t + 4 * HZ, t, -1, 5));
+	/* W <= 0: no grace, even pinged this very jiffy */
+	KUNIT_EXPECT_TRUE(test, down(t, t, 0, 0));
+	KUNIT_EXPECT_TRUE(test, down(t, t, 60, -60));
+	KUNIT_EXPECT_TRUE(test, down(t, t, -5, 3));
+	KUNIT_EXPECT_TRUE(test, down(t, t, INT_MIN, INT_MIN));
+	/* jiffies wrap between the ping and now (5 s and a jiffy) */
+	KUNIT_EXPECT_TRUE(test, down(4 * HZ, ULONG_MAX - HZ, 2, 2));
+	KUNIT_EXPECT_FALSE(test, down(4 * HZ, ULONG_MAX - HZ, 3, 3));
+	/* a ping seen after now was read (across a wrap too): fresh */
+	KUNIT_EXPECT_FALSE(test, down(t, t + 1, 2, 2));
+	KUNIT_EXPECT_FALSE(test, down(ULONG_MAX, 0, 2, 2));
+	/* two large ints do not wrap to a negative W (no grace) */
+	KUNIT_EXPECT_FALSE(test, down(t + 3600 * HZ, t, INT_MAX, INT_MAX));
+	KUNIT_EXPECT_FALSE(test, down(t + 3600 * HZ, t, INT_MAX, 1));
+	/* W in jiffies saturates at LONG_MAX, on 32-bit only */
+	KUNIT_EXPECT_FALSE(test, down(t + big - 1, t, INT_MAX, INT_MAX));
+	KUNIT_EXPECT_TRUE(test, down(t + big, t, INT_MAX, INT_MAX));
+}
+
 static void route_health_not_counted(struct kunit *test)
 {
 	struct lnet_peer_ni a = {}, b = {};
@@ -781,6 +824,7 @@ static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_health_not_counted),
 	KUNIT_CASE(route_check_before_use),
 	KUNIT_CASE(route_gateway_state_decides),
+	KUNIT_CASE(route_router_net_unpinged),
 	{}
 };
 

@@ -296,6 +296,7 @@ int lnet_ni_start(u32 net_id, const char *ifname,
 		}
 		newnet->net_id = net_id;
 		newnet->net_lnd = lnd;
+		newnet->net_last_ping = jiffies;
 		INIT_LIST_HEAD(&newnet->net_nis);
 		net = newnet;
 	}

@@ -23,6 +23,11 @@
  *   detection from the NIs the buffer lists (lnet_route_ping_update()).
  * - A routed message from a gateway marked dead revives it (spec 6.5,
  *   lnet_rtrcheck_routed_from_locked(), called by lnet_parse()).
+ * - On a router (routing not DISABLED), each pass reports down every NI
+ *   of a local net that no other node pinged for W =
+ *   alive_router_check_interval + router_ping_timeout seconds; a ping
+ *   sets the NI it came to up again (spec 6.7, lnet_rtr_nets_check_locked()
+ *   and lnet_rtr_ni_pinged_locked(), called by lnet_parse()).
  *
  * Everything runs under the LNet lock but the work item's scheduling.
  * The gateway state lives in its struct lnet_peer (lp_gw_*, lp_rtrcheck_*)
@@ -37,6 +42,7 @@
 
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
+#include <lnet/router.h>
 
 #include "peer.h"
 
@@ -48,7 +54,7 @@ MODULE_PARM_DESC(alive_router_check_interval,
 static int router_ping_timeout = 50;
 module_param(router_ping_timeout, int, 0644);
 MODULE_PARM_DESC(router_ping_timeout,
-		 "Seconds added to alive_router_check_interval for a router's NI without pings to go down");
+		 "Seconds added to alive_router_check_interval: a router's net no ping reached for their sum has its NIs down");
 
 static int avoid_asym_router_failure = 1;
 module_param(avoid_asym_router_failure, int, 0644);
@@ -421,6 +427,122 @@ static void lnet_rtrcheck_route(struct lnet_route *r, void *arg)
 		lnet_rtrcheck_gateway_locked(lp, w->interval);
 }
 
+/**
+ * lnet_rtr_net_unpinged() - has a router's net gone without a ping too long?
+ * @now: the time (jiffies)
+ * @last: when the net was last pinged (jiffies)
+ * @interval: alive_router_check_interval (seconds)
+ * @timeout: router_ping_timeout (seconds)
+ *
+ * Spec 6.7: W = @interval + @timeout, summed in 64 bits (two large ints
+ * do not wrap to a negative W); a net that no ping reached for W seconds
+ * or more is unpinged, and W <= 0 gives no grace at all (stock's
+ * "now >= last + W").  The time since @last is taken modulo the jiffies
+ * wrap, so a @last before a wrap counts right; a @last after @now (a ping
+ * seen after @now was read) is fresh.  W in jiffies saturates at
+ * LONG_MAX, the range time_after() compares (reached on 32-bit only):
+ * the checker looks every second, so a net is marked long before its
+ * time since @last could leave that range.
+ *
+ * Return: true if the net's NIs are to be reported down.
+ */
+VISIBLE_IF_KUNIT bool lnet_rtr_net_unpinged(unsigned long now,
+					    unsigned long last,
+					    int interval, int timeout)
+{
+	s64 w = (s64)interval + timeout;
+	unsigned long since = now - last, wj;
+
+	if (w <= 0)
+		return true;
+	if ((long)since < 0)
+		return false;
+	wj = w >= LONG_MAX / HZ ? LONG_MAX : (unsigned long)w * HZ;
+	return since >= wj;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_rtr_net_unpinged);
+
+/**
+ * lnet_rtr_ni_pinged_locked() - another node pinged one of our NIs
+ * @ni: the NI the ping GET came to (not 0@lo)
+ *
+ * Spec 6.7 step 2: its net was pinged now, and @ni is up again if the
+ * router checker reported it down; that change is written into our ping
+ * buffer and pushed to every multi-rail peer.  The time is kept whether
+ * or not we route (Documentation/routing.rst).
+ *
+ * Context: under the LNet lock (lnet_parse(): process context or softirq).
+ */
+void lnet_rtr_ni_pinged_locked(struct lnet_ni *ni)
+{
+	char s[LNET_NIDSTR_SIZE];
+
+	ni->ni_net->net_last_ping = jiffies;
+	if (!ni->ni_rtr_down)
+		return;
+	WRITE_ONCE(ni->ni_rtr_down, false);
+	lnet_nid_to_str(&ni->ni_nid, s, sizeof(s));
+	pr_info_ratelimited("LNet: NI %s is up: pinged\n", s);
+	lnet_ping_target_status_later();
+}
+
+/* Routing was on at the last pass: spec 6.7 applied. */
+static bool lnet_rtr_liveness_on;
+
+/* Mark every NI of @net down (true) or clear that; return: any changed. */
+static bool lnet_rtr_net_mark_locked(struct lnet_net *net, bool down)
+{
+	struct lnet_ni *ni;
+	bool changed = false;
+
+	list_for_each_entry(ni, &net->net_nis, ni_list) {
+		if (ni == the_lnet.ln_loni || ni->ni_rtr_down == down)
+			continue;
+		WRITE_ONCE(ni->ni_rtr_down, down);
+		changed = true;
+	}
+	return changed;
+}
+
+/*
+ * Spec 6.7 step 3, once per pass: while we route, a net no ping reached
+ * for W has its NIs down.  When routing turns on, each net starts with a
+ * full W (stock's STARTING window, not built, gives peers that time to
+ * ping us); when it turns off, the NIs this rule took down are up again.
+ * A change is written into the ping buffer and pushed to every
+ * multi-rail peer.
+ */
+static void lnet_rtr_nets_check_locked(void)
+{
+	int interval = READ_ONCE(alive_router_check_interval);
+	int timeout = READ_ONCE(router_ping_timeout);
+	bool routing = lnet_routing_forwards();
+	unsigned long now = jiffies;
+	char s[LNET_NIDSTR_SIZE];
+	struct lnet_net *net;
+	bool changed = false;
+
+	if (!routing && !lnet_rtr_liveness_on)
+		return;
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list) {
+		if (!routing) {
+			changed |= lnet_rtr_net_mark_locked(net, false);
+		} else if (!lnet_rtr_liveness_on) {
+			net->net_last_ping = now;
+		} else if (lnet_rtr_net_unpinged(now, net->net_last_ping,
+						 interval, timeout) &&
+			   lnet_rtr_net_mark_locked(net, true)) {
+			changed = true;
+			lnet_net_to_str(net->net_id, s, sizeof(s));
+			pr_info("LNet: net %s: no ping for %lld s: its NIs are down\n",
+				s, (s64)interval + timeout);
+		}
+	}
+	lnet_rtr_liveness_on = routing;
+	if (changed)
+		lnet_ping_target_status_locked();
+}
+
 /* lnet_rtrcheck_work: one pass, then the next a second later. */
 static void lnet_rtrcheck_run(struct work_struct *work)
 {
@@ -437,6 +559,7 @@ static void lnet_rtrcheck_run(struct work_struct *work)
 		w.pass = ++lnet_rtrcheck_pass;
 		lnet_routes_each(lnet_rtrcheck_route, &w);
 	}
+	lnet_rtr_nets_check_locked();
 	lnet_unlock();
 	queue_delayed_work(system_wq, &lnet_rtrcheck_work, HZ);
 }
@@ -539,6 +662,7 @@ static bool lnet_rtrcheck_all_checked(void)
  */
 void lnet_rtrcheck_start(void)
 {
+	lnet_rtr_liveness_on = false;
 	mod_delayed_work(system_wq, &lnet_rtrcheck_work, 0);
 	if (!lnet_check_routers_before_use() ||
 	    READ_ONCE(alive_router_check_interval) <= 0)

@@ -187,12 +187,14 @@ static inline bool lnet_ni_usable(const struct lnet_ni *ni)
 }
 
 /*
- * Reported up (net show, ping replies): usable, and its health has not
- * fallen to 0 since it was last fully healthy.
+ * Reported up (net show, ping replies): usable, its health has not
+ * fallen to 0 since it was last fully healthy, and, on a router, it
+ * was pinged since its net went unpinged (routing spec 6.7).
  */
 static inline bool lnet_ni_status_up(const struct lnet_ni *ni)
 {
-	return lnet_ni_usable(ni) && !READ_ONCE(ni->ni_health_down);
+	return lnet_ni_usable(ni) && !READ_ONCE(ni->ni_health_down) &&
+	       !READ_ONCE(ni->ni_rtr_down);
 }
 
 /* select.c: multi-rail selection of the local NI and peer NI. */

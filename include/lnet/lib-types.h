@@ -156,6 +156,10 @@ struct lnet_ni_stats {
  * @net_lnd: its LND
  * @net_nis: its NIs, in configuration order
  * @net_prio: its UDSP priority (lnet_udsp_net_prio())
+ * @net_last_ping: when one of its NIs last received a ping from another
+ *	node (jiffies; its creation until then): a router's NIs on a net
+ *	no ping reached for a while are reported down (routing spec 6.7,
+ *	lnet/router-checker.c)
  */
 struct lnet_net {
 	struct list_head	net_list;
@@ -163,6 +167,7 @@ struct lnet_net {
 	struct lnet_lnd		*net_lnd;
 	struct list_head	net_nis;
 	struct lnet_sel_prio	net_prio;
+	unsigned long		net_last_ping;
 };
 
 /**
@@ -196,6 +201,9 @@ struct lnet_net {
  * @ni_recovery_pending: a recovery ping of it is in flight
  * @ni_health_down: its health reached 0: reported down (in ping replies
  *	too) until it is back to the maximum
+ * @ni_rtr_down: routing, its net had no ping for alive_router_check_interval
+ *	+ router_ping_timeout: reported down until it is pinged (routing
+ *	spec 6.7, lnet/router-checker.c)
  */
 struct lnet_ni {
 	struct list_head	ni_list;
@@ -220,6 +228,7 @@ struct lnet_ni {
 	unsigned long		ni_next_ping;
 	bool			ni_recovery_pending;
 	bool			ni_health_down;
+	bool			ni_rtr_down;
 };
 
 /**

@@ -269,8 +269,15 @@ int lnet_routes_param_apply(const char *str,
 			    const struct lnet_routes_param_ops *ops, void *arg,
 			    bool *router, char *why, size_t whysize);
 
+/* lnet/router-checker.c: a router's NI liveness (spec 6.7). */
+struct lnet_ni;
+
+void lnet_rtr_ni_pinged_locked(struct lnet_ni *ni);
+
 #if IS_ENABLED(CONFIG_KUNIT)
 bool lnet_gw_net_up(const struct lnet_peer_net *lpn);
+bool lnet_rtr_net_unpinged(unsigned long now, unsigned long last,
+			   int interval, int timeout);
 #endif
 
 #endif /* _LNET_ROUTE_H */

@@ -22,6 +22,14 @@
 #  - gateway_down: r's LNet unloaded: a's and b's checks fail, their
 #    routes go down, a send from a to b fails at once with
 #    -EHOSTUNREACH; r back and routing again: both routes up, a pings b.
+#  - ni_liveness: r routes with W = alive_router_check_interval +
+#    router_ping_timeout = 4 s (routing spec 6.7); b stops pinging r
+#    (no checks, health_sensitivity 0 so that no recovery ping follows
+#    r's NI reported down): r's o2ib NI goes down (net show, the console
+#    line), its tcp NI, checked by a every 2 s, stays up; b's route (r's
+#    NI on its net down) and a's (single-hop, r's NI on the remote net
+#    down) go down from r's push and ping info; b pings r's o2ib NI: up
+#    again on r, both routes up.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -30,7 +38,9 @@ set -euo pipefail
 NOWHERE=192.0.2.99@tcp7
 
 # The router checker every 2 s (stock 60, sanity-lnet 5); r's pools small.
-RTR_OPTS="alive_router_check_interval=2 router_ping_timeout=2
+# W on r (spec 6.7) is 12 s: its NIs stay up while a and b check it every
+# 2 s, even on the debug kernel; ni_liveness makes it 4 s.
+RTR_OPTS="alive_router_check_interval=2 router_ping_timeout=10
 tiny_router_buffers=64 small_router_buffers=64 large_router_buffers=8"
 
 # route_state STATE SECS [TYPE]: this node's route shows "state: STATE"
@@ -215,6 +225,89 @@ barrier r-back
 barrier routes-back
 [ "$LNET_NODE" = a ] && ping_ok "$B" 3
 barrier pinged-again
+
+phase ni_liveness
+PARAMS=/sys/module/lnet/parameters
+# r_ni_status NID: up or down, as r's net show says.
+r_ni_status() {
+	"$LNETCTL" net show > "$T/net" || fail "net show"
+	awk -v nid="$1" '$1 == "-" && $2 == "nid:" { cur = $3 }
+		$1 == "status:" && cur == nid { print $2; exit }' "$T/net"
+}
+# peer_health NID: the health value "lnetctl peer show -v 2" gives NID.
+peer_health() {
+	"$LNETCTL" peer show -v 2 | awk -v nid="$1" '$2 == "nid:" { cur = $3 }
+		$1 == "health" && $2 == "value:" && cur == nid { print $3; exit }'
+}
+case $LNET_NODE in
+r)
+	[ "$(r_ni_status "$R_O2IB")" = up ] || fail "r's o2ib NI not up at the start"
+	lines0=$(dmesg | grep -c "LNet: net o2ib: no ping for 4 s: its NIs are down" || true)
+	echo 2 > $PARAMS/router_ping_timeout || fail "router_ping_timeout 2"
+	;;
+b)
+	# r's NI out of any recovery (gateway_down's failed checks) before
+	# health freezes: a recovery ping is a ping
+	for ((i = 0; i < 150; i++)); do
+		[ "$(peer_health "$R_O2IB")" = 1000 ] && break
+		nap 0.2
+	done
+	[ "$(peer_health "$R_O2IB")" = 1000 ] ||
+		{ diag; fail "$R_O2IB still in recovery on b after 30 s"; }
+	hs=$("$LNETCTL" global show | awk '$1 == "health_sensitivity:" { print $2 }')
+	"$LNETCTL" set health_sensitivity 0 || fail "set health_sensitivity 0"
+	echo 0 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 0"
+	log "b pings r no more (no checks, health_sensitivity 0, was $hs)"
+	;;
+esac
+barrier liveness-quiet
+case $LNET_NODE in
+r)
+	# b's last check may still be answered: W (4 s) from then, plus a pass
+	for ((i = 0; i < 150; i++)); do
+		[ "$(r_ni_status "$R_O2IB")" = down ] && break
+		nap 0.1
+	done
+	[ "$(r_ni_status "$R_O2IB")" = down ] ||
+		{ cat "$T/net"; diag; fail "r's o2ib NI not down 15 s after b stopped pinging (W 4 s)"; }
+	log "r's o2ib NI down after ~$((i / 10)) s"
+	[ "$(dmesg | grep -c "LNet: net o2ib: no ping for 4 s: its NIs are down" || true)" -gt "$lines0" ] ||
+		{ diag; fail "no 'net o2ib: no ping for 4 s' on the console"; }
+	# a checks r's tcp NI every 2 s
+	[ "$(r_ni_status "$R_TCP")" = up ] ||
+		{ cat "$T/net"; diag; fail "r's tcp NI down though a pings it"; }
+	;;
+a)	route_state down 20 ;;	# single-hop: r's NI on o2ib down
+b)	route_state down 20 ;;	# r's NI on b's net down (r's push)
+esac
+barrier liveness-down
+case $LNET_NODE in
+r)
+	for ((i = 0; i < 100; i++)); do
+		[ "$(r_ni_status "$R_O2IB")" = up ] && break
+		nap 0.1
+	done
+	[ "$(r_ni_status "$R_O2IB")" = up ] ||
+		{ cat "$T/net"; diag; fail "r's o2ib NI not up 10 s after b pinged it"; }
+	dmesg | grep -q "LNet: NI $R_O2IB is up: pinged" ||
+		{ diag; fail "no 'NI $R_O2IB is up: pinged' on the console"; }
+	log "r's o2ib NI up again: b pinged it"
+	;;
+b)	ping_ok "$R_O2IB" 3
+	route_state up 15 single-hop ;;
+a)	route_state up 15 single-hop ;;
+esac
+barrier liveness-up
+case $LNET_NODE in
+r) echo 10 > $PARAMS/router_ping_timeout || fail "router_ping_timeout 10" ;;
+b)
+	echo 2 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 2"
+	"$LNETCTL" set health_sensitivity "$hs" || fail "set health_sensitivity $hs"
+	;;
+esac
+barrier liveness-done
 
 routed_unload
 log "routed config OK"
