@@ -238,6 +238,19 @@ static void lnet_gw_ping_route(struct lnet_route *r, void *arg)
 			       p->n, lnet_avoid_asym_router_failure());
 }
 
+/* Does a ping buffer list @nid DOWN? */
+static bool lnet_gw_lists_down(const struct lnet_nid *nid,
+			       const struct lnet_nid *nids,
+			       const u32 *statuses, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (lnet_nid_equal(&nids[i], nid))
+			return statuses[i] == LNET_NI_STATUS_DOWN;
+	return false;
+}
+
 /**
  * lnet_gw_ping_info_locked() - a peer's ping reply or push was merged
  * @from: the NID that sent it
@@ -247,9 +260,10 @@ static void lnet_gw_ping_route(struct lnet_route *r, void *arg)
  * @n: how many
  *
  * Spec 6.3 for a gateway: the NI that answered is UP (it was just heard
- * from, spec 4.7), "router enabled" is recorded, and each route through
- * it takes its flag and single-hop detection from the buffer.  A peer
- * that is no gateway is left as it is.
+ * from, spec 4.7) unless the buffer lists it DOWN, "router enabled" is
+ * recorded, and each route through it takes its flag and single-hop
+ * detection from the buffer.  A peer that is no gateway is left as it
+ * is.
  *
  * Context: under the LNet lock (discovery's merge step).
  */
@@ -271,7 +285,13 @@ void lnet_gw_ping_info_locked(const struct lnet_nid *from,
 	lnet_routes_each(lnet_gw_ping_route, &p);
 	if (!p.routes)
 		return;
-	lpni->lpni_ns_status = LNET_NI_STATUS_UP;
+	/*
+	 * Heard from, so UP (spec 4.7), before the data: a buffer that
+	 * lists the sender DOWN (a router's push of its unpinged NI, spec
+	 * 6.7) leaves it DOWN, as the merge set it.
+	 */
+	if (!lnet_gw_lists_down(from, nids, statuses, n))
+		lpni->lpni_ns_status = LNET_NI_STATUS_UP;
 	if (!p.lp->lp_rtr_enabled) {
 		lnet_nid_to_str(&p.lp->lp_primary_nid, s, sizeof(s));
 		pr_warn_ratelimited("LNet: peer %s is used as a gateway but its routing feature is not turned on\n",
@@ -468,8 +488,9 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_rtr_net_unpinged);
  *
  * Spec 6.7 step 2: its net was pinged now, and @ni is up again if the
  * router checker reported it down; that change is written into our ping
- * buffer and pushed to every multi-rail peer.  The time is kept whether
- * or not we route (Documentation/routing.rst).
+ * buffer at once (the REPLY to this ping says UP) and pushed to every
+ * multi-rail peer.  The time is kept whether or not we route
+ * (Documentation/routing.rst).
  *
  * Context: under the LNet lock (lnet_parse(): process context or softirq).
  */
@@ -483,7 +504,8 @@ void lnet_rtr_ni_pinged_locked(struct lnet_ni *ni)
 	WRITE_ONCE(ni->ni_rtr_down, false);
 	lnet_nid_to_str(&ni->ni_nid, s, sizeof(s));
 	pr_info_ratelimited("LNet: NI %s is up: pinged\n", s);
-	lnet_ping_target_status_later();
+	/* now: the REPLY to this very ping says UP, as stock's */
+	lnet_ping_target_status_locked();
 }
 
 /* Routing was on at the last pass: spec 6.7 applied. */
