@@ -10,7 +10,9 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
 - routed_config: r with an NI on each net, each end node and r reaching
   each other on their common net (ping, PUT/GET with the data checked),
   routes added on a and b, and a send to a net with no route failing at
-  once with -EHOSTUNREACH;
+  once with -EHOSTUNREACH; the router checker's routes down and up (r's
+  routing off, r gone), and r's NI that b stops pinging reported down
+  and pinged up again (router NI liveness);
 - routed_forward: r forwards (set routing 1, small pools): ping and
   discovery across r both ways, PUT/GET of 0 B .. 1 MiB both ways with
   every byte checked at the receiver, r's route_count/route_length and
