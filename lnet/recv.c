@@ -420,17 +420,17 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		*lnet_peer_primary_nid_locked(&hdr.src_nid);
 	msg->msg_initiator.pid = hdr.src_pid;
 	msg->msg_rlength = hdr.payload_length;
-	/* A ping from another node: its net is pinged (routing spec 6.7). */
-	if (!fwd && hdr.type == LNET_MSG_GET &&
-	    hdr.msg.get.ptl_index == LNET_RESERVED_PORTAL &&
-	    ni != the_lnet.ln_loni && !lnet_nid_is_local_locked(&hdr.src_nid))
-		lnet_rtr_ni_pinged_locked(ni);
 	if (fwd) {
 		lnet_unlock();
 		lnet_fwd_start(msg);	/* marks msg_from UP too (spec 4.7) */
 		return 0;
 	}
 	lnet_peer_ni_heard_locked(from);
+	/* A ping from another node: its net is pinged (routing spec 6.7). */
+	if (hdr.type == LNET_MSG_GET &&
+	    hdr.msg.get.ptl_index == LNET_RESERVED_PORTAL &&
+	    ni != the_lnet.ln_loni && !lnet_nid_is_local_locked(&hdr.src_nid))
+		lnet_rtr_ni_pinged_locked(ni);
 	/*
 	 * A fault injection delay rule may hold it, to be matched later
 	 * (lnet_parse_local()); else it is matched now, in the same lock.
