@@ -205,6 +205,20 @@ bool lnet_peer_ni_down_locked(const struct lnet_peer_ni *lpni)
 }
 
 /**
+ * lnet_ni_tracks_aliveness() - does a router track its peer NIs on @ni's net?
+ * @ni: a local NI
+ *
+ * Routing spec 4.7 ("aliveness enabled"): routing is on and the net has a
+ * peer_timeout above 0 (only "> 0" matters, as stock's).
+ *
+ * Return: true if so.
+ */
+bool lnet_ni_tracks_aliveness(const struct lnet_ni *ni)
+{
+	return lnet_routing_forwards() && ni->ni_tunables.peer_timeout > 0;
+}
+
+/**
  * lnet_peer_ni_alive_state_locked() - the "state" peer show prints
  * @lpni: a peer NI
  *
@@ -221,13 +235,13 @@ int lnet_peer_ni_alive_state_locked(const struct lnet_peer_ni *lpni)
 	struct lnet_ni *ni;
 	bool tracked = lnet_route_is_gateway_locked(&lpni->lpni_nid);
 
-	if (!tracked && lnet_routing_forwards()) {
+	if (!tracked) {
 		net = lnet_net_find_in(&the_lnet.ln_nets,
 				       lnet_nid_net(&lpni->lpni_nid));
 		ni = net ? list_first_entry_or_null(&net->net_nis,
 						    struct lnet_ni, ni_list) :
 			   NULL;
-		tracked = ni && ni->ni_tunables.peer_timeout > 0;
+		tracked = ni && lnet_ni_tracks_aliveness(ni);
 	}
 	if (!tracked)
 		return -1;

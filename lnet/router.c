@@ -286,8 +286,7 @@ static int lnet_fwd_path_locked(struct lnet_msg *msg)
 		return rc;
 	if (!lpni)		/* only our own NIDs go by 0@lo */
 		return -EHOSTUNREACH;
-	if (lnet_peer_ni_down_locked(lpni) &&
-	    ni->ni_tunables.peer_timeout > 0) {
+	if (lnet_peer_ni_down_locked(lpni) && lnet_ni_tracks_aliveness(ni)) {
 		the_lnet.ln_drops[LNET_DROP_PEER_DOWN]++;
 		lpni->lpni_stats.drop_count++;
 		lpni->lpni_stats.dropped[msg->msg_type]++;

@@ -106,6 +106,7 @@ void lnet_peer_down_flush(void);
 int lnet_notify(struct lnet_ni *ni, const struct lnet_nid *nid, bool alive);
 void lnet_peer_ni_heard_locked(const struct lnet_nid *from);
 bool lnet_peer_ni_down_locked(const struct lnet_peer_ni *lpni);
+bool lnet_ni_tracks_aliveness(const struct lnet_ni *ni);
 int lnet_peer_ni_alive_state_locked(const struct lnet_peer_ni *lpni);
 
 /* healthv.c: health values and the recovery queues. */
