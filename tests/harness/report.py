@@ -99,26 +99,48 @@ TRACE_FRAME = re.compile(r"\]\s+(\? )?\w+\+0x[0-9a-f]+/0x[0-9a-f]+")
 TRACE_FRAMES = 6
 
 
+# A script's own lines ("[a] ...") shown before its first FAIL: what it
+# printed on the way there (a diagnosis such as "peer show") is all that
+# CI's log, which keeps only its end, will ever show of a failure.
+FAIL_CONTEXT = 12
+SCRIPT_LINE = re.compile(r"^\[([a-z0-9_]+)\] ")
+
+
 def failure_recap(results, per_job=20):
-    """Lines that recap the failed jobs: each one's reason and the key
-    lines of its details."""
+    """Lines that recap the failed jobs: each one's reason, the key lines
+    of its details, and before a node's first FAIL the lines its script
+    printed just before."""
     lines = []
     for name, res, _, _ in results:
         if res.ok:
             continue
         lines.append("  %s: %s" % (name, res.reason))
         seen = []
+        context = {}        # node -> its last script lines
+        failed = set()
         frames = 0
         for line in (res.details or "").splitlines():
             line = line.strip()
+            node = SCRIPT_LINE.match(line)
             if TRACE_START.search(line):
                 frames = TRACE_FRAMES
             elif frames and TRACE_FRAME.search(line):
                 frames -= 1
                 seen.append(line)
             elif KEY_LINE.search(line) and line not in seen:
+                if node and "] FAIL: " in line and node.group(1) not in failed:
+                    failed.add(node.group(1))
+                    seen += ["| " + x for x in context.get(node.group(1), [])]
                 seen.append(line)
-        lines += ["      " + x[:300] for x in seen[:per_job]]
+            elif node:
+                context.setdefault(node.group(1), []).append(line)
+                del context[node.group(1)][:-FAIL_CONTEXT]
+        keys = 0
+        for x in seen:
+            keys += not x.startswith("| ")
+            if keys > per_job:
+                break
+            lines.append("      " + x[:300])
     return lines
 
 

@@ -69,7 +69,23 @@ class Recap(unittest.TestCase):
         self.assertEqual(failure_recap(results), [
             "  bad[distro]: a: script exit 1",
             "      [ 1.0] ko2iblnd: timed out tx to 1.2.3.4, closing",
+            "      | [a] fine",
             "      [a] FAIL: put failed"])
+
+    def test_a_scripts_last_lines_before_its_first_fail(self):
+        details = ("--- a: console tail ---\n"
+                   + "".join("[a] line %d\n" % i for i in range(20))
+                   + "[b] other node\n[ 2.0] kernel line\n"
+                   "[a] FAIL: ping 1@tcp\n[a] after\n"
+                   "--- b: console tail ---\n[b] FAIL: barrier\n")
+        results = [("bad[debug]", vm.Result(False, "a: script exit 1",
+                                            details), 2, [])]
+        self.assertEqual(failure_recap(results), [
+            "  bad[debug]: a: script exit 1"]
+            + ["      | [a] line %d" % i for i in range(8, 20)]
+            + ["      [a] FAIL: ping 1@tcp",
+               "      | [b] other node",
+               "      [b] FAIL: barrier"])
 
     def test_a_kernel_report_with_its_first_frames(self):
         details = ("[ 9.0] watchdog: BUG: soft lockup - CPU#0 stuck for 626s!\n"
