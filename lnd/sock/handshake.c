@@ -249,6 +249,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 		ksock_hs_unregister(net, hs);
 		ksock_sock_setup(sock);
 	}
+	ksock_test_delay(&ksock_test_reply_delay_ms);
 
 	/* Things may have changed while the reply was sent. */
 	spin_lock_bh(&net->ksn_lock);
@@ -269,7 +270,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 		}
 		return sock;
 	}
-	ksock_test_admit_delay();
+	ksock_test_delay(&ksock_test_admit_delay_ms);
 	return NULL;
 }
 
@@ -421,7 +422,7 @@ static int ksock_connect_one(struct ksock_peer *peer, u32 type)
 		ksock_conn_free(conn);
 		return rc;
 	}
-	ksock_test_admit_delay();
+	ksock_test_delay(&ksock_test_admit_delay_ms);
 	return 0;
 }
 

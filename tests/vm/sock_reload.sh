@@ -7,7 +7,8 @@
 # fails, a ping well under 15 s) to reach it meanwhile.  First, a GET from
 # a b whose cable is pulled (a dead peer) fails within
 # transaction_timeout.  Then b restarts while a's handshake to it
-# is held right after admission (ksocklnd's test hook).  Last, both
+# is held right after admission (ksocklnd's test hook).  Then both ping
+# each other, each handshake held after its accepting reply.  Last, both
 # nodes with accept_port_bulk=9988: CONTROL to 988, the others to 9988.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
@@ -168,6 +169,40 @@ barrier done
 # a took b's 24 PUTs twice in each of rounds 1 and 2, then b's 1 of
 # round 3 and its 24 after; the last b took a's 24 of round 3.
 if [ "$LNET_NODE" = a ]; then target_expect 121; else target_expect 24; fi
+sock_unload
+
+# Crossed connections (spec 4.6's race): b holds a's handshake to it
+# between its accepting HELLO reply and the connection's start (the
+# test hook), and meanwhile pings a, whose side of b's handshakes is held
+# too.  Before, b then connected a CONTROL connection of its own, and the
+# held one, already accepted by a and carrying a's GET, was refused as a
+# duplicate: a's ping failed (the demo on CI, stops 44 and 45, two nodes
+# pinging each other at once).  A handshake that replied "accepted"
+# holds its connection's place: both pings get their reply.
+phase crossed_connects
+sock_load
+echo serve > "$RUN" || fail "serve"
+HOLD=/sys/kernel/debug/ksocklnd/test_reply_delay_ms
+echo 3000 > $HOLD || fail "no $HOLD"
+barrier cross-armed
+t0=${EPOCHREALTIME/./}
+if [ "$LNET_NODE" = b ]; then
+	for ((i = 0; i < 300; i++)); do
+		[ "$(cat $HOLD)" = 0 ] && break
+		nap 0.1
+	done
+	[ "$(cat $HOLD)" = 0 ] || fail "crossed_connects: a's handshake not held in 30 s"
+	log "crossed_connects: a's handshake held, b pings a"
+fi
+peer=$(peers)
+if ! "$LNETCTL" ping --timeout 20 "$(nid_of "$peer")" > "$T_SS" 2>&1; then
+	cat "$T_SS"
+	diag
+	fail "crossed_connects: ping of $peer"
+fi
+log "crossed_connects: ping of $peer took $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+echo 0 > $HOLD
+barrier cross-done
 sock_unload
 
 # accept_port_bulk (wire spec 3.1, 3.3): lnet refuses a port out of range;
