@@ -185,15 +185,35 @@ unsigned int ksock_conns_wanted(const struct ksock_net *net, u32 type)
 	}
 }
 
-static unsigned int ksock_peer_nconns_locked(const struct ksock_peer *peer,
-					     u32 type)
+/**
+ * ksock_peer_nconns_locked() - @peer's connections of @type, and the
+ *	accepted passive handshakes that will start one
+ * @peer: the peer
+ * @type: KSOCK_CONN_*
+ *
+ * Return: their number.
+ */
+unsigned int ksock_peer_nconns_locked(const struct ksock_peer *peer, u32 type)
 {
 	const struct ksock_conn *conn;
-	unsigned int n = 0;
+	unsigned int n = peer->ksp_accepting[type];
 
 	list_for_each_entry(conn, &peer->ksp_conns, ksc_list)
 		n += conn->ksc_type == type;
 	return n;
+}
+
+/* A changed incarnation or version: the peer restarted. */
+static bool ksock_peer_restarted_locked(struct ksock_peer *peer,
+					const struct ksock_hello *hello)
+{
+	if (!peer->ksp_version ||
+	    (peer->ksp_incarnation == hello->src_incarnation &&
+	     peer->ksp_version == hello->version))
+		return false;
+	ksock_peer_close_conns_locked(peer, -ECONNRESET);
+	peer->ksp_version = 0;
+	return true;
 }
 
 /**
@@ -220,19 +240,11 @@ int ksock_conn_admit_locked(struct ksock_peer *peer,
 {
 	struct ksock_net *net = peer->ksp_net;
 	unsigned int limit = max(ksock_conns_wanted(net, type), 1U);
-	bool stale;
 
 	if (net->ksn_shutdown)
 		return -ESHUTDOWN;
-	stale = peer->ksp_version &&
-		(peer->ksp_incarnation != hello->src_incarnation ||
-		 peer->ksp_version != hello->version);
-	if (stale) {
-		ksock_peer_close_conns_locked(peer, -ECONNRESET);
-		peer->ksp_version = 0;
-		if (passive)
-			return -EALREADY;
-	}
+	if (ksock_peer_restarted_locked(peer, hello) && passive)
+		return -EALREADY;
 	if (passive && peer->ksp_connecting &&
 	    memcmp(&peer->ksp_nid, &net->ksn_ni->ni_nid,
 		   sizeof(struct lnet_nid)) < 0)
@@ -240,6 +252,74 @@ int ksock_conn_admit_locked(struct ksock_peer *peer,
 	if (ksock_peer_nconns_locked(peer, type) >= (self ? 2 * limit : limit))
 		return -EALREADY;
 	return 0;
+}
+
+/**
+ * ksock_conn_accept_locked() - a passive connection's place is taken
+ * @peer: the peer
+ * @hello: the peer's HELLO
+ * @type: the connection's type from our side
+ * @self: a connection to ourselves (ksock_sock_is_self())
+ *
+ * Admits it (ksock_conn_admit_locked()) and, if admitted, counts it in
+ * @peer->ksp_accepting until ksock_conn_accepted_locked(): the "accepted"
+ * reply commits us, as Lustre's socklnd, which adds the connection to
+ * its peer before replying.  Our own connect work then opens no
+ * connection of that type (ksock_peer_nconns_locked() counts it), so
+ * neither side refuses, as a duplicate or a lost race, a connection the
+ * other side took and may already send on.
+ *
+ * Return: 0, -EALREADY (refuse with a NONE reply) or -ESHUTDOWN.
+ */
+int ksock_conn_accept_locked(struct ksock_peer *peer,
+			     const struct ksock_hello *hello, u32 type,
+			     bool self)
+{
+	int rc = ksock_conn_admit_locked(peer, hello, type, true, self);
+
+	if (!rc) {
+		peer->ksp_accepting[type]++;
+		peer->ksp_refs++;
+	}
+	return rc;
+}
+
+/**
+ * ksock_conn_accepted_locked() - the end of an accepted passive handshake
+ * @peer: the peer (ksock_conn_accept_locked() took its place)
+ * @hello: the peer's HELLO
+ * @type: the connection's type from our side
+ * @conn: the connection, NULL if the reply or the allocation failed
+ *
+ * Starts @conn unless the NI is shutting down or the peer restarted in
+ * the meantime (the reply's race and duplicate checks are not made
+ * again: they were decided before the reply).  Gives the place back; if
+ * no connection starts and messages wait, another attempt is made.
+ *
+ * Return: 0 if @conn started (the caller must not touch it), -errno.
+ */
+int ksock_conn_accepted_locked(struct ksock_peer *peer,
+			       const struct ksock_hello *hello, u32 type,
+			       struct ksock_conn *conn)
+{
+	int rc = -EIO;
+
+	peer->ksp_accepting[type]--;
+	if (peer->ksp_net->ksn_shutdown)
+		rc = -ESHUTDOWN;
+	else if (conn && !ksock_peer_restarted_locked(peer, hello))
+		rc = 0;
+	if (!rc) {
+		if (!peer->ksp_version) {
+			peer->ksp_version = hello->version;
+			peer->ksp_incarnation = hello->src_incarnation;
+		}
+		ksock_conn_start_locked(peer, conn);
+	} else if (!list_empty(&peer->ksp_txq)) {
+		ksock_peer_connect_locked(peer);
+	}
+	ksock_peer_put_locked(peer);
+	return rc;
 }
 
 /**

@@ -228,10 +228,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 
 	spin_lock_bh(&net->ksn_lock);
 	peer = ksock_peer_get_locked(net, &nid, pid);
-	rc = peer ? ksock_conn_admit_locked(peer, &h, type, true, self) :
-		    -ENOMEM;
-	if (!rc)
-		peer->ksp_refs++;	/* until the second admission */
+	rc = peer ? ksock_conn_accept_locked(peer, &h, type, self) : -ENOMEM;
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc == -EALREADY) {
 		ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
@@ -251,17 +248,8 @@ static struct socket *ksock_passive(struct ksock_net *net,
 	}
 	ksock_test_delay(&ksock_test_reply_delay_ms);
 
-	/* Things may have changed while the reply was sent. */
 	spin_lock_bh(&net->ksn_lock);
-	rc = conn ? ksock_conn_admit_locked(peer, &h, type, true, self) : -EIO;
-	if (!rc) {
-		if (!peer->ksp_version) {
-			peer->ksp_version = h.version;
-			peer->ksp_incarnation = h.src_incarnation;
-		}
-		ksock_conn_start_locked(peer, conn);
-	}
-	ksock_peer_put_locked(peer);
+	rc = ksock_conn_accepted_locked(peer, &h, type, conn);
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc) {
 		if (conn) {
@@ -432,17 +420,13 @@ static u32 ksock_missing_type_locked(struct ksock_peer *peer)
 	static const u32 order[] = { KSOCK_CONN_ANY, KSOCK_CONN_CONTROL,
 				     KSOCK_CONN_BULK_OUT, KSOCK_CONN_BULK_IN };
 	struct ksock_net *net = peer->ksp_net;
-	unsigned int i, n;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		struct ksock_conn *conn;
-
-		n = 0;
-		list_for_each_entry(conn, &peer->ksp_conns, ksc_list)
-			n += conn->ksc_type == order[i];
-		if (n < ksock_conns_wanted(net, order[i]))
+	/* An accepted passive handshake counts: it brings its connection. */
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (ksock_peer_nconns_locked(peer, order[i]) <
+		    ksock_conns_wanted(net, order[i]))
 			return order[i];
-	}
 	return KSOCK_CONN_NONE;
 }
 

@@ -219,6 +219,9 @@ struct ksock_net {
  * @ksp_version: protocol agreed with it (0 until the first connection)
  * @ksp_incarnation: its incarnation (valid once @ksp_version is)
  * @ksp_connecting: connect work is running
+ * @ksp_accepting: per type, passive handshakes that replied "accepted"
+ *	and whose connection has not started yet: each holds its place
+ *	(spec 4.6 decides a race once, before the reply)
  * @ksp_backoff_ms: current reconnect delay
  * @ksp_reconnect_at: no connection attempt before (jiffies)
  * @ksp_last_alive: last bytes received from it (jiffies)
@@ -246,6 +249,7 @@ struct ksock_peer {
 	u32			ksp_version;
 	u64			ksp_incarnation;
 	bool			ksp_connecting;
+	u8			ksp_accepting[KSOCK_CONN_TYPES];
 	unsigned int		ksp_backoff_ms;
 	unsigned long		ksp_reconnect_at;
 	unsigned long		ksp_last_alive;
@@ -414,9 +418,16 @@ void ksock_peers_free(struct list_head *dead);
 struct ksock_peer *ksock_peer_get_locked(struct ksock_net *net,
 					 const struct lnet_nid *nid, u32 pid);
 unsigned int ksock_conns_wanted(const struct ksock_net *net, u32 type);
+unsigned int ksock_peer_nconns_locked(const struct ksock_peer *peer, u32 type);
 int ksock_conn_admit_locked(struct ksock_peer *peer,
 			    const struct ksock_hello *hello, u32 type,
 			    bool passive, bool self);
+int ksock_conn_accept_locked(struct ksock_peer *peer,
+			     const struct ksock_hello *hello, u32 type,
+			     bool self);
+int ksock_conn_accepted_locked(struct ksock_peer *peer,
+			       const struct ksock_hello *hello, u32 type,
+			       struct ksock_conn *conn);
 bool ksock_sock_is_self(struct socket *sock);
 struct ksock_conn *ksock_conn_alloc(struct socket *sock, u32 type,
 				    u32 version, bool flip);
