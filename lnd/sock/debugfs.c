@@ -7,10 +7,11 @@
  * /sys/kernel/debug/ksocklnd/test_admit_delay_ms: a test hook.  The next
  * handshake that admits a connection then sleeps that long, once, right
  * after the admission, so that a test can make a peer restart in that
- * window (sock_reload).  test_reply_delay_ms: the next passive handshake
- * sleeps that long, once, between its accepting HELLO reply and the
- * connection's start, so that a test can cross connections in that
- * window (sock_reload's crossed_connects).
+ * window (sock_reload).  test_hello_delay_ms and test_reply_delay_ms:
+ * the next passive handshake sleeps that long, once, after reading the
+ * peer's HELLO, or between its accepting HELLO reply and the connection's
+ * start, so that a test can cross connections (sock_reload's
+ * crossed_connects).
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -20,11 +21,12 @@
 
 atomic64_t ksock_stats[KSOCK_STAT_COUNT];
 u32 ksock_test_admit_delay_ms;
+u32 ksock_test_hello_delay_ms;
 u32 ksock_test_reply_delay_ms;
 
 /**
  * ksock_test_delay() - a test hook's sleep, if it is armed; disarms it
- * @ms: the hook (ksock_test_admit_delay_ms, ksock_test_reply_delay_ms)
+ * @ms: the hook (ksock_test_*_delay_ms)
  */
 void ksock_test_delay(u32 *ms)
 {
@@ -87,6 +89,8 @@ void ksock_debugfs_init(void)
 			    &ksock_stats_fops);
 	debugfs_create_u32("test_admit_delay_ms", 0600, ksock_debugfs_root,
 			   &ksock_test_admit_delay_ms);
+	debugfs_create_u32("test_hello_delay_ms", 0600, ksock_debugfs_root,
+			   &ksock_test_hello_delay_ms);
 	debugfs_create_u32("test_reply_delay_ms", 0600, ksock_debugfs_root,
 			   &ksock_test_reply_delay_ms);
 }

@@ -225,6 +225,7 @@ static struct socket *ksock_passive(struct ksock_net *net,
 	/* The other end of a connection we are opening to ourselves. */
 	self = lnet_nid_equal(&nid, &net->ksn_ni->ni_nid) &&
 	       ksock_sock_is_self(sock);
+	ksock_test_delay(&ksock_test_hello_delay_ms);
 
 	spin_lock_bh(&net->ksn_lock);
 	peer = ksock_peer_get_locked(net, &nid, pid);

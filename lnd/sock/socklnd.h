@@ -170,6 +170,7 @@ static inline void ksock_stat_inc(enum ksock_stat s)
 }
 
 extern u32 ksock_test_admit_delay_ms;
+extern u32 ksock_test_hello_delay_ms;
 extern u32 ksock_test_reply_delay_ms;
 void ksock_test_delay(u32 *ms);
 void ksock_debugfs_init(void);

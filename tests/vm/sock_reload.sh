@@ -172,18 +172,26 @@ if [ "$LNET_NODE" = a ]; then target_expect 121; else target_expect 24; fi
 sock_unload
 
 # Crossed connections (spec 4.6's race): b holds a's handshake to it
-# between its accepting HELLO reply and the connection's start (the
-# test hook), and meanwhile pings a, whose side of b's handshakes is held
-# too.  Before, b then connected a CONTROL connection of its own, and the
-# held one, already accepted by a and carrying a's GET, was refused as a
-# duplicate: a's ping failed (the demo on CI, stops 44 and 45, two nodes
-# pinging each other at once).  A handshake that replied "accepted"
-# holds its connection's place: both pings get their reply.
+# for 3 s between its accepting HELLO reply and the connection's start,
+# and meanwhile pings a, where b's handshake waits 6 s before a reads it
+# (ksocklnd's test hooks).  Before, b's connect work, not counting the
+# held handshake, was connecting a CONTROL connection of its own when the
+# held one (already taken by a, carrying a's GET) came to its start, and
+# b refused it then as a lost race: a's ping failed (the demo on CI,
+# stops 44 and 45: two nodes pinging each other at once).  A handshake
+# that replied "accepted" holds its connection's place: both pings get
+# their reply.  With typed_conns=0 the held connection is a's only one, so
+# b, having none, must connect (with typed connections a's bulk ones
+# would carry b's GET and b would never connect).
 phase crossed_connects
-sock_load
+sock_load typed_conns=0
 echo serve > "$RUN" || fail "serve"
 HOLD=/sys/kernel/debug/ksocklnd/test_reply_delay_ms
-echo 3000 > $HOLD || fail "no $HOLD"
+[ "$LNET_NODE" = a ] && HOLD=/sys/kernel/debug/ksocklnd/test_hello_delay_ms
+# Armed once both are loaded: the a before could still connect to b.
+barrier cross-loaded
+if [ "$LNET_NODE" = a ]; then ms=6000; else ms=3000; fi
+echo $ms > $HOLD || fail "no $HOLD"
 barrier cross-armed
 t0=${EPOCHREALTIME/./}
 if [ "$LNET_NODE" = b ]; then
@@ -200,7 +208,11 @@ if ! "$LNETCTL" ping --timeout 20 "$(nid_of "$peer")" > "$T_SS" 2>&1; then
 	diag
 	fail "crossed_connects: ping of $peer"
 fi
-log "crossed_connects: ping of $peer took $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+t=$(((${EPOCHREALTIME/./} - t0) / 1000))
+log "crossed_connects: ping of $peer took $t ms"
+# a's GET went by the connection b held: the crossing did happen.
+[ "$LNET_NODE" = b ] || [ "$t" -ge 2500 ] ||
+	fail "crossed_connects: a's ping took $t ms: b held no handshake of a's ping"
 echo 0 > $HOLD
 barrier cross-done
 sock_unload
