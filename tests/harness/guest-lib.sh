@@ -72,6 +72,17 @@ lnet_unload() {
 	done
 }
 
+# hook_taken FILE SECONDS: wait until the code under test takes a one-shot
+# test hook (a debugfs value it resets to 0 when it acts on it).
+hook_taken() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ "$(cat "$1")" = 0 ] && return 0
+		nap 0.1
+	done
+	return 1
+}
+
 # link_set IFACE up|down: QEMU restores or cuts this node's link IFACE,
 # as a cable plugged or pulled: the guest sees its carrier come or go and
 # nothing passes while it is down (tests/harness/qmp.py: QMP set_link).

@@ -70,11 +70,7 @@ for lnd in tcp o2ib; do
 	[ -w $HOLD ] || fail "no $HOLD"
 	echo 4000 > $HOLD
 	lt_start put "$ABSENT@$lnd" 4096 1 1
-	for ((i = 0; i < 100; i++)); do
-		[ "$(cat $HOLD)" = 0 ] && break
-		nap 0.1
-	done
-	[ "$(cat $HOLD)" = 0 ] || fail "$lnd: the hold was not taken"
+	hook_taken $HOLD 10 || fail "$lnd: the hold was not taken"
 	net_del_timed "$lnd"
 	lt_wait
 	all_failed 1

@@ -136,11 +136,7 @@ if [ "$LNET_NODE" = a ]; then
 		fail "round 3: connections to the unloaded b still active"
 	echo 15000 > $HOOK || fail "no $HOOK"
 	lt_start put "$(nid_of b)" 4096 1 1
-	for ((i = 0; i < 300; i++)); do
-		[ "$(cat $HOOK)" = 0 ] && break
-		nap 0.1
-	done
-	[ "$(cat $HOOK)" = 0 ] || fail "round 3: no connection admitted in 30 s"
+	hook_taken $HOOK 30 || fail "round 3: no connection admitted in 30 s"
 	log "round 3: a connection to b admitted, its handshake held"
 	barrier r3-held
 	barrier r3-b-restarted 600
@@ -195,11 +191,7 @@ echo $ms > $HOLD || fail "no $HOLD"
 barrier cross-armed
 t0=${EPOCHREALTIME/./}
 if [ "$LNET_NODE" = b ]; then
-	for ((i = 0; i < 300; i++)); do
-		[ "$(cat $HOLD)" = 0 ] && break
-		nap 0.1
-	done
-	[ "$(cat $HOLD)" = 0 ] || fail "crossed_connects: a's handshake not held in 30 s"
+	hook_taken $HOLD 30 || fail "crossed_connects: a's handshake not held in 30 s"
 	log "crossed_connects: a's handshake held, b pings a"
 fi
 peer=$(peers)
