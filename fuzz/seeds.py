@@ -237,8 +237,33 @@ udsp:
     "bad_value": """global:
       retry_count: -1
 """,
-    "unsupported_block": """numa:
+    "unsupported_block": """colour:
       range: 0
+""",
+    "numa_block": """numa:
+      range: 0
+""",
+    # one NI per interface, an alias label among them (stock's form)
+    "two_interfaces": """net:
+-     net type: tcp1
+      local NI(s):
+      -     interfaces:
+                  0: eth0
+                  1: eth0:1
+            tunables:
+                  peer_credits: 16
+""",
+    # what "lnetctl ping" and "discover" print, run by import --exec
+    "exec_blocks": """ping:
+-     primary nid: 0@lo
+      Multi-Rail: false
+      peer_ni:
+      -     nid: 0@lo
+      timeout: 2000
+      source_nid: 0@lo
+discover:
+-     primary nid: 192.168.1.2@tcp
+      force: 1
 """,
     # "routing:" and "buffers:" as export --backup and export write them
     # (routing spec 10.5), buffers first, and refusals.

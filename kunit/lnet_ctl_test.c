@@ -20,6 +20,7 @@ static const struct {
 	const char	*name;
 	s64		def;
 } ctl_defaults[] = {
+	{ "numa_range", 0 },
 	{ "discovery", 1 },
 	{ "max_interfaces", 4096 },
 	{ "drop_asym_route", 0 },

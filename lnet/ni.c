@@ -8,7 +8,9 @@
  */
 #include <linux/export.h>
 #include <linux/kmod.h>
+#include <linux/inetdevice.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
@@ -235,6 +237,50 @@ static int lnet_ni_tunables(struct lnet_ni_tunables *out,
 	return 0;
 }
 
+/**
+ * lnet_if_lookup_rtnl() - the device and IPv4 address an interface name gives
+ * @name: a device name ("eth0") or an alias label ("eth0:1", the label of
+ *	  one of eth0's IPv4 addresses, as "ip addr add ... label eth0:1")
+ * @addr: out: the device's first IPv4 address, or for an alias the address
+ *	  carrying that label; 0 if there is none
+ *
+ * As stock's interface enumeration, which lists every IPv4 address under
+ * its label: an NI on an alias takes that address, on its device.  The
+ * caller holds the RTNL lock; no reference is taken on the device.
+ *
+ * Return: the device, or NULL if there is no device of that name or no
+ * address with that alias label.
+ */
+struct net_device *lnet_if_lookup_rtnl(const char *name, __be32 *addr)
+{
+	char devname[IFNAMSIZ];
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+	struct net_device *dev;
+	const char *colon;
+
+	ASSERT_RTNL();
+	*addr = 0;
+	colon = strchr(name, ':');
+	strscpy(devname, name, sizeof(devname));
+	if (colon && colon - name < sizeof(devname))
+		devname[colon - name] = '\0';
+	dev = __dev_get_by_name(&init_net, devname);
+	if (!dev)
+		return NULL;
+	in_dev = __in_dev_get_rtnl(dev);
+	if (!in_dev)
+		return colon ? NULL : dev;
+	in_dev_for_each_ifa_rtnl(ifa, in_dev) {
+		if (!colon || !strcmp(ifa->ifa_label, name)) {
+			*addr = ifa->ifa_local;
+			return dev;
+		}
+	}
+	return colon ? NULL : dev;
+}
+EXPORT_SYMBOL_GPL(lnet_if_lookup_rtnl);
+
 /* Start one NI (in *@nip if not NULL); the caller holds ln_api_mutex. */
 int lnet_ni_start(u32 net_id, const char *ifname,
 		  const struct lnet_ni_tunables *tun,
@@ -268,14 +314,20 @@ int lnet_ni_start(u32 net_id, const char *ifname,
 	if (rc)
 		goto free_ni;
 	if (ifname && *ifname) {
-		struct net_device *dev = dev_get_by_name(&init_net, ifname);
+		struct net_device *dev;
+		__be32 addr;
 
+		rtnl_lock();
+		dev = lnet_if_lookup_rtnl(ifname, &addr);
+		rtnl_unlock();
 		if (!dev) {
-			NL_SET_ERR_MSG(extack, "no such interface");
+			if (strchr(ifname, ':'))
+				NL_SET_ERR_MSG(extack, "no such interface alias");
+			else
+				NL_SET_ERR_MSG(extack, "no such interface");
 			rc = -ENODEV;
 			goto free_ni;
 		}
-		dev_put(dev);
 		strscpy(ni->ni_ifname, ifname, sizeof(ni->ni_ifname));
 	}
 	net = lnet_find_net(net_id);

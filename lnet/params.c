@@ -14,6 +14,7 @@
 #include <lnet/lib-lnet.h>
 
 enum lnet_global_idx {
+	LNET_G_NUMA_RANGE,
 	LNET_G_DISCOVERY,
 	LNET_G_MAX_INTERFACES,
 	LNET_G_DROP_ASYM_ROUTE,
@@ -36,6 +37,7 @@ static DEFINE_MUTEX(lnet_params_mutex);
 
 /* Values, in the form Lustre's module parameters have them. */
 static int lnet_values[LNET_G_COUNT] = {
+	[LNET_G_NUMA_RANGE]			= 0,
 	[LNET_G_DISCOVERY]			= 0,	/* ..._disabled */
 	[LNET_G_MAX_INTERFACES]			= LNET_INTERFACES_DEFAULT,
 	[LNET_G_DROP_ASYM_ROUTE]		= 0,
@@ -51,6 +53,7 @@ static int lnet_values[LNET_G_COUNT] = {
 };
 
 static const char * const lnet_global_names[LNET_G_COUNT] = {
+	[LNET_G_NUMA_RANGE]			= "numa_range",
 	[LNET_G_DISCOVERY]			= "discovery",
 	[LNET_G_MAX_INTERFACES]			= "max_interfaces",
 	[LNET_G_DROP_ASYM_ROUTE]		= "drop_asym_route",
@@ -220,7 +223,7 @@ static int lnet_global_apply(unsigned int idx, s64 v,
 		if (!v)
 			goto range;
 		break;
-	default:	/* LNET_G_RECOVERY_LIMIT: seconds, any */
+	default:	/* RECOVERY_LIMIT (seconds), NUMA_RANGE: any */
 		break;
 	}
 	WRITE_ONCE(*val, v);
@@ -331,6 +334,15 @@ static const struct kernel_param_ops lnet_param_ops = {
 	.get = lnet_param_get,
 };
 
+/*
+ * Stock's NUMA distance within which NIs count as equally close in
+ * selection; this LNet has one CPT (every NI at the same distance), so the
+ * value is kept and shown, and changes no choice.
+ */
+module_param_cb(lnet_numa_range, &lnet_param_ops,
+		&lnet_values[LNET_G_NUMA_RANGE], 0444);
+MODULE_PARM_DESC(lnet_numa_range,
+		 "NUMA range to consider during Multi-Rail selection");
 module_param_cb(lnet_peer_discovery_disabled, &lnet_param_ops,
 		&lnet_values[LNET_G_DISCOVERY], 0644);
 MODULE_PARM_DESC(lnet_peer_discovery_disabled,

@@ -86,7 +86,7 @@ CASES = [
     ("lnetctl fault drop ", {"add", "del", "reset", "show"}),
     ("lnetctl fault delay add --l", {"--latency"}),
     ("lnetctl set transaction", {"transaction_timeout"}),
-    ("lnetctl import --", {"--add", "--del", "--show"}),
+    ("lnetctl import --", {"--add", "--del", "--show", "--exec", "--old-api"}),
     ("lst new_", {"new_session"}),
     ("lst stat --m", {"--max", "--mbs", "--min"}),
     ("lst run ", {"bulk", "batch"}),

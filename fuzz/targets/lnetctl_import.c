@@ -7,7 +7,8 @@
  *
  * Checks: the plan refuses with -EINVAL, -EOPNOTSUPP, -EPERM or -ENOMEM,
  * or accepts only what the kernel may be sent: every NI on a valid net
- * with one interface name of 1..15 characters and none of "/:[], \t\n";
+ * with one interface name of 1..15 characters, none of "/[], \t\n" and
+ * no leading ':' (an alias label "eth0:1" is a name);
  * every parameter one "global set" takes, within its range; every peer
  * with a valid primary NID and at most LNET_GENL_PEER_NIDS_MAX valid
  * NIDs; no more UDSP rules than the document lists; every route to a
@@ -53,7 +54,7 @@ static void check_plan(const struct plan *pl, size_t in_size)
 		FUZZ_CHECK(pl->ni[i].net && valid_net(pl->ni[i].net));
 		FUZZ_CHECK(strcmp(pl->ni[i].net, "lo"));
 		FUZZ_CHECK(ifn && *ifn && strlen(ifn) < 16 &&
-			   !strpbrk(ifn, "/:[], \t\n"));
+			   !strpbrk(ifn, "/[], \t\n") && *ifn != ':');
 	}
 	for (i = 0; i < pl->n_par; i++) {
 		char val[32];
@@ -82,9 +83,18 @@ static void check_plan(const struct plan *pl, size_t in_size)
 		FUZZ_CHECK(!pl->has_buffers ||
 			   (pl->buffers[i] >= -1 && pl->buffers[i] <= INT_MAX));
 	FUZZ_CHECK(!pl->routing_done && !pl->buffers_done);
+	for (i = 0; i < pl->n_exec; i++) {
+		const struct plan_exec *e = &pl->exec[i];
+
+		FUZZ_CHECK(e->nid && valid_nid(e->nid));
+		FUZZ_CHECK(!e->src || valid_nid(e->src));
+		FUZZ_CHECK(e->timeout_ms >= 1 &&
+			   e->timeout_ms <= LNET_GENL_PING_TIMEOUT_MAX);
+		FUZZ_CHECK(!e->force || e->discover);
+	}
 	/* Every NI, parameter, peer, rule and route comes from input bytes. */
 	FUZZ_CHECK(pl->n_ni + pl->n_par + pl->n_peer + pl->n_udsp +
-		   pl->n_route <= in_size);
+		   pl->n_route + pl->n_exec <= in_size);
 }
 
 int fuzz_one_input(const u8 *data, size_t size)
@@ -111,7 +121,8 @@ int fuzz_one_input(const u8 *data, size_t size)
 	FUZZ_CHECK(rc2 == rc);
 	FUZZ_CHECK(pl2.n_ni == pl.n_ni && pl2.n_par == pl.n_par &&
 		   pl2.n_peer == pl.n_peer && pl2.n_udsp == pl.n_udsp &&
-		   pl2.n_route == pl.n_route &&
+		   pl2.n_route == pl.n_route && pl2.n_exec == pl.n_exec &&
+		   pl2.has_numa == pl.has_numa &&
 		   pl2.has_routing == pl.has_routing &&
 		   pl2.routing == pl.routing &&
 		   pl2.has_buffers == pl.has_buffers &&

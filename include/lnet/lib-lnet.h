@@ -168,6 +168,7 @@ void lnet_peers_free(void);
 int lnet_register_lnd(struct lnet_lnd *lnd);
 void lnet_unregister_lnd(struct lnet_lnd *lnd);
 bool lnet_nid_is_local_locked(const struct lnet_nid *nid);
+struct net_device *lnet_if_lookup_rtnl(const char *name, __be32 *addr);
 int lnet_net_peer_credits_locked(u32 net_id);
 struct lnet_net *lnet_net_find_in(struct list_head *nets, u32 net_id);
 void lnet_ni_put_locked(struct lnet_ni *ni);

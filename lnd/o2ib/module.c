@@ -131,25 +131,18 @@ unsigned long kib_peer_tx_timeout(void)
 /* The named interface must be up with an IPv4 address. */
 static int kib_ni_address(struct lnet_ni *ni, struct kib_net *net)
 {
-	const struct in_ifaddr *ifa;
 	struct net_device *dev;
-	struct in_device *in_dev;
+	__be32 ip;
 
 	if (!ni->ni_ifname[0]) {
 		pr_err("ko2iblnd: an o2ib NI needs an interface\n");
 		return -EINVAL;
 	}
 	rtnl_lock();
-	dev = __dev_get_by_name(&init_net, ni->ni_ifname);
-	if (dev && (dev->flags & IFF_UP)) {
-		in_dev = __in_dev_get_rtnl(dev);
-		if (in_dev) {
-			in_dev_for_each_ifa_rtnl(ifa, in_dev) {
-				net->kn_ip = ifa->ifa_local;
-				break;
-			}
-		}
-	}
+	/* a device or an alias label ("ib0:1"): its address */
+	dev = lnet_if_lookup_rtnl(ni->ni_ifname, &ip);
+	if (dev && (dev->flags & IFF_UP))
+		net->kn_ip = ip;
 	rtnl_unlock();
 	if (!net->kn_ip) {
 		pr_err("ko2iblnd: %s: not up with an IPv4 address\n",

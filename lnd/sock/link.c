@@ -11,6 +11,7 @@
  */
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/string.h>
 
 #include "socklnd.h"
 
@@ -21,6 +22,15 @@ static DEFINE_MUTEX(ksock_link_mutex);
 static bool ksock_link_up(const struct net_device *dev)
 {
 	return netif_running(dev) && netif_carrier_ok(dev);
+}
+
+/* Is @ifname (a device, or an alias label "eth0:1") on @dev? */
+static bool ksock_link_ifname_on(const char *ifname,
+				 const struct net_device *dev)
+{
+	size_t n = strcspn(ifname, ":");
+
+	return strlen(dev->name) == n && !strncmp(ifname, dev->name, n);
 }
 
 static void ksock_link_changed(struct ksock_net *net, bool up)
@@ -47,7 +57,7 @@ static int ksock_link_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	mutex_lock(&ksock_link_mutex);
 	list_for_each_entry(net, &ksock_link_nets, ksn_link_list)
-		if (!strcmp(net->ksn_ni->ni_ifname, dev->name))
+		if (ksock_link_ifname_on(net->ksn_ni->ni_ifname, dev))
 			ksock_link_changed(net, ksock_link_up(dev));
 	mutex_unlock(&ksock_link_mutex);
 	return NOTIFY_DONE;

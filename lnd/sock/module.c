@@ -179,9 +179,12 @@ static int ksock_ni_address(struct lnet_ni *ni, struct ksock_net *net)
 
 	rtnl_lock();
 	if (ni->ni_ifname[0]) {
-		dev = __dev_get_by_name(&init_net, ni->ni_ifname);
+		__be32 ip;
+
+		/* a device or an alias label ("eth0:1"): its address */
+		dev = lnet_if_lookup_rtnl(ni->ni_ifname, &ip);
 		if (dev && (dev->flags & IFF_UP))
-			net->ksn_ip = ksock_dev_ipv4(dev);
+			net->ksn_ip = ip;
 		if (!dev || !net->ksn_ip)
 			dev = NULL;
 	} else {

@@ -178,7 +178,7 @@ phase global
 "$LNETCTL" global show >"$T/global0"
 cat "$T/global0"
 grep -q '^global:$' "$T/global0" || fail "global show: no global:"
-for k in discovery max_interfaces drop_asym_route retry_count \
+for k in numa_range discovery max_interfaces drop_asym_route retry_count \
 	 transaction_timeout health_sensitivity recovery_interval \
 	 router_sensitivity lnd_timeout response_tracking recovery_limit \
 	 max_recovery_ping_interval; do
@@ -237,9 +237,9 @@ must_fail "import of a gni net (no LND)" "errno: -93" \
 	"$T/before"
 sed -i 's/retry_count: 2/retry_count: many/' "$T/bad.yaml"
 must_fail "import of a bad value" "retry_count" "$LNETCTL" import "$T/bad.yaml"
-printf 'numa:\n      range: 0\n' >"$T/numa.yaml"
-must_fail "import of an unsupported block" "'numa' blocks" \
-	"$LNETCTL" import "$T/numa.yaml"
+printf 'colour:\n      range: 0\n' >"$T/colour.yaml"
+must_fail "import of an unknown block" "'colour' blocks" \
+	"$LNETCTL" import "$T/colour.yaml"
 "$LNETCTL" export --backup | expect_yaml "export after bad imports" \
 	"$T/before"
 "$LNETCTL" import --add "$T/export.full" >/dev/null 2>&1 ||
@@ -1033,8 +1033,62 @@ ip addr add 192.0.2.78/24 dev eth0 label eth0:1 || fail "ip addr add 192.0.2.78"
 must_fail "net add --nid of a second address" \
 	"192.0.2.77 is not the first IPv4 address of eth0" \
 	"$LNETCTL" net add --nid 192.0.2.77@tcp9
-must_fail "net add --nid of an alias's address" "interface alias 'eth0:1'" \
-	"$LNETCTL" net add --nid 192.0.2.78@tcp9
+# NIs on an alias label (stock lists every address under its label): the
+# alias's address, on its device; by --nid, --if and import alike
+"$LNETCTL" net add --nid 192.0.2.78@tcp9 || fail "net add --nid of an alias's address"
+# two_nis NAME CREDITS: tcp9 is eth0's NI and eth0:1's, each with
+# peer_credits CREDITS, in that order
+two_nis() {
+	"$LNETCTL" net show --net tcp9 -v >"$T/two.show" 2>&1 || true
+	[ "$(sed -n 's/^[ -]*\(nid\|0\|peer_credits\): //p' "$T/two.show" | tr '\n' ' ')" = \
+	  "${!my_ip}@tcp9 eth0 $2 192.0.2.78@tcp9 eth0:1 $2 " ] ||
+		{ cat "$T/two.show"; fail "$1: tcp9 is not eth0's and eth0:1's NIs"; }
+}
+"$LNETCTL" net show --net tcp9 >"$T/alias.show"
+grep -q "nid: 192.0.2.78@tcp9\$" "$T/alias.show" &&
+	grep -q '^ *0: eth0:1$' "$T/alias.show" ||
+	{ cat "$T/alias.show"; fail "net add --nid of an alias: not eth0:1's NI"; }
+"$LNETCTL" ping --timeout 10 192.0.2.78@tcp9 >/dev/null ||
+	fail "ping of the alias NI's NID"
+"$LNETCTL" net del --net tcp9 --if eth0:1 || fail "net del --if eth0:1"
+must_fail "tcp9 after net del --if eth0:1" "no network 'tcp9'" \
+	"$LNETCTL" net show --net tcp9
+"$LNETCTL" net add --net tcp9 --if eth0,eth0:1 --peer-credits 12 ||
+	fail "net add --if eth0,eth0:1"
+two_nis "net add --if eth0,eth0:1" 12
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (two NIs)"
+must_fail "net add --if of no alias" "no such interface alias" \
+	"$LNETCTL" net add --net tcp9 --if eth0:7
+# a net of two interfaces in one YAML block: one NI each, as stock, and
+# export writes each NI with its one interface (stock's shape)
+cat >"$T/two.yaml" <<'YAML'
+net:
+-     net type: tcp9
+      local NI(s):
+      -     interfaces:
+                  0: eth0
+                  1: eth0:1
+            tunables:
+                  peer_credits: 16
+YAML
+"$LNETCTL" import "$T/two.yaml" || fail "import of a net of two interfaces"
+two_nis "import of two interfaces" 16
+"$LNETCTL" export --backup |
+	awk '/^-     net type: tcp9$/ { p = 1; print "net:" }
+	     p && (/^[a-z]/ || (/^-/ && !/tcp9$/)) { p = 0 } p' >"$T/two.backup"
+[ "$(grep -A1 'interfaces:$' "$T/two.backup" | sed -n 's/^ *0: //p' | tr '\n' ' ')" = \
+  "eth0 eth0:1 " ] && [ "$(grep -c '^      -     interfaces:$' "$T/two.backup")" = 2 ] ||
+	{ cat "$T/two.backup"; fail "export --backup: not one NI per interface"; }
+"$LNETCTL" import --del "$T/two.yaml" || fail "import --del of two interfaces"
+must_fail "tcp9 after import --del of two interfaces" "no network 'tcp9'" \
+	"$LNETCTL" net show --net tcp9
+"$LNETCTL" import "$T/two.backup" || fail "import of the exported tcp9"
+two_nis "import of the exported tcp9" 16
+"$LNETCTL" export --backup |
+	awk '/^-     net type: tcp9$/ { p = 1; print "net:" }
+	     p && (/^[a-z]/ || (/^-/ && !/tcp9$/)) { p = 0 } p' |
+	expect_yaml "tcp9 exported again" "$T/two.backup"
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (import)"
 ip addr del 192.0.2.77/24 dev eth0
 ip addr del 192.0.2.78/24 dev eth0
 must_fail "net add --nid with --net" "--nid excludes --net and --if" \
@@ -1127,6 +1181,43 @@ expect_peer "locked peer after del" 7.7.7.20@tcp
 	fail "peer del --force of a locked peer"
 must_fail "locked peer after del --force" "no peer has NID" \
 	"$LNETCTL" peer show --nid 7.7.7.20@tcp
+# numa: (stock's block for lnet_numa_range) and set numa_range
+P=/sys/module/lnet/parameters
+printf 'numa:\n      range: 7\n' >"$T/numa.yaml"
+"$LNETCTL" import "$T/numa.yaml" || fail "import of a numa block"
+[ "$("$LNETCTL" global show | value numa_range)" = 7 ] && [ "$(cat $P/lnet_numa_range)" = 7 ] ||
+	fail "import of numa range 7: global show or lnet_numa_range says otherwise"
+"$LNETCTL" export | grep -q '^      numa_range: 7$' || fail "export: no numa_range 7"
+"$LNETCTL" import --del "$T/numa.yaml" || fail "import --del of a numa block"
+[ "$(cat $P/lnet_numa_range)" = 0 ] || fail "import --del of numa: range not 0"
+"$LNETCTL" set numa_range 3 || fail "set numa_range 3"
+[ "$(cat $P/lnet_numa_range)" = 3 ] || fail "set numa_range 3: not 3"
+must_fail "set numa_range -1" "invalid numa_range value '-1'" \
+	"$LNETCTL" set numa_range -1
+printf 'numa:\n      range: many\n' >"$T/numa.bad"
+must_fail "import of a bad numa range" "invalid numa_range value 'many'" \
+	"$LNETCTL" import "$T/numa.bad"
+printf 'numa:\n      span: 1\n' >"$T/numa.bad"
+must_fail "import of a numa block with an unknown key" "invalid key 'span' in 'numa'" \
+	"$LNETCTL" import "$T/numa.bad"
+[ "$(cat $P/lnet_numa_range)" = 3 ] || fail "refused numa imports changed the range"
+"$LNETCTL" import --old-api "$T/numa.yaml" || fail "import --old-api"
+[ "$(cat $P/lnet_numa_range)" = 7 ] || fail "import --old-api of numa range 7: not 7"
+"$LNETCTL" set numa_range 0 || fail "set numa_range 0"
+# ping: and discover: blocks (what ping and discover print): run by
+# import --exec only, as stock; checked, not run, by a plain import
+"$LNETCTL" ping 0@lo >"$T/ping.yaml" || fail "ping 0@lo"
+"$LNETCTL" discover 0@lo >>"$T/ping.yaml" || fail "discover 0@lo"
+"$LNETCTL" import -e "$T/ping.yaml" | expect_yaml "import -e of ping and discover" \
+	"$T/ping.yaml"
+printf 'ping:\n-     primary nid: 1.2.3.4@tcp7\n      timeout: 1000\n' >"$T/ping.bad"
+"$LNETCTL" import "$T/ping.bad" >"$T/ping.out" && [ ! -s "$T/ping.out" ] ||
+	fail "import (not --exec) of a ping block ran it or failed"
+must_fail "import --exec of a ping that fails" "failed to ping 1.2.3.4@tcp7" \
+	"$LNETCTL" import --exec "$T/ping.bad"
+printf 'discover:\n-     primary nid: 0@lo\n      timeout: 1\n' >"$T/ping.bad"
+must_fail "a discover block with a ping key" "invalid key or value 'timeout' in 'discover'" \
+	"$LNETCTL" import --exec "$T/ping.bad"
 # import refusals worded as stock's, changing nothing
 "$LNETCTL" export --backup >"$T/stock.before"
 printf 'global:\n      retry_count: 2\n      no_such_key: 1\n' >"$T/bad1.yaml"

@@ -120,7 +120,7 @@ out:
 
 /* --- import --- */
 
-enum import_mode { IMPORT_ADD, IMPORT_DEL, IMPORT_SHOW };
+enum import_mode { IMPORT_ADD, IMPORT_DEL, IMPORT_SHOW, IMPORT_EXEC };
 
 /* Undo the first @n_* of each kind, in the reverse order of import_add(). */
 static void undo_import(struct plan *pl, unsigned int n_ni,
@@ -485,6 +485,12 @@ static int import_del(struct plan *pl)
 			return 1;
 		}
 	}
+	/* as stock's: "numa:" sets the range back to 0 */
+	if (pl->has_numa && do_global_set("numa_range", 0, &err) < 0) {
+		report_nl_error("set", "numa_range",
+				"cannot set numa_range to 0", &err);
+		return 1;
+	}
 	/* as stock's: "routing:" disables routing; "buffers:" is no-op */
 	if (pl->has_routing && do_routing_set(0, &err) < 0) {
 		report_nl_error("set", "routing", "cannot set routing to 0",
@@ -612,12 +618,51 @@ out:
 	return rc;
 }
 
+/*
+ * import --exec: the file's "ping:" and "discover:" entries, each run as
+ * "lnetctl ping"/"discover" would (its output, its errors); the other
+ * blocks are checked and not applied, as stock.  Return: 0 if all ran.
+ */
+static int import_exec(struct plan *pl)
+{
+	char tmo[24], *argv[8];
+	unsigned int i;
+	int argc, rc = 0;
+
+	for (i = 0; i < pl->n_exec; i++) {
+		const struct plan_exec *e = &pl->exec[i];
+
+		argc = 0;
+		argv[argc++] = e->discover ? "discover" : "ping";
+		if (!e->discover) {
+			/* stock's timeout is in ms, ours in whole seconds */
+			snprintf(tmo, sizeof(tmo), "%lld",
+				 (e->timeout_ms + 999) / 1000);
+			argv[argc++] = "--timeout";
+			argv[argc++] = tmo;
+		}
+		if (e->src) {
+			argv[argc++] = "--source";
+			argv[argc++] = (char *)e->src;
+		}
+		if (e->force)
+			argv[argc++] = "--force";
+		argv[argc++] = (char *)e->nid;
+		argv[argc] = NULL;
+		if (ping_or_discover(argc, argv, e->discover))
+			rc = 1;
+	}
+	return rc;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "add", no_argument, NULL, 'a' },
 		{ "del", no_argument, NULL, 'd' },
 		{ "show", no_argument, NULL, 's' },
+		{ "exec", no_argument, NULL, 'e' },
+		{ "old-api", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum import_mode mode = IMPORT_ADD;
@@ -630,13 +675,17 @@ int cmd_import(int argc, char **argv)
 	int c, rc = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ads", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "adse", opts, NULL)) != -1) {
 		if (c == 'a') {
 			mode = IMPORT_ADD;
 		} else if (c == 'd') {
 			mode = IMPORT_DEL;
 		} else if (c == 's') {
 			mode = IMPORT_SHOW;
+		} else if (c == 'e') {
+			mode = IMPORT_EXEC;
+		} else if (c == 'o') {
+			/* stock's ioctl path: the same effect as netlink's */
 		} else {
 			report_error("import", "import", EINVAL,
 				     "unknown option '%s'", argv[optind - 1]);
@@ -682,6 +731,8 @@ int cmd_import(int argc, char **argv)
 		rc = import_add(&pl);
 	else if (mode == IMPORT_DEL)
 		rc = import_del(&pl);
+	else if (mode == IMPORT_EXEC)
+		rc = import_exec(&pl);
 	else
 		rc = import_show(&pl);
 out:

@@ -54,8 +54,10 @@ static bool valid_ifname(const char *s)
 {
 	size_t len = strlen(s);
 
-	return len && len <= IFNAME_MAX && !strpbrk(s, "/:[], \t\n") &&
-	       strcmp(s, ".") && strcmp(s, "..");
+	/* "eth0", or an alias label "eth0:1" (its address, on eth0) */
+	return len && len <= IFNAME_MAX && !strpbrk(s, "/[], \t\n") &&
+	       s[0] != ':' && s[len - 1] != ':' && strcmp(s, ".") &&
+	       strcmp(s, "..");
 }
 
 const struct tunable_def tunable_defs[] = {
@@ -115,6 +117,7 @@ static const struct param_def {
 	const char *name;
 	long long min, max;
 } param_defs[] = {
+	{ "numa_range", 0, INT_MAX },
 	{ "discovery", 0, 1 },
 	{ "max_interfaces", 0, INT_MAX },
 	{ "drop_asym_route", 0, 1 },
@@ -630,7 +633,8 @@ static void undo_adds(const char *net, char **ifs, unsigned int n)
 }
 
 /*
- * "net add --nid ADDR@NET": the interface whose first IPv4 address is ADDR
+ * "net add --nid ADDR@NET": the interface (or alias label, "eth0:1")
+ * whose first IPv4 address is ADDR
  * (an NI takes its interface's first address, so another would not give
  * this NID), copied into @ifname; the net into @net.  Return: 0, or 1 with
  * the error reported.
@@ -679,7 +683,7 @@ static int net_of_nid(char *nid, const char **net, char *ifname)
 		}
 		if (!valid_ifname(ifa->ifa_name)) {
 			report_error("add", "net", EINVAL,
-				     "--nid: %s is on interface alias '%s', which an NI cannot use",
+				     "--nid: %s is on interface '%s', which is not a valid name",
 				     nid, ifa->ifa_name);
 		} else {
 			snprintf(ifname, IFNAME_MAX + 1, "%s", ifa->ifa_name);
@@ -1010,7 +1014,7 @@ struct ping_failure {
  * ("ping"/"discover" as the YAML key), ping's --source and discover's
  * --force.
  */
-static int ping_or_discover(int argc, char **argv, bool discover)
+int ping_or_discover(int argc, char **argv, bool discover)
 {
 	static const struct option opts[] = {
 		{ "source", required_argument, NULL, 's' },
@@ -1364,7 +1368,7 @@ static const char usage[] =
 	"  fault drop|delay del --all | -s SRC -d DST\n"
 	"  fault drop|delay reset | show\n"
 	"  export [FILE] [--backup]\n"
-	"  import [FILE] [--add | --del | --show]\n";
+	"  import [FILE] [--add | --del | --show | --exec] [--old-api]\n";
 
 int main(int argc, char **argv)
 {

@@ -171,6 +171,9 @@ int emit_configured_peers(struct yout *y, const struct peer_add_req *only,
 int do_global_set(const char *name, long long value, struct lnl_error *err);
 int do_global_get(const char *name, long long *value, struct lnl_error *err);
 
+/* "ping"/"discover" with these arguments (argv[0] the command). */
+int ping_or_discover(int argc, char **argv, bool discover);
+
 /* --- UDSP (udsp.c) --- */
 
 #define UDSP_TERMS	3		/* src, dst, rte */

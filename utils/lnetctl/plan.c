@@ -106,8 +106,8 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 {
 	struct net_add_req *r;
 	yaml_node_pair_t *pair, *p2;
-	const char *key, *val;
-	int nifs = 0, rc;
+	const char *key, *val, *ifs[16];
+	int nifs = 0, rc, i;
 
 	if (map->type != YAML_MAPPING_NODE) {
 		report_error("add", "net", EINVAL,
@@ -157,14 +157,19 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 	     p2 < v->data.mapping.pairs.top; p2++) {
 				val = scalar(PAIR_VAL(doc, p2));
 				if (!val || !*val || strlen(val) >= 16 ||
-				    strpbrk(val, "/:[], \t\n")) {
+				    strpbrk(val, "/[], \t\n") || *val == ':') {
 					report_error("add", "net", EINVAL,
 						     "net %s: invalid interface '%s'",
 						     net, val ? val : "");
 					return -EINVAL;
 				}
-				r->ifname = val;
-				nifs++;
+				if (nifs == ARRAY_SIZE(ifs)) {
+					report_error("add", "net", EINVAL,
+						     "net %s: more than %zu interfaces in one NI",
+						     net, ARRAY_SIZE(ifs));
+					return -EINVAL;
+				}
+				ifs[nifs++] = val;
 			}
 			continue;
 		}
@@ -189,11 +194,23 @@ static int plan_ni(yaml_document_t *doc, yaml_node_t *map, const char *net,
 			     "net %s: invalid key '%s'", net, key);
 		return -EINVAL;
 	}
-	if (nifs != 1) {
+	if (!nifs) {
 		report_error("add", "net", EINVAL,
-			     "net %s: each local NI needs exactly one interface, not %d",
-			     net, nifs);
+			     "net %s: a local NI without 'interfaces'", net);
 		return -EINVAL;
+	}
+	/*
+	 * As stock: one NI per interface, each with the block's tunables
+	 * (what "net add --if eth0,eth1" makes too).
+	 */
+	r->ifname = ifs[0];
+	for (i = 1; i < nifs; i++) {
+		r = realloc(pl->ni, (pl->n_ni + 1) * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		pl->ni = r;
+		r[pl->n_ni] = r[pl->n_ni - 1];
+		r[pl->n_ni++].ifname = ifs[i];
 	}
 	return 0;
 }
@@ -293,6 +310,129 @@ static int plan_globals(yaml_document_t *doc, yaml_node_t *map,
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * "numa:" with "range: N" (stock's export of lnet_numa_range): planned as
+ * the global parameter numa_range.
+ */
+static int plan_numa(yaml_document_t *doc, yaml_node_t *map, struct plan *pl)
+{
+	yaml_node_pair_t *pair;
+	struct plan_param *p;
+	const char *key;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("import", "numa", EINVAL,
+			     "'numa' is not a mapping");
+		return -EINVAL;
+	}
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		if (!key || strcmp(key, "range")) {
+			report_error("import", "numa", EINVAL,
+				     "invalid key '%s' in 'numa'",
+				     key ? key : "");
+			return -EINVAL;
+		}
+		p = realloc(pl->par, (pl->n_par + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		pl->par = p;
+		p += pl->n_par++;
+		p->name = "numa_range";
+		if (check_global(p->name, scalar(PAIR_VAL(doc, pair)) ?: "",
+				 &p->value))
+			return -EINVAL;
+		pl->has_numa = true;
+	}
+	return 0;
+}
+
+/*
+ * A "ping:" or "discover:" block: a sequence of mappings with "primary nid"
+ * (what "lnetctl ping"/"discover" print: their "Multi-Rail" and "peer_ni"
+ * are read past), ping's "timeout" (ms) and "source_nid", discover's
+ * "force"; or one such mapping.
+ */
+static int plan_exec(yaml_document_t *doc, yaml_node_t *node, bool discover,
+		     struct plan *pl)
+{
+	const char *what = discover ? "discover" : "ping";
+	yaml_node_item_t *it = NULL, *end = NULL;
+	yaml_node_pair_t *pair;
+	struct plan_exec *e;
+	yaml_node_t *map;
+	const char *key, *val;
+	bool bad;
+
+	if (node->type == YAML_SEQUENCE_NODE) {
+		it = node->data.sequence.items.start;
+		end = node->data.sequence.items.top;
+	}
+	for (;;) {
+		if (node->type == YAML_SEQUENCE_NODE) {
+			if (it == end)
+				return 0;
+			map = yaml_document_get_node(doc, *it++);
+		} else {
+			map = node;
+		}
+		if (!map || map->type != YAML_MAPPING_NODE) {
+			report_error("import", what, EINVAL,
+				     "an entry of '%s' is not a mapping", what);
+			return -EINVAL;
+		}
+		e = realloc(pl->exec, (pl->n_exec + 1) * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		pl->exec = e;
+		e += pl->n_exec++;
+		memset(e, 0, sizeof(*e));
+		e->discover = discover;
+		e->timeout_ms = 1000;
+		for (pair = map->data.mapping.pairs.start;
+		     pair < map->data.mapping.pairs.top; pair++) {
+			key = PAIR_KEY(doc, pair);
+			val = scalar(PAIR_VAL(doc, pair));
+			if (key && (!strcmp(key, "Multi-Rail") ||
+				    !strcmp(key, "peer_ni")))
+				continue;
+			if (!key || !val) {
+				bad = true;
+			} else if (!strcmp(key, "primary nid")) {
+				e->nid = val;
+				bad = !valid_nid(val);
+			} else if (!discover && !strcmp(key, "timeout")) {
+				bad = parse_long(val, 1,
+						 LNET_GENL_PING_TIMEOUT_MAX,
+						 &e->timeout_ms) < 0;
+			} else if (!discover && !strcmp(key, "source_nid")) {
+				e->src = val;
+				bad = !valid_nid(val);
+			} else if (discover && !strcmp(key, "force")) {
+				e->force = !strcmp(val, "1");
+				bad = !e->force && strcmp(val, "0");
+			} else {
+				bad = true;
+			}
+			if (bad) {
+				report_error("import", what, EINVAL,
+					     "invalid key or value '%s' in '%s'",
+					     key ? key : "", what);
+				return -EINVAL;
+			}
+		}
+		if (!e->nid) {
+			report_error("import", what, EINVAL,
+				     "an entry of '%s' without 'primary nid'",
+				     what);
+			return -EINVAL;
+		}
+		if (node->type != YAML_SEQUENCE_NODE)
+			return 0;
+	}
 }
 
 static int plan_udsp(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
@@ -561,6 +701,11 @@ int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_routing(doc, v, pl);
 		} else if (key && !strcmp(key, "buffers")) {
 			rc = plan_buffers(doc, v, pl);
+		} else if (key && !strcmp(key, "numa")) {
+			rc = plan_numa(doc, v, pl);
+		} else if (key && (!strcmp(key, "ping") ||
+				   !strcmp(key, "discover"))) {
+			rc = plan_exec(doc, v, key[0] == 'd', pl);
 		} else {
 			report_error("import", key ? key : "import",
 				     EOPNOTSUPP,
@@ -586,5 +731,6 @@ void plan_free(struct plan *pl)
 	free(pl->udsp);
 	free(pl->udsp_at);
 	free(pl->route);
+	free(pl->exec);
 	memset(pl, 0, sizeof(*pl));
 }

@@ -14,6 +14,15 @@ struct plan_param {
 	long long old;
 };
 
+/* A "ping:"/"discover:" entry, run by import --exec only (as stock). */
+struct plan_exec {
+	bool discover;
+	const char *nid;
+	const char *src;	/* ping's "source_nid", or NULL */
+	long long timeout_ms;	/* ping's "timeout", ms (stock's default 1000) */
+	bool force;		/* discover's "force" */
+};
+
 struct plan {
 	struct net_add_req *ni;
 	unsigned int n_ni;
@@ -29,6 +38,10 @@ struct plan {
 	/* "routing:": enable is 1 for "enable: 1", else 0 (spec 10.5) */
 	bool has_routing;
 	int routing;
+	struct plan_exec *exec;
+	unsigned int n_exec;
+	/* "numa:" given (its range is the parameter numa_range) */
+	bool has_numa;
 	/* "buffers:": tiny, small, large; -1 for one not given */
 	bool has_buffers;
 	long long buffers[3];
