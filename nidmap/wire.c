@@ -415,7 +415,9 @@ int nidmap_msg_decode(const void *buf, size_t len, struct nidmap_msg *msg)
 	/* base: a FETCH's resync horizon, only in a resync. */
 	if (h->type == NIDMAP_FETCH && !(h->flags & NIDMAP_F_FULL) && h->base)
 		return -EPROTO;
-	if (h->type == NIDMAP_FETCH_REPLY && h->base > h->version)
+	/* A reply's base: its records' lower bound, or a resync's horizon. */
+	if (h->type == NIDMAP_FETCH_REPLY && !(h->flags & NIDMAP_F_FULL) &&
+	    h->base > h->version)
 		return -EPROTO;
 
 	/* The trailer: only with AUTH, 8 to NIDMAP_TRAILER_MAX bytes. */

@@ -25,6 +25,8 @@ load_suite() {
 }
 
 lnet_load
+# The nidmap suites call lnet_nidmap.ko (its table and wire code).
+insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap.ko"
 mkdir -p "$RESULTS/kunit"
 if [ -n "${LNET_KUNIT_SUITES:-}" ]; then
 	mods=""
@@ -56,4 +58,5 @@ if [ -n "$lst_mods" ]; then
 	rmmod lnet_selftest || fail "rmmod lnet_selftest"
 	"$LNETCTL" lnet unconfigure || fail "lnetctl lnet unconfigure"
 fi
+rmmod lnet_nidmap || fail "rmmod lnet_nidmap"
 lnet_unload

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: nidmap's table (nidmap/table.c) against a simple model under
+ * seeded random operation sequences: versions, lookups, and subscriber
+ * copies brought up to date from every older version through the real
+ * message code (pages encoded as FETCH_REPLY in either byte order,
+ * decoded, applied), with changes made between pages, tombstones
+ * forgotten and full resyncs; the copy must equal the model each time.
+ * Failover order is kept from registration to the subscriber's copy.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "../nidmap/nidmap.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define NAMES	16
+#define NIDS	4
+#define OPS	400
+
+struct m_ent {
+	bool		live;
+	u8		nnids;
+	struct lnet_nid	nids[NIDS];
+	u64		version;	/* last change, deletions too */
+};
+
+struct model {
+	u64		version;
+	struct m_ent	e[NAMES];
+};
+
+/* run_model()'s history: hist[v] is the model at version v. */
+static struct model *hist;
+
+struct rng {
+	u64	s;
+};
+
+static u32 rnd(struct rng *r, u32 n)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return (u32)(r->s >> 32) % n;
+}
+
+static void name_of(int i, char *buf)
+{
+	snprintf(buf, NIDMAP_NAME_MAX, "lustre-OST%04x", i);
+}
+
+static void mk_nid(u32 i, struct lnet_nid *nid)
+{
+	memset(nid, 0, sizeof(*nid));
+	nid->nid_type = LNET_LND_SOCK;
+	nid->nid_num = cpu_to_be16(i % 3);
+	if (i % 5 == 0) {	/* IPv6 */
+		nid->nid_size = 12;
+		nid->nid_addr[0] = cpu_to_be32(0x20010db8);
+		nid->nid_addr[3] = cpu_to_be32(i);
+	} else {
+		nid->nid_addr[0] = cpu_to_be32(0xc0000200 + i);
+	}
+}
+
+static void rand_rec(struct rng *r, int i, struct nidmap_rec *rec)
+{
+	u32 base = rnd(r, 64);
+	unsigned int k;
+
+	memset(rec, 0, sizeof(*rec));
+	name_of(i, rec->name);
+	rec->nnids = 1 + rnd(r, NIDS);
+	/* Distinct NIDs in a random order (the failover order). */
+	for (k = 0; k < rec->nnids; k++)
+		mk_nid(base + k * 7 + (k ? rnd(r, 3) * 100 : 0), &rec->nids[k]);
+	if (rnd(r, 2))
+		swap(rec->nids[0], rec->nids[rec->nnids - 1]);
+}
+
+static void check_model(struct kunit *test, struct nidmap_table *t,
+			const struct model *m)
+{
+	struct nidmap_rec rec;
+	char name[NIDMAP_NAME_MAX];
+	int i, rc;
+
+	KUNIT_ASSERT_EQ(test, nidmap_table_version(t), m->version);
+	for (i = 0; i < NAMES; i++) {
+		name_of(i, name);
+		rc = nidmap_table_lookup(t, name, &rec);
+		KUNIT_ASSERT_EQ(test, rc, m->e[i].live ? 0 : -ENOENT);
+		if (rc)
+			continue;
+		KUNIT_EXPECT_EQ(test, rec.version, m->e[i].version);
+		KUNIT_ASSERT_EQ(test, rec.nnids, m->e[i].nnids);
+		KUNIT_EXPECT_EQ(test, memcmp(rec.nids, m->e[i].nids,
+					     rec.nnids * sizeof(rec.nids[0])), 0);
+	}
+}
+
+/* One random operation on the table and the model. */
+static void step(struct kunit *test, struct nidmap_table *t, struct model *m,
+		 struct rng *r, u32 max_entries)
+{
+	struct nidmap_rec rec;
+	int i = rnd(r, NAMES);
+	u32 live = 0, k;
+	u64 v = 0;
+	int rc;
+
+	for (k = 0; k < NAMES; k++)
+		live += m->e[k].live;
+	if (rnd(r, 10) < 3) {
+		name_of(i, rec.name);
+		rc = nidmap_table_delete(t, rec.name, NULL, &v);
+		KUNIT_ASSERT_EQ(test, rc, m->e[i].live ? 0 : -ENOENT);
+		if (rc)
+			return;
+		m->e[i].live = false;
+		m->e[i].version = ++m->version;
+		KUNIT_ASSERT_EQ(test, v, m->version);
+		hist[m->version] = *m;
+		return;
+	}
+	rand_rec(r, i, &rec);
+	if (m->e[i].live && rnd(r, 8) == 0) {	/* the same: no new version */
+		rec.nnids = m->e[i].nnids;
+		memcpy(rec.nids, m->e[i].nids, sizeof(m->e[i].nids));
+	}
+	rc = nidmap_table_set(t, &rec, NULL, &v);
+	if (!m->e[i].live && live >= max_entries) {
+		KUNIT_ASSERT_EQ(test, rc, -ENOSPC);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	if (m->e[i].live && m->e[i].nnids == rec.nnids &&
+	    !memcmp(m->e[i].nids, rec.nids, rec.nnids * sizeof(rec.nids[0]))) {
+		KUNIT_ASSERT_EQ(test, v, m->e[i].version);
+		return;
+	}
+	m->e[i].live = true;
+	m->e[i].nnids = rec.nnids;
+	memset(m->e[i].nids, 0, sizeof(m->e[i].nids));
+	memcpy(m->e[i].nids, rec.nids, rec.nnids * sizeof(rec.nids[0]));
+	m->e[i].version = ++m->version;
+	KUNIT_ASSERT_EQ(test, v, m->version);
+	hist[m->version] = *m;
+}
+
+/* A page being encoded: nidmap_table_extract()'s emit. */
+static int emit_enc(void *arg, const struct nidmap_rec *rec)
+{
+	return nidmap_enc_rec(arg, rec);
+}
+
+/*
+ * Bring @copy (at @since) up to date as a subscriber does, one FETCH_REPLY
+ * page at a time; between pages, maybe change the table.  Return how many
+ * records a first, single, non-full page carried, else -1.
+ */
+static int sync_copy(struct kunit *test, struct nidmap_table *t,
+		     struct model *m, struct model *copy, u64 since,
+		     struct rng *r, u32 max_entries, bool interleave)
+{
+	u64 resync = NIDMAP_NO_RESYNC;
+	bool seen[NAMES] = { }, in_resync = false;
+	struct nidmap_extract res;
+	struct nidmap_hdr hdr = { .type = NIDMAP_FETCH_REPLY,
+				  .incarnation = 1, .seq = 1, .reply_to = 1,
+				  .epoch = 1 };
+	struct nidmap_enc enc;
+	struct nidmap_iter it;
+	struct nidmap_msg msg;
+	struct nidmap_rec rec;
+	int pages = 0, first = -1, i, rc, len;
+	u32 room;
+	u8 *buf;
+
+	buf = kunit_kmalloc(test, NIDMAP_ROOM_MIN + 600, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	do {
+		room = NIDMAP_ROOM_MIN + rnd(r, 600);
+		KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, room, &hdr), 0);
+		rc = nidmap_table_extract(t, since, resync, emit_enc, &enc,
+					  &res);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+		/* A delta is served exactly when nothing above was forgotten. */
+		if (resync == NIDMAP_NO_RESYNC && !res.full)
+			KUNIT_EXPECT_LE(test, nidmap_table_horizon(t), since);
+		enc.hdr.flags = (res.full ? NIDMAP_F_FULL : 0) |
+				(res.more ? NIDMAP_F_MORE : 0);
+		enc.hdr.version = res.upto;
+		enc.hdr.base = res.full ? res.horizon : since;
+		len = nidmap_enc_finish(&enc, 0);
+		KUNIT_ASSERT_GT(test, len, 0);
+		if (rnd(r, 2))
+			KUNIT_ASSERT_EQ(test, nidmap_msg_swab(buf, len), 0);
+		KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, &msg), 0);
+		KUNIT_ASSERT_EQ(test, msg.hdr.count, res.nrecs);
+		if (!pages && !res.full && !res.more)
+			first = res.nrecs;
+		if (msg.hdr.flags & NIDMAP_F_FULL) {
+			memset(seen, 0, sizeof(seen));
+			in_resync = true;
+		}
+		nidmap_iter_init(&it, &msg);
+		while (nidmap_iter_rec(&it, &rec)) {
+			KUNIT_ASSERT_EQ(test, sscanf(rec.name, "lustre-OST%x",
+						     &i), 1);
+			KUNIT_ASSERT_LT(test, i, NAMES);
+			seen[i] = true;
+			copy->e[i].live = !(rec.flags & NIDMAP_R_DELETED);
+			copy->e[i].nnids = rec.nnids;
+			memset(copy->e[i].nids, 0, sizeof(copy->e[i].nids));
+			memcpy(copy->e[i].nids, rec.nids,
+			       rec.nnids * sizeof(rec.nids[0]));
+			copy->e[i].version = rec.version;
+		}
+		KUNIT_ASSERT_EQ(test, it.index, msg.hdr.count);
+		since = msg.hdr.version;
+		if (msg.hdr.flags & NIDMAP_F_FULL)
+			resync = msg.hdr.base;
+		if (interleave && res.more && rnd(r, 2))
+			step(test, t, m, r, max_entries);
+		KUNIT_ASSERT_LT(test, ++pages, 1000);
+	} while (res.more);
+	if (in_resync)
+		for (i = 0; i < NAMES; i++)
+			if (!seen[i])
+				copy->e[i].live = false;
+	copy->version = since;
+	return first;
+}
+
+static bool models_equal(const struct model *a, const struct model *b)
+{
+	int i;
+
+	if (a->version != b->version)
+		return false;
+	for (i = 0; i < NAMES; i++) {
+		if (a->e[i].live != b->e[i].live)
+			return false;
+		if (!a->e[i].live)
+			continue;
+		if (a->e[i].nnids != b->e[i].nnids ||
+		    a->e[i].version != b->e[i].version ||
+		    memcmp(a->e[i].nids, b->e[i].nids, sizeof(a->e[i].nids)))
+			return false;
+	}
+	return true;
+}
+
+static void run_model(struct kunit *test, u64 seed, u32 max_entries,
+		      u32 max_tombstones)
+{
+	struct nidmap_limits lim = { .max_entries = max_entries,
+				     .max_tombstones = max_tombstones };
+	struct rng r = { .s = seed };
+	struct model *m, *copy;
+	struct nidmap_table *t;
+	u64 since, changed;
+	int op, k, i, n;
+	u32 ntomb;
+
+	/* Each op and each step between pages: at most one version. */
+	hist = vzalloc(sizeof(*hist) * OPS * 8);
+	KUNIT_ASSERT_NOT_NULL(test, hist);
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	copy = kunit_kzalloc(test, sizeof(*copy), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	t = nidmap_table_create(&lim, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	for (op = 0; op < OPS; op++) {
+		step(test, t, m, &r, max_entries);
+		check_model(test, t, m);
+		if (op % 8)
+			continue;
+		for (k = 0; k < 4; k++) {
+			since = rnd(&r, m->version + 2);	/* one beyond too */
+			if (since <= m->version)
+				*copy = hist[since];
+			else
+				memset(copy, 0, sizeof(*copy));
+			n = sync_copy(test, t, m, copy, since, &r, max_entries,
+				      k & 1);
+			KUNIT_ASSERT_TRUE_MSG(test, models_equal(copy, m),
+					      "seed %llu op %d since %llu",
+					      seed, op, since);
+			KUNIT_ASSERT_LT(test, m->version, (u64)OPS * 8 - 1);
+			/* A single-page delta is minimal: the names changed. */
+			if (n >= 0) {
+				for (i = 0, changed = 0; i < NAMES; i++)
+					changed += m->e[i].version > since;
+				KUNIT_EXPECT_EQ(test, (u64)n, changed);
+			}
+		}
+	}
+	nidmap_table_count(t, &ntomb);
+	KUNIT_EXPECT_LE(test, ntomb, max_tombstones);
+	nidmap_table_destroy(t);
+	vfree(hist);
+}
+
+static void table_model_random(struct kunit *test)
+{
+	static const struct { u32 entries, tombs; } cfg[] = {
+		{ NAMES, 64 }, { NAMES, 3 }, { 10, 1 }, { 12, 0 },
+	};
+	u64 seed;
+	int c;
+
+	for (c = 0; c < ARRAY_SIZE(cfg); c++)
+		for (seed = 1; seed <= 3; seed++)
+			run_model(test, seed * 0x9e3779b97f4a7c15ULL + c,
+				  cfg[c].entries, cfg[c].tombs);
+}
+
+static void table_failover_order(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 4, .max_tombstones = 4 };
+	struct nidmap_rec rec = { .name = "lustre-MDT0000", .nnids = 3 };
+	struct nidmap_rec got;
+	struct lnet_nid owner, other;
+	struct nidmap_table *t;
+	u64 v, v2;
+
+	t = nidmap_table_create(&lim, 7);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	mk_nid(9, &rec.nids[0]);
+	mk_nid(5, &rec.nids[1]);	/* IPv6 */
+	mk_nid(1, &rec.nids[2]);
+	mk_nid(40, &owner);
+	mk_nid(41, &other);
+	KUNIT_ASSERT_EQ(test, nidmap_table_set(t, &rec, &owner, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 1ULL);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, rec.name, &got), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got.nids, rec.nids, sizeof(rec.nids)), 0);
+	/* Another node may not take it; a failover partner (a NID) may. */
+	KUNIT_EXPECT_EQ(test, nidmap_table_set(t, &rec, &other, &v2), -EPERM);
+	KUNIT_EXPECT_EQ(test, nidmap_table_delete(t, rec.name, &other, &v2),
+			-EPERM);
+	swap(rec.nids[0], rec.nids[2]);
+	KUNIT_EXPECT_EQ(test, nidmap_table_set(t, &rec, &rec.nids[0], &v2), 0);
+	KUNIT_EXPECT_EQ(test, v2, 2ULL);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, rec.name, &got), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got.nids, rec.nids, sizeof(rec.nids)), 0);
+	/* Bad records refused, the table unchanged. */
+	rec.nids[1] = rec.nids[0];
+	KUNIT_EXPECT_EQ(test, nidmap_table_set(t, &rec, NULL, &v2), -EPROTO);
+	rec.nnids = 0;
+	KUNIT_EXPECT_EQ(test, nidmap_table_set(t, &rec, NULL, &v2), -EPROTO);
+	rec.nnids = NIDMAP_NIDS_MAX + 1;
+	KUNIT_EXPECT_EQ(test, nidmap_table_set(t, &rec, NULL, &v2), -E2BIG);
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 2ULL);
+	KUNIT_EXPECT_EQ(test, nidmap_table_delete(t, "no-such", NULL, &v2),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, nidmap_table_delete(t, rec.name, NULL, &v2), 0);
+	KUNIT_EXPECT_EQ(test, nidmap_table_lookup(t, rec.name, &got), -ENOENT);
+	KUNIT_EXPECT_EQ(test, nidmap_table_epoch(t), 7ULL);
+	nidmap_table_destroy(t);
+}
+
+static struct kunit_case nidmap_table_cases[] = {
+	KUNIT_CASE(table_model_random),
+	KUNIT_CASE(table_failover_order),
+	{}
+};
+
+static struct kunit_suite nidmap_table_suite = {
+	.name = "nidmap_table",
+	.test_cases = nidmap_table_cases,
+};
+kunit_test_suite(nidmap_table_suite);
+
+MODULE_DESCRIPTION("KUnit tests for nidmap's table: versions, deltas, resync");
+MODULE_LICENSE("GPL");
