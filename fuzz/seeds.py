@@ -365,6 +365,67 @@ udsp:
 }
 
 
+def nidmap_msg(mtype, body=b"", count=0, flags=0, seq=1, reply_to=0,
+               epoch=1, version=0, base=0, status=0, trailer=b"", be=False):
+    """A nidmap message (Documentation/nidmap.rst), written here from the
+    document rather than by nidmap/wire.c."""
+    e = ">" if be else "<"
+    length = 72 + len(body) + len(trailer)
+    hdr = struct.pack(e + "IHHIIQQQQQQIHH", 0x4E4D4150, 1, mtype, flags,
+                      length, 0x1122334455667788, seq, reply_to, epoch,
+                      version, base, count, status, len(trailer))
+    return hdr + body + trailer
+
+
+def nidmap_rec(name, nids=(), nets=(), version=0, flags=0, be=False):
+    """One record: NIDs as (type, num, addr bytes)."""
+    e = ">" if be else "<"
+    n = name.encode() + b"\0"
+    n += bytes(-len(n) % 8)
+    tail = b""
+    for typ, num, addr in nids:
+        tail += struct.pack(">BBH", len(addr) - 4, typ, num) + \
+            addr + bytes(16 - len(addr))
+    for net in nets:
+        tail += struct.pack(e + "I", net)
+    tail += bytes(-len(tail) % 8)
+    return struct.pack(e + "QHBBB3x", version, flags, len(name) + 1,
+                       len(nids), len(nets)) + n + tail
+
+
+def nidmap_seeds():
+    w = kunit_arrays("nidmap_wire_test.c")
+    v4 = (2, 3, bytes([192, 168, 1, 3]))
+    v6 = (2, 0, bytes.fromhex("20010db8000000000000000000000003"))
+    ib = (5, 1, bytes([10, 0, 0, 9]))
+    out = {"notice_example": w["notice_example"],
+           "register_example": w["register_example"]}
+    for be in (False, True):
+        sfx = "_be" if be else ""
+        recs = nidmap_rec("lustre-OST0000", [v4, v6], version=11, be=be) + \
+            nidmap_rec("rtr1", [ib], [0x50001, 0x20000], version=12,
+                       flags=2, be=be) + \
+            nidmap_rec("lustre-MDT0000", version=13, flags=1, be=be)
+        out["reply" + sfx] = nidmap_msg(3, recs, 3, flags=2, reply_to=9,
+                                        version=13, base=10, be=be)
+        out["reply_full" + sfx] = nidmap_msg(3, recs, 3, flags=4,
+                                             reply_to=9, version=13,
+                                             base=5, be=be)
+        out["fetch" + sfx] = nidmap_msg(
+            2, struct.pack((">" if be else "<") + "II", 65536, 0),
+            version=7, be=be)
+        out["fetch_resync" + sfx] = nidmap_msg(
+            2, struct.pack((">" if be else "<") + "II", 65536, 0),
+            flags=4, version=7, base=3, be=be)
+        out["subscribe" + sfx] = nidmap_msg(5, flags=8, version=7, be=be)
+        out["status" + sfx] = nidmap_msg(6, reply_to=3, status=4,
+                                         version=7, be=be)
+        out["register_auth" + sfx] = nidmap_msg(
+            4, nidmap_rec("lustre-OST0001", [v6, v4], be=be), 1, flags=1,
+            trailer=bytes(range(32)), be=be)
+    return out
+
+
 def corpora():
     hdr = kunit_arrays("lnet_hdr_test.c")
     o2ib = kunit_arrays("o2iblnd_wire_test.c")
@@ -416,6 +477,7 @@ def corpora():
         "nidlist": {"list%03d" % i: s.encode()
                     for i, s in enumerate(lists)},
         "udsp": udsp_seeds(),
+        "nidmap_msg": nidmap_seeds(),
         "lnetctl_import": {k: v.encode() for k, v in IMPORT_DOCS.items()},
     }
 
