@@ -9,6 +9,7 @@
  * Failover order is kept from registration to the subscriber's copy.
  */
 #include <kunit/test.h>
+#include <linux/kstrtox.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -210,8 +211,9 @@ static int sync_copy(struct kunit *test, struct nidmap_table *t,
 		}
 		nidmap_iter_init(&it, &msg);
 		while (nidmap_iter_rec(&it, &rec)) {
-			KUNIT_ASSERT_EQ(test, sscanf(rec.name, "lustre-OST%x",
-						     &i), 1);
+			KUNIT_ASSERT_EQ(test, strncmp(rec.name, "lustre-OST", 10),
+					0);
+			KUNIT_ASSERT_EQ(test, kstrtoint(rec.name + 10, 16, &i), 0);
 			KUNIT_ASSERT_LT(test, i, NAMES);
 			seen[i] = true;
 			copy->e[i].live = !(rec.flags & NIDMAP_R_DELETED);
@@ -378,6 +380,7 @@ static struct kunit_suite nidmap_table_suite = {
 	.name = "nidmap_table",
 	.test_cases = nidmap_table_cases,
 };
+
 kunit_test_suite(nidmap_table_suite);
 
 MODULE_DESCRIPTION("KUnit tests for nidmap's table: versions, deltas, resync");

@@ -19,7 +19,7 @@
 /* Match bits on NIDMAP_PORTAL. */
 #define NIDMAP_MB_PUBLISHER	0x1ULL		/* FETCH, REGISTER, SUBSCRIBE */
 #define NIDMAP_MB_SUBSCRIBER	0x2ULL		/* NOTICE */
-#define NIDMAP_MB_REPLY		(1ULL << 63)	/* | the request's seq */
+#define NIDMAP_MB_REPLY		0x8000000000000000ULL	/* | the request's seq */
 
 /* Message types. */
 enum nidmap_type {
@@ -75,7 +75,7 @@ enum nidmap_status {
 #define NIDMAP_FETCH_BODY	8
 #define NIDMAP_ROOM_MIN		(NIDMAP_HDR_SIZE + NIDMAP_REC_MAX + \
 				 NIDMAP_TRAILER_MAX)
-#define NIDMAP_MSG_MAX		(1U << 20)	/* LNET_MTU */
+#define NIDMAP_MSG_MAX		1048576U	/* LNET_MTU */
 #define NIDMAP_REGISTER_MAX	256	/* records in one REGISTER */
 #define NIDMAP_RELAY_MAX	64	/* NIDs in one NOTICE */
 #define NIDMAP_TARGETS_MAX	262144	/* live entries of a table */

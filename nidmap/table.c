@@ -67,7 +67,7 @@ struct nidmap_entry {
  * @ntomb: tombstones
  */
 struct nidmap_table {
-	struct mutex		lock;
+	struct mutex		lock;	/* changes and extraction */
 	struct rhashtable	names;
 	struct xarray		versions;
 	struct list_head	tombs;
