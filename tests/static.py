@@ -26,7 +26,7 @@ CHECKPATCH_IGNORE = {
     "include/lnet/trace.h": "OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT",
 }
 
-# Seconds each fuzz target runs in make check: the eleven take about three
+# Seconds each fuzz target runs in make check: the twelve take about three
 # minutes with the build.  "make fuzz FUZZ_TIME=..." runs them longer.
 FUZZ_CHECK_TIME = 10
 
