@@ -6,7 +6,9 @@
  * (spec lnet-routing.md 2.2), delete (2.3, 2.4), and the choice of a
  * route (3.2: priority, then hops, then round-robin; unusable routes
  * skipped; none: -EHOSTUNREACH), the spreading of added routes over the
- * list, and the router hint of a response (3.4).  Route aliveness (6.3,
+ * list, UDSP router preferences (3.2 (a): a preferred gateway first, the
+ * others when it is down or unreachable, spreading again without the
+ * rule), and the router hint of a response (3.4).  Route aliveness (6.3,
  * 6.4): lnet_route_usable() against every gateway state, the flag and
  * single-hop detection a gateway's ping info gives
  * (lnet_route_ping_update()), health never counted, and
@@ -251,9 +253,14 @@ static void route_add_checks(struct kunit *test)
 	lnet_route_table_flush(t);
 }
 
-/* The gateway chosen @n times in a row, as a string of peer digits. */
-static const char *choices(struct kunit *test, struct lnet_route_table *t,
-			   const char *net, u32 src_net, unsigned int n)
+/*
+ * The gateway chosen @n times in a row for a send preferring what @pref
+ * says (NULL: nothing), as a string of peer digits.
+ */
+static const char *choices_pref(struct kunit *test, struct lnet_route_table *t,
+				const char *net, u32 src_net,
+				const struct lnet_route_pref *pref,
+				unsigned int n)
 {
 	char *s = kunit_kzalloc(test, n + 1, GFP_KERNEL);
 	struct lnet_nid gw;
@@ -262,13 +269,19 @@ static const char *choices(struct kunit *test, struct lnet_route_table *t,
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	for (i = 0; i < n; i++) {
 		if (lnet_route_table_select(t, net_of(test, net), src_net,
-					    fake_gateway_on_net, &gw)) {
+					    fake_gateway_on_net, pref, &gw)) {
 			s[i] = '-';
 			continue;
 		}
 		s[i] = '0' + fake_peer_of(&gw);
 	}
 	return s;
+}
+
+static const char *choices(struct kunit *test, struct lnet_route_table *t,
+			   const char *net, u32 src_net, unsigned int n)
+{
+	return choices_pref(test, t, net, src_net, NULL, n);
 }
 
 static void route_priority_order(struct kunit *test)
@@ -366,7 +379,7 @@ static void route_spreading(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, lnet_route_table_select(t, tcp1,
 							      LNET_NET_ANY,
 							      fake_gateway_on_net,
-							      &gw), 0);
+							      NULL, &gw), 0);
 		first[fake_peer_of(&gw)]++;
 		lnet_route_table_flush(t);
 	}
@@ -808,6 +821,225 @@ static void route_gateway_state_decides(struct kunit *test)
 	lnet_route_table_flush(t);
 }
 
+/* The UDSP rules the fake node's router preferences come from. */
+static struct list_head *fake_rules;
+
+/*
+ * The node's lnet_gateway_preferred_locked() on the fake peers: a NID of
+ * the gateway's peer on @src_net (any net for ANY), or @gw itself for a
+ * gateway no peer has, matches a rule's --rte whose --dst matches @dst.
+ */
+static bool fake_gateway_preferred(const struct lnet_nid *dst,
+				   const struct lnet_nid *gw, u32 src_net)
+{
+	int peer = fake_peer_of(gw);
+	struct lnet_nid n;
+	unsigned int i;
+
+	if (!peer)
+		return (src_net == LNET_NET_ANY ||
+			lnet_nid_net(gw) == src_net) &&
+		       lnet_udsp_rte_find(fake_rules, dst, gw);
+	for (i = 0; i < ARRAY_SIZE(fake_peers); i++) {
+		if (fake_peers[i].peer != peer ||
+		    lnet_nid_from_str(fake_peers[i].nid, &n))
+			continue;
+		if (src_net != LNET_NET_ANY && lnet_nid_net(&n) != src_net)
+			continue;
+		if (lnet_udsp_rte_find(fake_rules, dst, &n))
+			return true;
+	}
+	return false;
+}
+
+/* "udsp add --dst @dst --rte @rte" on the fake node's rules. */
+static void rte_rule(struct kunit *test, struct list_head *rules,
+		     const char *dst, const char *rte)
+{
+	const char *text[LNET_UDSP_TERMS] = { NULL, dst, rte };
+	struct lnet_udsp *u = lnet_udsp_parse(text, false, 0, NULL);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(u));
+	list_add_tail(&u->udsp_list, rules);
+}
+
+static void rte_rules_free(struct list_head *rules)
+{
+	struct lnet_udsp *u, *tmp;
+
+	list_for_each_entry_safe(u, tmp, rules, udsp_list) {
+		list_del(&u->udsp_list);
+		lnet_udsp_free(u);
+	}
+}
+
+/* Three equal routes to tcp1; gateway 2 preferred for what rules say. */
+static struct lnet_route_table *rte_table(struct kunit *test, u64 seed,
+					  u32 prio2)
+{
+	struct lnet_route_table *t = table_new(test, seed);
+
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.2@tcp", 1, prio2,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.3@tcp", 1, 0,
+				  NULL), 0);
+	return t;
+}
+
+/* @s alternates between two different gateways, neither of them @not. */
+static void expect_alternating(struct kunit *test, const char *s, char not)
+{
+	size_t i, len = strlen(s);
+
+	KUNIT_EXPECT_NE_MSG(test, s[0], s[1], "got %s", s);
+	for (i = 0; i < len; i++) {
+		KUNIT_EXPECT_NE_MSG(test, s[i], not, "got %s", s);
+		KUNIT_EXPECT_NE_MSG(test, s[i], '-', "got %s", s);
+		if (i >= 2)
+			KUNIT_EXPECT_EQ_MSG(test, s[i], s[i - 2], "got %s", s);
+	}
+}
+
+static void route_udsp_preferred(struct kunit *test)
+{
+	struct lnet_nid dst = nid_of(test, "192.0.2.77@tcp1");
+	struct lnet_route_pref pref = {
+		.preferred = fake_gateway_preferred,
+		.dst = &dst,
+	};
+	struct lnet_route_table *t;
+	LIST_HEAD(rules);
+	const char *s;
+	u64 seed;
+
+	fake_rules = &rules;
+	/* without a rule: the three equal routes take turns */
+	t = rte_table(test, 3, 0);
+	s = choices_pref(test, t, "tcp1", LNET_NET_ANY, &pref, 6);
+	KUNIT_EXPECT_TRUE_MSG(test, s[0] != s[1] && s[1] != s[2] &&
+			      s[0] != s[2] && !strncmp(s, s + 3, 3),
+			      "got %s", s);
+	lnet_route_table_flush(t);
+
+	/*
+	 * "--dst tcp1 --rte 192.0.2.2@tcp": gateway 2 alone, wherever it is
+	 * in the list (seed), even with a worse route priority (spec 3.2:
+	 * the preference is ranked first), from any net or from tcp.
+	 */
+	rte_rule(test, &rules, "tcp1", "192.0.2.2@tcp");
+	for (seed = 1; seed <= 6; seed++) {
+		t = rte_table(test, seed * 0x9e3779b97f4a7c15ULL, seed & 1);
+		KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1",
+						      LNET_NET_ANY, &pref, 4),
+				   "2222");
+		KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1",
+						      net_of(test, "tcp"),
+						      &pref, 2), "22");
+		/* a destination no rule names is spread as before */
+		dst = nid_of(test, "10.1.1.1@tcp2");
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp2", "192.0.2.1@tcp", 1,
+					  0, NULL), 0);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp2", "192.0.2.2@tcp", 1,
+					  0, NULL), 0);
+		s = choices_pref(test, t, "tcp2", LNET_NET_ANY, &pref, 4);
+		KUNIT_EXPECT_TRUE_MSG(test, !strcmp(s, "1212") ||
+				      !strcmp(s, "2121"), "got %s", s);
+		dst = nid_of(test, "192.0.2.77@tcp1");
+		lnet_route_table_flush(t);
+	}
+	rte_rules_free(&rules);
+
+	/* two preferred gateways of three: they take turns, 3 never */
+	rte_rule(test, &rules, "192.0.2.[70-80]@tcp1", "192.0.2.[1-2]@tcp");
+	t = rte_table(test, 5, 0);
+	expect_alternating(test, choices_pref(test, t, "tcp1", LNET_NET_ANY,
+					      &pref, 6), '3');
+	lnet_route_table_flush(t);
+	rte_rules_free(&rules);
+	fake_rules = NULL;
+}
+
+static void route_udsp_multirail_gateway(struct kunit *test)
+{
+	struct lnet_nid dst = nid_of(test, "192.0.2.77@tcp1");
+	struct lnet_route_pref pref = {
+		.preferred = fake_gateway_preferred,
+		.dst = &dst,
+	};
+	struct lnet_route_table *t;
+	LIST_HEAD(rules);
+
+	/*
+	 * "--rte 10.0.0.1@o2ib" names gateway 1 by its o2ib NID: preferred
+	 * reached from o2ib or any net (stock asks the gateway NI it would
+	 * use), not from tcp, where its NI is 192.0.2.1@tcp.
+	 */
+	fake_rules = &rules;
+	rte_rule(test, &rules, "tcp1", "10.0.0.1@o2ib");
+	t = rte_table(test, 9, 0);
+	KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1", LNET_NET_ANY,
+					      &pref, 3), "111");
+	KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1",
+					      net_of(test, "o2ib"), &pref, 3),
+			   "111");
+	KUNIT_EXPECT_STRNEQ(test, choices_pref(test, t, "tcp1",
+					       net_of(test, "tcp"), &pref, 3),
+			    "111");
+	lnet_route_table_flush(t);
+	rte_rules_free(&rules);
+	fake_rules = NULL;
+}
+
+static void route_udsp_fallback(struct kunit *test)
+{
+	struct lnet_nid dst = nid_of(test, "192.0.2.77@tcp1");
+	struct lnet_route_pref pref = {
+		.preferred = fake_gateway_preferred,
+		.dst = &dst,
+	};
+	struct lnet_route_table *t;
+	LIST_HEAD(rules);
+	const char *s;
+
+	fake_rules = &rules;
+	rte_rule(test, &rules, "192.0.2.77@tcp1", "192.0.2.2@tcp");
+	t = rte_table(test, 13, 0);
+	KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1", LNET_NET_ANY,
+					      &pref, 3), "222");
+	/* the preferred gateway down: the others take turns */
+	set_alive(test, t, "tcp1", "192.0.2.2@tcp", false);
+	expect_alternating(test, choices_pref(test, t, "tcp1", LNET_NET_ANY,
+					      &pref, 6), '2');
+	/* back: preferred again */
+	set_alive(test, t, "tcp1", "192.0.2.2@tcp", true);
+	KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1", LNET_NET_ANY,
+					      &pref, 3), "222");
+	/* not reachable from the source's net: as if down */
+	KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1",
+					      net_of(test, "o2ib"), &pref, 2),
+			   "11");
+	/* every route down: none, preferred or not */
+	set_alive(test, t, "tcp1", "192.0.2.1@tcp", false);
+	set_alive(test, t, "tcp1", "192.0.2.2@tcp", false);
+	set_alive(test, t, "tcp1", "192.0.2.3@tcp", false);
+	KUNIT_EXPECT_STREQ(test, choices_pref(test, t, "tcp1", LNET_NET_ANY,
+					      &pref, 1), "-");
+	set_alive(test, t, "tcp1", "192.0.2.1@tcp", true);
+	set_alive(test, t, "tcp1", "192.0.2.2@tcp", true);
+	set_alive(test, t, "tcp1", "192.0.2.3@tcp", true);
+
+	/* the rule deleted: the three take turns again */
+	rte_rules_free(&rules);
+	s = choices_pref(test, t, "tcp1", LNET_NET_ANY, &pref, 6);
+	KUNIT_EXPECT_TRUE_MSG(test, s[0] != s[1] && s[1] != s[2] &&
+			      s[0] != s[2] && !strncmp(s, s + 3, 3),
+			      "got %s", s);
+	lnet_route_table_flush(t);
+	fake_rules = NULL;
+}
+
 static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_insert),
 	KUNIT_CASE(route_add_checks),
@@ -815,6 +1047,9 @@ static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_hops_unset_is_one),
 	KUNIT_CASE(route_spreading),
 	KUNIT_CASE(route_source_net),
+	KUNIT_CASE(route_udsp_preferred),
+	KUNIT_CASE(route_udsp_multirail_gateway),
+	KUNIT_CASE(route_udsp_fallback),
 	KUNIT_CASE(route_delete),
 	KUNIT_CASE(route_gateway_net_deleted),
 	KUNIT_CASE(route_unusable_skipped),

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: UDSP rules (lnet/udsp.c) on a private list.  What a rule may be
- * (a term and a priority, or a NID pair; no --rte yet), what each form
- * gives (a local net, local NI, peer net or peer NI priority, or a
- * preferred local NID), and that the first matching rule wins.
+ * (a term and a priority, a NID pair, or a router preference: --dst with
+ * --rte, never with --src, each refusal saying why), what each form
+ * gives (a local net, local NI, peer net or peer NI priority, a
+ * preferred local NID, or a preferred gateway NID), and that the first
+ * matching rule wins.  That route selection follows the preferred
+ * gateways is lnet_route_test.c's route_udsp_* cases.
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -29,6 +32,10 @@ static const struct udsp_case udsp_cases[] = {
 	{ NULL, "192.0.2.[10-20/2]@tcp 10.0.0.1@o2ib", NULL, true, 2, 0 },
 	{ "*@tcp", "192.0.2.10@tcp", NULL, false, 0, 0 },
 	{ "tcp", "tcp1", NULL, false, 0, 0 },
+	/* router preferences: --dst with --rte, a net or NIDs each */
+	{ NULL, "192.0.2.1@tcp", "10.0.0.1@o2ib", false, 0, 0 },
+	{ NULL, "tcp1", "o2ib", false, 0, 0 },
+	{ NULL, "*@tcp1", "10.0.0.[1-4]@o2ib 192.0.2.1@tcp", false, 0, 0 },
 	/* refused */
 	{ NULL, NULL, NULL, true, 1, -EINVAL },		/* no term */
 	{ "", "", NULL, true, 1, -EINVAL },
@@ -39,8 +46,53 @@ static const struct udsp_case udsp_cases[] = {
 	{ "nonsense", NULL, NULL, true, 1, -EINVAL },
 	{ "192.0.2.1@", NULL, NULL, true, 1, -EINVAL },
 	{ NULL, "1.2.3.[9-2]@tcp", NULL, true, 1, -EINVAL },
-	{ NULL, "192.0.2.1@tcp", "10.0.0.1@o2ib", false, 0, -EOPNOTSUPP },
+	{ NULL, "192.0.2.1@tcp", "10.0.0.1@o2ib", true, 0, -EINVAL },
+	{ "tcp", NULL, "10.0.0.1@o2ib", false, 0, -EINVAL },	/* src+rte */
+	{ "tcp", "tcp1", "10.0.0.1@o2ib", false, 0, -EINVAL },
+	{ NULL, NULL, "10.0.0.1@o2ib", false, 0, -EINVAL },	/* rte alone */
+	{ NULL, "tcp1", "10.0.0.[4-1]@o2ib", false, 0, -EINVAL },
 };
+
+/* What the refusals of the router-preference forms say. */
+static const struct {
+	const char *src, *dst, *rte;
+	bool has_prio;
+	const char *msg;
+} udsp_rte_refusals[] = {
+	{ "tcp", NULL, "10.0.0.1@o2ib", false,
+	  "--rte goes with --dst only, not with --src" },
+	{ "tcp", "tcp1", "10.0.0.1@o2ib", false,
+	  "--rte goes with --dst only, not with --src" },
+	{ NULL, NULL, "10.0.0.1@o2ib", false,
+	  "--rte needs --dst: the peers that prefer the gateways" },
+	{ NULL, "tcp1", "10.0.0.1@o2ib", true,
+	  "a router preference (--dst with --rte) takes no --priority" },
+	{ NULL, "tcp1", "10.0.0.[4-1]@o2ib", false,
+	  "--rte: not a net or NID range" },
+};
+
+static void udsp_rte_refused(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(udsp_rte_refusals); i++) {
+		const char *text[LNET_UDSP_TERMS] = {
+			udsp_rte_refusals[i].src, udsp_rte_refusals[i].dst,
+			udsp_rte_refusals[i].rte,
+		};
+		struct netlink_ext_ack extack = {};
+		struct lnet_udsp *u;
+
+		u = lnet_udsp_parse(text, udsp_rte_refusals[i].has_prio, 1,
+				    &extack);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(u), -EINVAL,
+				    "case %u", i);
+		if (!IS_ERR(u))
+			lnet_udsp_free(u);
+		KUNIT_EXPECT_STREQ_MSG(test, extack._msg ?: "",
+				       udsp_rte_refusals[i].msg, "case %u", i);
+	}
+}
 
 static void udsp_parse_cases(struct kunit *test)
 {
@@ -87,16 +139,24 @@ static void udsp_canonical_text(struct kunit *test)
 	lnet_udsp_free(u);
 }
 
-/* Append the rule (@src, @dst, priority @prio or a pair) to @rules. */
-static void udsp_rule(struct kunit *test, struct list_head *rules,
-		      const char *src, const char *dst, s64 prio)
+/* Append the rule (@src, @dst, @rte, priority @prio or none) to @rules. */
+static void udsp_rule3(struct kunit *test, struct list_head *rules,
+		       const char *src, const char *dst, const char *rte,
+		       s64 prio)
 {
-	const char *text[LNET_UDSP_TERMS] = { src, dst, NULL };
+	const char *text[LNET_UDSP_TERMS] = { src, dst, rte };
 	struct lnet_udsp *u = lnet_udsp_parse(text, prio >= 0,
 					      prio >= 0 ? prio : 0, NULL);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(u));
 	list_add_tail(&u->udsp_list, rules);
+}
+
+/* Append the rule (@src, @dst, priority @prio or a pair) to @rules. */
+static void udsp_rule(struct kunit *test, struct list_head *rules,
+		      const char *src, const char *dst, s64 prio)
+{
+	udsp_rule3(test, rules, src, dst, NULL, prio);
 }
 
 static void udsp_rules_free(struct list_head *rules)
@@ -169,8 +229,52 @@ static void udsp_priorities(struct kunit *test)
 			LNET_UDSP_PRIO_NONE);
 }
 
+static void udsp_router_preferences(struct kunit *test)
+{
+	struct lnet_nid d1 = udsp_nid(test, "192.0.2.10@tcp1");
+	struct lnet_nid d2 = udsp_nid(test, "192.0.2.20@tcp1");
+	struct lnet_nid d3 = udsp_nid(test, "10.0.0.9@o2ib1");
+	struct lnet_nid g1 = udsp_nid(test, "192.0.2.1@tcp");
+	struct lnet_nid g2 = udsp_nid(test, "192.0.2.2@tcp");
+	struct lnet_nid g3 = udsp_nid(test, "10.0.0.1@o2ib");
+	LIST_HEAD(rules);
+
+	udsp_rule3(test, &rules, NULL, "192.0.2.10@tcp1", "192.0.2.1@tcp", -1);
+	udsp_rule3(test, &rules, NULL, "o2ib1", "o2ib", -1);
+	udsp_rule(test, &rules, "tcp", "192.0.2.20@tcp1", -1);	/* a pair */
+	udsp_rule(test, &rules, NULL, "tcp1", 2);	/* a priority */
+
+	/* the gateways each destination prefers, and whether it has any */
+	KUNIT_EXPECT_TRUE(test, lnet_udsp_rte_find(&rules, &d1, &g1));
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d1, &g2));
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d1, &g3));
+	KUNIT_EXPECT_TRUE(test, lnet_udsp_rte_find(&rules, &d1,
+						   &LNET_ANY_NID));
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d2, &g1));
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d2,
+						    &LNET_ANY_NID));
+	KUNIT_EXPECT_TRUE(test, lnet_udsp_rte_find(&rules, &d3, &g3));
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d3, &g1));
+	/* the forms do not mix: a router preference is no NID pair, ... */
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_pair_find(&rules, &d1, &g1));
+	KUNIT_EXPECT_TRUE(test, lnet_udsp_pair_find(&rules, &d2, &g2));
+	/* ... the pair prefers no gateway, and neither gives a priority */
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d2, &g2));
+	KUNIT_EXPECT_EQ(test, lnet_udsp_prio_find(&rules, LNET_UDSP_DST, true,
+						  &LNET_ANY_NID,
+						  lnet_nid_net(&d1)), 2U);
+	KUNIT_EXPECT_EQ(test, lnet_udsp_prio_find(&rules, LNET_UDSP_DST, true,
+						  &LNET_ANY_NID,
+						  lnet_nid_net(&d3)),
+			LNET_UDSP_PRIO_NONE);
+	udsp_rules_free(&rules);
+	KUNIT_EXPECT_FALSE(test, lnet_udsp_rte_find(&rules, &d1, &g1));
+}
+
 static struct kunit_case lnet_udsp_cases[] = {
 	KUNIT_CASE(udsp_parse_cases),
+	KUNIT_CASE(udsp_rte_refused),
+	KUNIT_CASE(udsp_router_preferences),
 	KUNIT_CASE(udsp_canonical_text),
 	KUNIT_CASE(udsp_priorities),
 	{}

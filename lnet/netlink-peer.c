@@ -88,7 +88,8 @@ static int lnet_genl_put_peer_ni(struct sk_buff *skb,
 	if (detail < 4)
 		return 0;
 	return lnet_genl_put_udsp_info(skb, p->udsp_net_prio, p->udsp_nid_prio,
-				       p->udsp_pref, p->udsp_npref);
+				       p->udsp_pref, p->udsp_npref,
+				       p->udsp_rtr, p->udsp_nrtr);
 }
 
 /*

@@ -169,11 +169,14 @@ int lnet_genl_udsp_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
  * @nid_prio: its own
  * @pref: preferred local NIDs (peer NIs), or NULL
  * @npref: how many
+ * @rtr: preferred gateway NIDs (peer NIs), or NULL
+ * @nrtr: how many
  *
  * Return: 0 or -EMSGSIZE.
  */
 int lnet_genl_put_udsp_info(struct sk_buff *skb, u32 net_prio, u32 nid_prio,
-			    const struct lnet_nid *pref, unsigned int npref)
+			    const struct lnet_nid *pref, unsigned int npref,
+			    const struct lnet_nid *rtr, unsigned int nrtr)
 {
 	struct nlattr *nest, *list;
 	unsigned int i;
@@ -192,6 +195,15 @@ int lnet_genl_put_udsp_info(struct sk_buff *skb, u32 net_prio, u32 nid_prio,
 			return -EMSGSIZE;
 		for (i = 0; i < npref; i++)
 			if (lnet_genl_put_nid(skb, LNET_A_NID, &pref[i]))
+				return -EMSGSIZE;
+		nla_nest_end(skb, list);
+	}
+	if (rtr) {
+		list = nla_nest_start(skb, LNET_UDSP_A_PREF_RTR);
+		if (!list)
+			return -EMSGSIZE;
+		for (i = 0; i < nrtr; i++)
+			if (lnet_genl_put_nid(skb, LNET_A_NID, &rtr[i]))
 				return -EMSGSIZE;
 		nla_nest_end(skb, list);
 	}

@@ -505,7 +505,7 @@ static int lnet_genl_put_ni(struct sk_buff *skb,
 	if (detail < 4)
 		return 0;
 	return lnet_genl_put_udsp_info(skb, ni->udsp_net_prio,
-				       ni->udsp_nid_prio, NULL, 0);
+				       ni->udsp_nid_prio, NULL, 0, NULL, 0);
 }
 
 static int lnet_genl_net_get_dump(struct sk_buff *skb,

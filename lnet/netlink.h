@@ -43,7 +43,8 @@ int lnet_genl_udsp_add(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_udsp_del(struct sk_buff *skb, struct genl_info *info);
 int lnet_genl_udsp_get_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int lnet_genl_put_udsp_info(struct sk_buff *skb, u32 net_prio, u32 nid_prio,
-			    const struct lnet_nid *pref, unsigned int npref);
+			    const struct lnet_nid *pref, unsigned int npref,
+			    const struct lnet_nid *rtr, unsigned int nrtr);
 
 /* netlink.c */
 extern const struct nla_policy

@@ -30,6 +30,7 @@
 
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
+#include <lnet/route.h>
 #include <lnet/router.h>
 
 #include "peer.h"
@@ -430,6 +431,50 @@ void lnet_peers_free(void)
 	lnet_unlock();
 }
 
+struct lnet_peer_ni_rtr_walk {
+	const struct lnet_peer_ni	*lpni;
+	struct lnet_peer_ni_info	*info;
+};
+
+/* Add @nid to the preferred gateways of the walk's peer NI if a rule says. */
+static void lnet_peer_ni_rtr_add(struct lnet_peer_ni_rtr_walk *w,
+				 const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni_info *info = w->info;
+	unsigned int i;
+
+	if (!lnet_udsp_rte_find(&the_lnet.ln_udsp, &w->lpni->lpni_nid, nid))
+		return;
+	for (i = 0; i < info->udsp_nrtr; i++)
+		if (lnet_nid_equal(&info->udsp_rtr[i], nid))
+			return;
+	if (info->udsp_nrtr < LNET_CTL_PREF_MAX)
+		info->udsp_rtr[info->udsp_nrtr++] = *nid;
+}
+
+/*
+ * A route's gateway: its NIDs (the one it was added with while the peer
+ * table does not know it) that a router preference gives the peer NI,
+ * stock's lpni_rtr_pref_nids.  Under the LNet lock.
+ */
+static void lnet_peer_ni_rtr_one(struct lnet_route *r, void *arg)
+{
+	struct lnet_peer_ni_rtr_walk *w = arg;
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *gw;
+	struct lnet_peer *lp;
+
+	gw = lnet_peer_ni_find_locked(&r->lr_gateway);
+	if (!gw) {
+		lnet_peer_ni_rtr_add(w, &r->lr_gateway);
+		return;
+	}
+	lp = lnet_peer_of(gw);
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		list_for_each_entry(gw, &lpn->lpn_peer_nis, lpni_list)
+			lnet_peer_ni_rtr_add(w, &gw->lpni_nid);
+}
+
 /* What the UDSP rules give @lpni ("peer show -v 4"). */
 static void lnet_peer_ni_fill_udsp(const struct lnet_peer_ni *lpni,
 				   struct lnet_peer_ni_info *info)
@@ -450,6 +495,14 @@ static void lnet_peer_ni_fill_udsp(const struct lnet_peer_ni *lpni,
 			if (info->udsp_npref < LNET_CTL_PREF_MAX &&
 			    lnet_udsp_preferred(lpni, ni))
 				info->udsp_pref[info->udsp_npref++] = ni->ni_nid;
+	info->udsp_nrtr = 0;
+	if (lnet_udsp_rte_find(&the_lnet.ln_udsp, &lpni->lpni_nid,
+			       &LNET_ANY_NID)) {
+		struct lnet_peer_ni_rtr_walk w = { .lpni = lpni, .info = info };
+
+		lnet_route_table_for_each(lnet_node_routes(),
+					  lnet_peer_ni_rtr_one, &w);
+	}
 }
 
 static void lnet_peer_ni_fill_info(const struct lnet_peer_ni *lpni,

@@ -7,10 +7,12 @@
  * chosen as a peer like any other (multi-rail, pinned NI), and the
  * header keeps the final destination (send.c).
  *
- * - A message we start: the usable route (lnet_route_usable()) of the
- *   lowest priority, then the fewest hops, then the one used longest
- *   ago, whose gateway has a NID on the source's net (any net when no
- *   source is given): lnet_route_table_select().
+ * - A message we start: of the usable routes (lnet_route_usable())
+ *   whose gateway has a NID on the source's net (any net when no source
+ *   is given), one through a gateway the destination prefers (UDSP
+ *   "--dst D --rte G": a NID of the gateway on that net matches G), then
+ *   the lowest priority, then the fewest hops, then the one used longest
+ *   ago: lnet_route_table_select().
  * - A response (ACK, REPLY): back through the previous hop that
  *   delivered its request (the "router hint", msg_from) if that is a
  *   gateway of any route, usable or not; otherwise a route lookup as
@@ -67,6 +69,45 @@ bool lnet_same_gateway_locked(const struct lnet_nid *a,
 	return pa && pb && lnet_peer_of(pa) == lnet_peer_of(pb);
 }
 
+/**
+ * lnet_gateway_preferred_locked() - does @dst prefer the gateway of @gw?
+ * @dst: a routed send's final destination
+ * @gw: a route's gateway NID
+ * @src_net: the net the gateway is reached from, or LNET_NET_ANY
+ *
+ * Stock's lnet_peer_is_pref_rtr_locked() of the gateway NI it would use:
+ * a NID of the gateway's peer on @src_net (on any of our nets for ANY;
+ * the peer table keeps no other), or @gw itself while the peer table
+ * does not know the gateway, matches the --rte of a rule whose --dst
+ * matches @dst.
+ *
+ * Context: under the LNet lock.
+ * Return: true if so.
+ */
+bool lnet_gateway_preferred_locked(const struct lnet_nid *dst,
+				   const struct lnet_nid *gw, u32 src_net)
+{
+	const struct list_head *rules = &the_lnet.ln_udsp;
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+
+	lpni = lnet_peer_ni_find_locked(gw);
+	if (!lpni)
+		return (src_net == LNET_NET_ANY ||
+			lnet_nid_net(gw) == src_net) &&
+		       lnet_udsp_rte_find(rules, dst, gw);
+	lp = lnet_peer_of(lpni);
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list) {
+		if (src_net != LNET_NET_ANY && lpn->lpn_net_id != src_net)
+			continue;
+		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+			if (lnet_udsp_rte_find(rules, dst, &lpni->lpni_nid))
+				return true;
+	}
+	return false;
+}
+
 /* @gw becomes its peer's NID on @net (lnet_gateway_on_net_locked() held). */
 static void lnet_gateway_nid_on_net_locked(struct lnet_nid *gw, u32 net)
 {
@@ -102,14 +143,22 @@ int lnet_route_next_hop_locked(const struct lnet_nid *dst,
 			       struct lnet_nid *gw)
 {
 	u32 src_net = lnet_nid_is_any(self) ? LNET_NET_ANY : lnet_nid_net(self);
+	struct lnet_route_pref pref = {
+		.preferred = lnet_gateway_preferred_locked,
+		.dst = dst,
+	};
 	char d[LNET_NIDSTR_SIZE], s[LNET_NIDSTR_SIZE];
+	bool any_pref;
 
 	if (!lnet_nid_is_any(hop) && lnet_route_is_gateway_locked(hop)) {
 		*gw = *hop;		/* spec 3.4: straight back */
 		trace_lnet_route(dst, gw, true);
 		return 0;
 	}
-	if (!lnet_route_select_locked(lnet_nid_net(dst), src_net, gw)) {
+	/* no rule prefers gateways for @dst: no gateway's NIDs to ask */
+	any_pref = lnet_udsp_rte_find(&the_lnet.ln_udsp, dst, &LNET_ANY_NID);
+	if (!lnet_route_select_locked(lnet_nid_net(dst), src_net,
+				      any_pref ? &pref : NULL, gw)) {
 		if (src_net != LNET_NET_ANY && lnet_nid_net(gw) != src_net)
 			lnet_gateway_nid_on_net_locked(gw, src_net);
 		trace_lnet_route(dst, gw, false);

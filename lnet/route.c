@@ -394,15 +394,18 @@ static bool lnet_route_table_usable(struct lnet_route_table *t,
  * @on_net: does the gateway peer of a NID have a NID on a net?  The
  *	table's env->gateway_on_net, or a variant for a caller that holds
  *	a lock it takes (the send path: lnet_gateway_on_net_locked())
+ * @pref: the gateways the destination prefers, or NULL: none
  * @gw: out: the chosen route's gateway NID
  *
  * Stock's lnet_find_route_locked() (spec 3.2) without what needs the
- * gateway's peer NIs (UDSP router preference, gateway NI health, queued
- * bytes and credits): of the usable routes (lnet_route_usable()) whose
- * gateway has a NID on @src_net, the lowest priority, then the fewest
- * hops (unset counts as 1), then the one chosen longest ago; its
- * sequence then becomes one more than the highest seen, so equal routes
- * take turns.
+ * gateway's peer NIs (gateway NI health, queued bytes and credits): of
+ * the usable routes (lnet_route_usable()) whose gateway has a NID on
+ * @src_net, one whose gateway @pref prefers (UDSP --rte) over one it does
+ * not, then the lowest priority, then the fewest hops (unset counts as
+ * 1), then the one chosen longest ago; its sequence then becomes one more
+ * than the highest seen, so equal routes take turns.  With no usable
+ * preferred gateway, the others are chosen among as if no rule were
+ * there.
  *
  * Context: Any; takes rcu_read_lock().
  * Return: 0, or -EHOSTUNREACH if no route fits.
@@ -410,10 +413,12 @@ static bool lnet_route_table_usable(struct lnet_route_table *t,
 int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 			    u32 src_net,
 			    bool (*on_net)(const struct lnet_nid *gw, u32 net),
+			    const struct lnet_route_pref *pref,
 			    struct lnet_nid *gw)
 {
 	struct lnet_route *r, *best = NULL;
 	struct lnet_remotenet *rnet;
+	bool p, best_p = false;
 	u32 seq = 0;
 
 	rcu_read_lock();
@@ -428,8 +433,16 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 			if (!best ||
 			    (s32)(READ_ONCE(r->lr_seq) - seq) > 0)
 				seq = READ_ONCE(r->lr_seq);
-			if (lnet_route_better(r, best))
-				best = r;
+			p = pref && pref->preferred(pref->dst, &r->lr_gateway,
+						    src_net);
+			if (best && p != best_p) {
+				if (!p)
+					continue;
+			} else if (!lnet_route_better(r, best)) {
+				continue;
+			}
+			best = r;
+			best_p = p;
 		}
 	}
 	if (best) {
@@ -772,16 +785,19 @@ struct lnet_route_table *lnet_node_routes(void)
  * lnet_route_select_locked() - the gateway for a send to a remote net
  * @net: the destination's net
  * @src_net: the net to reach the gateway from, or LNET_NET_ANY
+ * @pref: the gateways the destination prefers, or NULL
  * @gw: out: the chosen route's gateway NID (maybe not on @src_net: see
  *	lnet_route_next_hop_locked())
  *
  * Context: under the LNet lock.
  * Return: as lnet_route_table_select().
  */
-int lnet_route_select_locked(u32 net, u32 src_net, struct lnet_nid *gw)
+int lnet_route_select_locked(u32 net, u32 src_net,
+			     const struct lnet_route_pref *pref,
+			     struct lnet_nid *gw)
 {
 	return lnet_route_table_select(&lnet_routes, net, src_net,
-				       lnet_gateway_on_net_locked, gw);
+				       lnet_gateway_on_net_locked, pref, gw);
 }
 
 /**

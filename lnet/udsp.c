@@ -9,18 +9,24 @@
  *	--dst NIDS --priority P		peer NI priority
  *	--src X --dst Y			NID pair: the local NIs X are preferred
  *					for the peer NIs Y
+ *	--dst Y --rte Z			router preference: routes through the
+ *					gateways Z are preferred for the peer
+ *					NIs Y (route-select.c)
  *
  * NIDS is NID-range expressions (include/lnet/nidlist.h); lower
  * priorities are better.  The rules are kept in index order; where
  * several give an object a priority the one of the lowest index wins,
  * as with Lustre's, which applies them from the last to the first.
- * Router preferences (--rte) need routing, which this LNet does not do
- * yet: such a rule is refused rather than kept without effect.
+ * NID pairs and router preferences add up: any matching rule prefers.
+ * As stock's, --rte goes with --dst alone (not with --src).
  *
  * Priorities are found when selection asks (select.c) and cached in the
  * object with the rules' generation number, which every change bumps:
  * objects made later (a peer NI learnt by discovery, an NI added) need
- * no hook, and a change costs nothing until the next send.
+ * no hook, and a change costs nothing until the next send.  Preferred
+ * local NIs and gateways are asked the rules at each choice, so a route
+ * or a gateway NID added later is preferred at once too (stock re-applies
+ * its rules to fill lpni_rtr_pref_nids).
  *
  * Locking: the rules change under ln_api_mutex and the LNet lock; they
  * are read under the LNet lock.  They are dropped when LNet stops.
@@ -119,14 +125,15 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_udsp_free);
  *
  * Context: Process context (allocates).
  * Return: the rule, or an ERR_PTR: -EINVAL for a bad or missing term or
- * priority, -EOPNOTSUPP for --rte, -ENOMEM.
+ * priority, or a bad mix of terms (--rte with --src, or without --dst),
+ * -ENOMEM.
  */
 VISIBLE_IF_KUNIT struct lnet_udsp *
 lnet_udsp_parse(const char *const text[LNET_UDSP_TERMS], bool has_prio,
 		u32 prio, struct netlink_ext_ack *extack)
 {
 	struct lnet_udsp *udsp;
-	bool src, dst;
+	bool src, dst, rte;
 	int i, rc = 0;
 
 	udsp = kzalloc(sizeof(*udsp), GFP_KERNEL);
@@ -139,11 +146,20 @@ lnet_udsp_parse(const char *const text[LNET_UDSP_TERMS], bool has_prio,
 		goto fail;
 	src = lnet_udsp_term_set(&udsp->udsp_term[LNET_UDSP_SRC]);
 	dst = lnet_udsp_term_set(&udsp->udsp_term[LNET_UDSP_DST]);
+	rte = lnet_udsp_term_set(&udsp->udsp_term[LNET_UDSP_RTE]);
 	rc = -EINVAL;
-	if (lnet_udsp_term_set(&udsp->udsp_term[LNET_UDSP_RTE])) {
+	if (rte && src) {
 		NL_SET_ERR_MSG(extack,
-			       "--rte: routing is not supported yet, so router preferences are not either");
-		rc = -EOPNOTSUPP;
+			       "--rte goes with --dst only, not with --src");
+	} else if (rte && !dst) {
+		NL_SET_ERR_MSG(extack,
+			       "--rte needs --dst: the peers that prefer the gateways");
+	} else if (rte && has_prio) {
+		NL_SET_ERR_MSG(extack,
+			       "a router preference (--dst with --rte) takes no --priority");
+	} else if (rte) {
+		udsp->udsp_prio = LNET_UDSP_PRIO_NONE;
+		return udsp;
 	} else if (!src && !dst) {
 		NL_SET_ERR_MSG(extack, "a rule needs --src or --dst");
 	} else if (src && dst && has_prio) {
@@ -382,7 +398,8 @@ bool lnet_udsp_pair_find(const struct list_head *rules,
 	const struct lnet_udsp *udsp;
 
 	list_for_each_entry(udsp, rules, udsp_list) {
-		if (udsp->udsp_prio != LNET_UDSP_PRIO_NONE)
+		if (udsp->udsp_prio != LNET_UDSP_PRIO_NONE ||
+		    lnet_udsp_term_set(&udsp->udsp_term[LNET_UDSP_RTE]))
 			continue;
 		if (lnet_udsp_term_has(&udsp->udsp_term[LNET_UDSP_DST], dst) &&
 		    lnet_udsp_term_has(&udsp->udsp_term[LNET_UDSP_SRC], src))
@@ -391,6 +408,35 @@ bool lnet_udsp_pair_find(const struct list_head *rules,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_udsp_pair_find);
+
+/**
+ * lnet_udsp_rte_find() - is @gw a preferred gateway NID for @dst?
+ * @rules: the rules
+ * @dst: a peer NID (a routed send's final destination)
+ * @gw: a gateway NID, or ANY: does any rule prefer gateways for @dst?
+ *
+ * Stock's lpni_rtr_pref_nids of @dst's peer NI, asked rather than kept.
+ *
+ * Context: Under the LNet lock (or on a private list).
+ * Return: true if a router-preference rule (--dst with --rte) matches
+ * both (@dst alone for ANY).
+ */
+bool lnet_udsp_rte_find(const struct list_head *rules,
+			const struct lnet_nid *dst, const struct lnet_nid *gw)
+{
+	const struct lnet_udsp *udsp;
+
+	list_for_each_entry(udsp, rules, udsp_list) {
+		if (!lnet_udsp_term_set(&udsp->udsp_term[LNET_UDSP_RTE]) ||
+		    !lnet_udsp_term_has(&udsp->udsp_term[LNET_UDSP_DST], dst))
+			continue;
+		if (lnet_nid_is_any(gw) ||
+		    lnet_udsp_term_has(&udsp->udsp_term[LNET_UDSP_RTE], gw))
+			return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_udsp_rte_find);
 
 static u32 lnet_udsp_cached(struct lnet_sel_prio *c,
 			    enum lnet_udsp_term_kind kind, bool whole_net,

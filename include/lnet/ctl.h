@@ -217,7 +217,7 @@ int lnet_net_del(u32 net_id, const char *ifname, const struct lnet_nid *nid,
  */
 int lnet_ni_info_get(unsigned int idx, struct lnet_ni_info *info);
 
-/* Preferred local NIDs "peer show -v 4" lists per peer NI, at most. */
+/* Preferred local and gateway NIDs "peer show -v 4" lists per peer NI. */
 #define LNET_CTL_PREF_MAX	16
 
 /* A peer NI as "peer show" reports it (lnet_peer_ni_info_next()). */
@@ -245,6 +245,9 @@ struct lnet_peer_ni_info {
 	/* local NIDs a UDSP NID pair prefers for it (the first ones) */
 	unsigned int		udsp_npref;
 	struct lnet_nid		udsp_pref[LNET_CTL_PREF_MAX];
+	/* gateway NIDs a UDSP router preference prefers for it */
+	unsigned int		udsp_nrtr;
+	struct lnet_nid		udsp_rtr[LNET_CTL_PREF_MAX];
 	s32			healthv;	/* 0..1000 */
 	struct lnet_peer_ni_hstats hstats;
 	u32			ns_status;	/* as its ping buffer says */

@@ -129,9 +129,23 @@ int lnet_route_table_del(struct lnet_route_table *t, u32 net,
 unsigned int lnet_route_table_del_gw_net(struct lnet_route_table *t,
 					 u32 net);
 void lnet_route_table_flush(struct lnet_route_table *t);
+/**
+ * struct lnet_route_pref - the gateways a routed send prefers (UDSP --rte)
+ * @preferred: is the gateway of a route, reached from @src_net (or any
+ *	local net: LNET_NET_ANY), one that @dst prefers?  Called under RCU
+ *	by lnet_route_table_select(), with what locks its caller holds
+ * @dst: the send's final destination
+ */
+struct lnet_route_pref {
+	bool (*preferred)(const struct lnet_nid *dst, const struct lnet_nid *gw,
+			  u32 src_net);
+	const struct lnet_nid *dst;
+};
+
 int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 			    u32 src_net,
 			    bool (*on_net)(const struct lnet_nid *gw, u32 net),
+			    const struct lnet_route_pref *pref,
 			    struct lnet_nid *gw);
 bool lnet_route_table_is_gateway(struct lnet_route_table *t,
 				 const struct lnet_nid *nid,
@@ -215,7 +229,9 @@ void lnet_routes_net_deleted(u32 net);
 void lnet_routes_flush(void);
 
 /* The send path's questions, under the LNet lock. */
-int lnet_route_select_locked(u32 net, u32 src_net, struct lnet_nid *gw);
+int lnet_route_select_locked(u32 net, u32 src_net,
+			     const struct lnet_route_pref *pref,
+			     struct lnet_nid *gw);
 bool lnet_route_is_gateway_locked(const struct lnet_nid *nid);
 bool lnet_route_net_known_locked(u32 net);
 
@@ -223,6 +239,8 @@ bool lnet_route_net_known_locked(u32 net);
 bool lnet_gateway_on_net_locked(const struct lnet_nid *gw, u32 net);
 bool lnet_same_gateway_locked(const struct lnet_nid *a,
 			      const struct lnet_nid *b);
+bool lnet_gateway_preferred_locked(const struct lnet_nid *dst,
+				   const struct lnet_nid *gw, u32 src_net);
 int lnet_route_next_hop_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop,

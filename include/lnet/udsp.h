@@ -53,6 +53,7 @@ struct lnet_udsp_term {
  * @udsp_list: in the_lnet.ln_udsp, in index order
  * @udsp_term: its terms, by enum lnet_udsp_term_kind
  * @udsp_prio: the priority it gives, LNET_UDSP_PRIO_NONE for a NID pair
+ *	or a router preference
  */
 struct lnet_udsp {
 	struct list_head	udsp_list;
@@ -97,6 +98,8 @@ u32 lnet_udsp_prio_find(const struct list_head *rules,
 bool lnet_udsp_pair_find(const struct list_head *rules,
 			 const struct lnet_nid *dst,
 			 const struct lnet_nid *src);
+bool lnet_udsp_rte_find(const struct list_head *rules,
+			const struct lnet_nid *dst, const struct lnet_nid *gw);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct lnet_udsp *lnet_udsp_parse(const char *const text[LNET_UDSP_TERMS],

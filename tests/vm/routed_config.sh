@@ -19,6 +19,10 @@
 #    info RTE_DISABLED while r does not route: a's and b's routes go
 #    down; "set routing 1" on r: both up and single-hop, a pings b
 #    through r;
+#  - udsp_rte: a's "udsp add --dst o2ib --rte <r's tcp NID>" shown by
+#    udsp show and, for b, by peer show -v 4 ("Preferred gateway NIDs"),
+#    --rte with --src refused; a pings b with it and with a rule that
+#    prefers a gateway no route has (fallback);
 #  - gateway_down: r's LNet unloaded: a's and b's checks fail, their
 #    routes go down, a send from a to b fails at once with
 #    -EHOSTUNREACH; r back and routing again: both routes up, a pings b.
@@ -192,6 +196,55 @@ barrier routing-on
 barrier routes-up
 [ "$LNET_NODE" = a ] && ping_ok "$B" 3
 barrier pinged
+
+phase udsp_rte
+# UDSP router preference (Documentation/routing.rst): one router here, so
+# this checks the rule's shapes and that traffic still flows; which
+# route wins among several is KUnit lnet_route's route_udsp_* cases.
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" udsp add --dst o2ib --rte "$R_TCP" ||
+		fail "udsp add --dst o2ib --rte $R_TCP"
+	cat > "$T/rte" <<YAML
+udsp:
+-     idx: 0
+      src: NA
+      dst: o2ib
+      rte: $R_TCP
+      action: NA
+YAML
+	"$LNETCTL" udsp show | expect_yaml "udsp show of a router preference" \
+		"$T/rte"
+	must_fail "--rte with --src" "goes with --dst only" \
+		"$LNETCTL" udsp add --src tcp --rte "$R_TCP"
+	must_fail "--rte with --src and --dst" "goes with --dst only" \
+		"$LNETCTL" udsp add --src tcp --dst o2ib --rte "$R_TCP"
+	must_fail "--rte without --dst" "needs --dst" \
+		"$LNETCTL" udsp add --rte "$R_TCP"
+	"$LNETCTL" udsp show | expect_yaml "udsp show after refusals" "$T/rte"
+	ping_ok "$B" 3
+	"$LNETCTL" peer show -v 4 --nid "$B" > "$T/peer4" ||
+		fail "peer show -v 4 --nid $B"
+	grep -A5 'udsp info:' "$T/peer4" > "$T/peer4.udsp"
+	cat > "$T/peer4.want" <<YAML
+            udsp info:
+                  net priority: -1
+                  nid priority: -1
+                  Preferred gateway NIDs:
+                  - $R_TCP
+YAML
+	diff -u "$T/peer4.want" "$T/peer4.udsp" ||
+		{ cat "$T/peer4"; fail "peer show -v 4: preferred gateway"; }
+	# a preferred gateway no route has: the others are used
+	"$LNETCTL" udsp del --all || fail "udsp del --all"
+	"$LNETCTL" udsp add --dst "$B" --rte 192.0.2.1@tcp ||
+		fail "udsp add --rte of no gateway"
+	ping_ok "$B" 3
+	must_lack "a preferred gateway without a route shown" \
+		"Preferred gateway" peer show -v 4 --nid "$B"
+	"$LNETCTL" udsp del --all || fail "udsp del --all"
+	log "udsp --rte: shown, refused with --src, traffic flows"
+fi
+barrier udsp-rte
 
 phase gateway_down
 [ "$LNET_NODE" = r ] && routed_unload

@@ -3,7 +3,8 @@
 # UDSP on one node (spec features 4d; lnet/udsp.c): lnetctl udsp add, del
 # and show with their index rules; what the rules give local NIs ("net
 # show -v 4") and peer NIs ("peer show -v 4": priorities, preferred
-# source NIDs of a NID pair); bad rules refused with a message and
+# source NIDs of a NID pair); a router preference (--dst with --rte)
+# kept and shown; bad rules refused with a message and
 # nothing changed; export/import round trips of an empty and of a full
 # configuration (nets, a peer, rules, globals) give identical YAML; the
 # rules go with unconfigure.  That selection obeys the rules is
@@ -43,6 +44,8 @@ printf 'udsp: []\n' > "$T/none"
 "$LNETCTL" udsp add --src tcp --priority 5 || fail "udsp add again"
 "$LNETCTL" udsp add --src "*@tcp" --dst "$PEER" ||
 	fail "udsp add of a NID pair"
+"$LNETCTL" udsp add --dst "$PEER" --rte "10.0.0.[1-2]@o2ib" ||
+	fail "udsp add of a router preference"
 cat > "$T/rules" <<YAML
 udsp:
 -     idx: 0
@@ -67,6 +70,11 @@ udsp:
       src: '*@tcp'
       dst: $PEER
       rte: NA
+      action: NA
+-     idx: 4
+      src: NA
+      dst: $PEER
+      rte: 10.0.0.[1-2]@o2ib
       action: NA
 YAML
 "$LNETCTL" udsp show | expect_yaml "udsp show" "$T/rules"
@@ -98,8 +106,15 @@ diff -u "$T/peer4.want" "$T/peer4.udsp" ||
 	{ cat "$T/peer4"; fail "peer show -v 4: udsp info"; }
 
 # --- bad rules: refused, said why, nothing changed ---
-must_fail "--rte" "routing is not supported" \
-	"$LNETCTL" udsp add --dst "$PEER" --rte 10.0.0.1@o2ib
+must_fail "--rte with --src" "goes with --dst only, not with --src" \
+	"$LNETCTL" udsp add --src tcp --rte 10.0.0.1@o2ib
+must_fail "--rte with --src and --dst" "goes with --dst only" \
+	"$LNETCTL" udsp add --src tcp --dst "$PEER" --rte 10.0.0.1@o2ib
+must_fail "--rte alone" "needs --dst" "$LNETCTL" udsp add --rte 10.0.0.1@o2ib
+must_fail "--rte with a priority" "takes no --priority" \
+	"$LNETCTL" udsp add --dst "$PEER" --rte 10.0.0.1@o2ib --priority 1
+must_fail "a bad --rte" "--rte: not a net or NID range" \
+	"$LNETCTL" udsp add --dst "$PEER" --rte "10.0.0.[2-1]@o2ib"
 must_fail "no term" "needs --src or --dst" "$LNETCTL" udsp add --priority 1
 must_fail "no priority" "priority is missing" "$LNETCTL" udsp add --src tcp1
 must_fail "a pair with a priority" "takes no --priority" \
@@ -111,7 +126,7 @@ must_fail "a bad range" "not a net or NID range" \
 must_fail "a bad priority" "invalid --priority" \
 	"$LNETCTL" udsp add --src tcp --priority -1
 must_fail "del of no rule" "no rule has that index" \
-	"$LNETCTL" udsp del --idx 4
+	"$LNETCTL" udsp del --idx 5
 must_fail "del of nothing" "either --idx or --all" "$LNETCTL" udsp del
 must_fail "show of no rule" "no rule has index" "$LNETCTL" udsp show --idx 9
 must_fail "add without CAP_NET_ADMIN" "needs CAP_NET_ADMIN" \
@@ -150,7 +165,7 @@ must_fail "import of a pair with a priority" "takes no --priority" \
 
 # --- del ---
 "$LNETCTL" udsp del --idx 0 || fail "udsp del --idx 0"
-must_lack "4 rules after a del" "idx: 3" udsp show
+must_lack "4 rules after a del" "idx: 4" udsp show
 "$LNETCTL" udsp show --idx 0 | grep -q "src: tcp$" ||
 	fail "the rules did not move up"
 "$LNETCTL" udsp del --all || fail "udsp del --all"

@@ -195,8 +195,9 @@ struct udsp_list {
 struct udsp_info {
 	bool has, has_pref;
 	long long net_prio, nid_prio;	/* -1: none */
-	unsigned int npref;
-	char pref[UDSP_PREF_MAX][LNET_GENL_NID_LEN];
+	unsigned int npref, nrtr;
+	char pref[UDSP_PREF_MAX][LNET_GENL_NID_LEN];	/* local NIDs */
+	char rtr[UDSP_PREF_MAX][LNET_GENL_NID_LEN];	/* gateway NIDs */
 };
 
 int do_udsp_add(const struct udsp_rule *r, long long idx,

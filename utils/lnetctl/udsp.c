@@ -11,7 +11,8 @@
  *	      action:
  *	          priority: 0
  *
- * A NID pair (--src with --dst) has "action: NA".  The same list is the
+ * A NID pair (--src with --dst) and a router preference (--dst with
+ * --rte) have "action: NA".  The same list is the
  * "udsp:" block of export and import.
  */
 #include <errno.h>
@@ -384,6 +385,11 @@ int parse_udsp_info(struct nlattr *nest, struct udsp_info *u)
 		      (long long)nla_get_u32(ut[LNET_UDSP_A_NET_PRIO]) : -1;
 	u->nid_prio = ut[LNET_UDSP_A_NID_PRIO] ?
 		      (long long)nla_get_u32(ut[LNET_UDSP_A_NID_PRIO]) : -1;
+	if (ut[LNET_UDSP_A_PREF_RTR])
+		nla_for_each_nested(a, ut[LNET_UDSP_A_PREF_RTR], rem)
+			if (u->nrtr < UDSP_PREF_MAX)
+				snprintf(u->rtr[u->nrtr++], sizeof(u->rtr[0]),
+					 "%s", (const char *)nla_data(a));
 	if (!ut[LNET_UDSP_A_PREF_SRC])
 		return 0;
 	u->has_pref = true;
@@ -405,6 +411,13 @@ void emit_udsp_info(struct yout *y, const struct udsp_info *u)
 	yout_map(y);
 	yout_kv_int(y, "net priority", u->net_prio);
 	yout_kv_int(y, "nid priority", u->nid_prio);
+	if (u->nrtr) {
+		yout_str(y, "Preferred gateway NIDs");
+		yout_seq(y);
+		for (i = 0; i < u->nrtr; i++)
+			yout_str(y, u->rtr[i]);
+		yout_end_seq(y);
+	}
 	if (u->has_pref && u->npref) {
 		yout_str(y, "Preferred source NIDs");
 		yout_seq(y);

@@ -129,7 +129,7 @@ enum lnet_genl_attr {
 	LNET_A_LATENCY,		/* nest: LNET_LAT_A_* (NI, peer NI) */
 	LNET_A_UDSP_SRC,	/* string: a net or NID ranges */
 	LNET_A_UDSP_DST,	/* string: a net or NID ranges */
-	LNET_A_UDSP_RTE,	/* string: NID ranges (not supported yet) */
+	LNET_A_UDSP_RTE,	/* string: gateways, a net or NID ranges */
 	LNET_A_PRIORITY,	/* u32: UDSP or route priority, 0 best */
 	LNET_A_IDX,		/* u32: UDSP rule index */
 	LNET_A_UDSP_INFO,	/* nest: LNET_UDSP_A_* (NI, peer NI; detail 4) */
@@ -295,6 +295,7 @@ enum lnet_genl_udsp_info_attr {
 	LNET_UDSP_A_NET_PRIO,	/* its net's */
 	LNET_UDSP_A_NID_PRIO,	/* its own */
 	LNET_UDSP_A_PREF_SRC,	/* nest of LNET_A_NID: preferred local NIDs */
+	LNET_UDSP_A_PREF_RTR,	/* nest of LNET_A_NID: preferred gateways */
 
 	__LNET_UDSP_A_MAX,
 	LNET_UDSP_A_MAX = __LNET_UDSP_A_MAX - 1
