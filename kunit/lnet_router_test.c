@@ -248,7 +248,73 @@ static void router_credits_order(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&freed));
 }
 
+/*
+ * lnet_routing_next() @dt jiffies after a t0 just before the jiffies wrap.
+ */
+static enum lnet_routing_state rs_next(enum lnet_routing_state st, long dt,
+				       s64 w, bool tiny_idle)
+{
+	unsigned long t0 = ULONG_MAX - 5 * HZ;
+
+	return lnet_routing_next(st, t0 + dt, t0, w, tiny_idle);
+}
+
+/*
+ * Spec 5.1: STARTING ends strictly after W; STOPPING after W with the
+ * tiny pool idle, else strictly after 3 W; W <= 0 ends either at the
+ * next pass; t0 "after" now (a pass racing the read) waits; a huge W
+ * never wraps into an early end; the settled states stay.
+ */
+static void routing_state_windows(struct kunit *test)
+{
+	const enum lnet_routing_state on = LNET_ROUTING_ENABLED,
+		off = LNET_ROUTING_DISABLED, start = LNET_ROUTING_STARTING,
+		stop = LNET_ROUTING_STOPPING;
+
+	KUNIT_EXPECT_EQ(test, rs_next(start, 10 * HZ, 10, true), start);
+	KUNIT_EXPECT_EQ(test, rs_next(start, 10 * HZ + 1, 10, false), on);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, 10 * HZ + 1, 10, false), stop);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, 10 * HZ, 10, true), stop);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, 10 * HZ + 1, 10, true), off);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, 30 * HZ, 10, false), stop);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, 30 * HZ + 1, 10, false), off);
+	KUNIT_EXPECT_EQ(test, rs_next(start, 1, 0, false), on);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, 1, -5, false), off);
+	KUNIT_EXPECT_EQ(test, rs_next(start, -HZ, 0, false), start);
+	KUNIT_EXPECT_EQ(test, rs_next(stop, LONG_MAX / 2, S64_MAX, false), stop);
+	KUNIT_EXPECT_EQ(test, rs_next(start, INT_MAX, INT_MAX * 2LL, true), start);
+	KUNIT_EXPECT_EQ(test, rs_next(on, 100 * HZ, 1, true), on);
+	KUNIT_EXPECT_EQ(test, rs_next(off, 100 * HZ, 1, true), off);
+}
+
+/* The tiny pool is idle for STOPPING only with no buffer out, no waiter. */
+static void pool_idle(struct kunit *test)
+{
+	struct rt_env *e = rt_env(test, 2, 4);
+	LIST_HEAD(freed);
+
+	KUNIT_EXPECT_TRUE(test, lnet_rtrpool_idle(&e->pool));
+	KUNIT_ASSERT_TRUE(test, lnet_rtrpool_take(&e->pool, &e->msg[0].msg_list));
+	e->held[0] = lnet_rtrpool_get_idle(&e->pool);
+	KUNIT_EXPECT_FALSE(test, lnet_rtrpool_idle(&e->pool));
+	KUNIT_ASSERT_TRUE(test, lnet_rtrpool_take(&e->pool, &e->msg[1].msg_list));
+	e->held[1] = lnet_rtrpool_get_idle(&e->pool);
+	KUNIT_EXPECT_FALSE(test, lnet_rtrpool_take(&e->pool, &e->msg[2].msg_list));
+	KUNIT_EXPECT_PTR_EQ(test,
+			    lnet_rtrpool_put(&e->pool, e->held[0], true, &freed),
+			    &e->msg[2].msg_list);
+	KUNIT_EXPECT_FALSE(test, lnet_rtrpool_idle(&e->pool));
+	KUNIT_EXPECT_NULL(test,
+			  lnet_rtrpool_put(&e->pool, e->held[0], true, &freed));
+	KUNIT_EXPECT_NULL(test,
+			  lnet_rtrpool_put(&e->pool, e->held[1], true, &freed));
+	KUNIT_EXPECT_TRUE(test, lnet_rtrpool_idle(&e->pool));
+	KUNIT_EXPECT_TRUE(test, list_empty(&freed));
+}
+
 static struct kunit_case lnet_router_cases[] = {
+	KUNIT_CASE(routing_state_windows),
+	KUNIT_CASE(pool_idle),
 	KUNIT_CASE(pool_choice_by_size),
 	KUNIT_CASE(pool_counts),
 	KUNIT_CASE(pool_credits_fifo),

@@ -8,8 +8,9 @@
  * messages using it, max/current/min tx credits, send/recv/drop counts)
  * and "acceptor" (connections accepted and refused, by reason, as "name
  * value" lines), "discovery" (discoveries and pushes received, as "name
- * value" lines); the test hooks test_fail_ping_update, test_hold_send_ms
- * and test_ubsan.
+ * value" lines), routing's "routes", "routers" and "buffers"
+ * (lnet/debugfs-routing.c); the test hooks test_fail_ping_update,
+ * test_hold_send_ms and test_ubsan.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -297,6 +298,7 @@ void lnet_debugfs_init(void)
 			    &lnet_test_ubsan_fops);
 	debugfs_create_file("test_odebug", 0200, lnet_debugfs_root, NULL,
 			    &lnet_test_odebug_fops);
+	lnet_debugfs_routing_init(lnet_debugfs_root);
 }
 
 void lnet_debugfs_fini(void)

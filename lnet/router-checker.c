@@ -23,6 +23,8 @@
  *   detection from the NIs the buffer lists (lnet_route_ping_update()).
  * - A routed message from a gateway marked dead revives it (spec 6.5,
  *   lnet_rtrcheck_routed_from_locked(), called by lnet_parse()).
+ * - Each pass ends routing's STARTING or STOPPING state once its time
+ *   came (spec 5.1, lnet_routing_tick() in router.c).
  * - On a router (routing not DISABLED), each pass reports down every NI
  *   of a local net that no other node pinged for W =
  *   alive_router_check_interval + router_ping_timeout seconds; a ping
@@ -179,6 +181,39 @@ static struct lnet_peer *lnet_gw_peer_locked(const struct lnet_nid *gw)
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(gw);
 
 	return lpni ? lnet_peer_of(lpni) : NULL;
+}
+
+/**
+ * lnet_route_gw_peer_locked() - the peer of a route's gateway
+ * @r: the route
+ *
+ * Context: under the LNet lock.
+ * Return: the peer, or NULL (the peer table has none yet).
+ */
+struct lnet_peer *lnet_route_gw_peer_locked(const struct lnet_route *r)
+{
+	return lnet_gw_peer_locked(&r->lr_gateway);
+}
+
+/**
+ * lnet_gw_alive_locked() - is a gateway alive, as debugfs "routers" says?
+ * @lp: the gateway
+ *
+ * Spec 9: its last check did not fail and each of its nets has an UP NI.
+ *
+ * Context: under the LNet lock.
+ * Return: alive.
+ */
+bool lnet_gw_alive_locked(const struct lnet_peer *lp)
+{
+	const struct lnet_peer_net *lpn;
+
+	if (lp->lp_gw_dead)
+		return false;
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+		if (!lnet_gw_net_up(lpn))
+			return false;
+	return true;
 }
 
 /**
@@ -448,6 +483,20 @@ static void lnet_rtrcheck_route(struct lnet_route *r, void *arg)
 }
 
 /**
+ * lnet_rtr_window() - W: alive_router_check_interval + router_ping_timeout
+ *
+ * The window a router's net may go without a ping (spec 6.7), and that
+ * its routing takes to start or stop (spec 5.1): stock's 110 s.
+ *
+ * Return: W in seconds, summed in 64 bits (may be <= 0: no window).
+ */
+s64 lnet_rtr_window(void)
+{
+	return (s64)READ_ONCE(alive_router_check_interval) +
+	       READ_ONCE(router_ping_timeout);
+}
+
+/**
  * lnet_rtr_net_unpinged() - has a router's net gone without a ping too long?
  * @now: the time (jiffies)
  * @last: when the net was last pinged (jiffies)
@@ -529,8 +578,8 @@ static bool lnet_rtr_net_mark_locked(struct lnet_net *net, bool down)
 /*
  * Spec 6.7 step 3, once per pass: while we route, a net no ping reached
  * for W has its NIs down.  When routing turns on, each net starts with a
- * full W (stock's STARTING window, not built, gives peers that time to
- * ping us); when it turns off, the NIs this rule took down are up again.
+ * full W (the STARTING window gives peers that time to ping us before
+ * we advertise that we route); when it turns off, the NIs this rule took down are up again.
  * A change is written into the ping buffer and pushed to every
  * multi-rail peer.
  */
@@ -572,6 +621,7 @@ static void lnet_rtrcheck_run(struct work_struct *work)
 		.interval = READ_ONCE(alive_router_check_interval),
 	};
 
+	lnet_routing_tick();	/* STARTING or STOPPING ends (spec 5.1) */
 	lnet_lock();
 	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
 		lnet_unlock();

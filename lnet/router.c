@@ -24,18 +24,28 @@
  * receive buffer and so the sender's credit.  What waits is therefore
  * bounded by the LNDs' own flow control, not by what a peer sends.
  *
- * Routing states (spec 5.1): DISABLED and ENABLED.  "set routing 1"
- * makes the pools and enables at once (no STARTING delay: there is no
- * router checker to advertise RTE_DISABLED to yet); "set routing 0"
- * disables at once: new messages not for us are dropped, those in
- * flight or waiting are still forwarded, and each buffer is freed as it
- * comes back.
+ * Routing states (spec 5.1; lnet_routing_next() decides the moves):
+ * "set routing 1" makes or refills the pools and STARTs: forwarding at
+ * once, while the ping buffer still says RTE_DISABLED, so that a peer
+ * learns that we route only once our NIs had a window W to be pinged
+ * (spec 6.7); the router checker ENABLEs after W and pushes the news.
+ * "set routing 0" STOPs: RTE_DISABLED is advertised at once (no push:
+ * peers see it at their next check) while forwarding goes on for at
+ * least W, so that what they send meanwhile is not lost; the checker
+ * then DISABLEs (once the tiny pool is idle, or after 3 W at the latest):
+ * the pools' buffers are freed and messages still waiting are dropped.
+ * W is the router checker's window, alive_router_check_interval +
+ * router_ping_timeout (lnet_rtr_window()).  LNet started with
+ * forwarding= enables directly (spec 5.2); LNet's stop disables at once.
  */
 #include <linux/export.h>
+#include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
 #include <net/netlink.h>
+
+#include <kunit/visibility.h>
 
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
@@ -51,6 +61,9 @@ MODULE_PARM_DESC(peer_buffer_credits,
 		 "# router buffer credits per peer (0: the net's peer_credits)");
 
 static enum lnet_routing_state lnet_routing = LNET_ROUTING_DISABLED;
+/* When the router checker first saw the STARTING or STOPPING state. */
+static unsigned long lnet_routing_t0;
+static bool lnet_routing_t0_set;
 
 /**
  * lnet_routing_state() - the routing state, for "routing show"
@@ -163,7 +176,8 @@ static void lnet_fwd_discard(struct lnet_msg *msg)
 /*
  * @msg holds its router credit: take a pool credit and a buffer.  It
  * joins @rx when it holds one (or when it must be dropped: no buffer
- * left at all, LNet stopping), or waits on the pool.
+ * left at all, routing now disabled, LNet stopping), or waits on the
+ * pool.
  */
 static void lnet_fwd_got_credit_locked(struct lnet_msg *msg,
 				       struct list_head *rx)
@@ -173,7 +187,8 @@ static void lnet_fwd_got_credit_locked(struct lnet_msg *msg,
 
 	idx = lnet_rtrpool_idx(msg->msg_hdr.payload_length);
 	rp = lnet_rtrpool_of(idx);
-	if (!rp->rp_nbuffers || the_lnet.ln_state != LNET_STATE_RUNNING) {
+	if (!rp->rp_nbuffers || !lnet_routing_forwards() ||
+	    the_lnet.ln_state != LNET_STATE_RUNNING) {
 		list_add_tail(&msg->msg_list, rx);	/* to be dropped */
 		return;
 	}
@@ -378,27 +393,26 @@ static void lnet_fwd_run_ready(struct list_head *rx)
 		lnet_fwd_rx_run(rx);
 }
 
-/* Every message waiting for a buffer is dropped (LNet stops). */
-static void lnet_rtrpools_cancel_waiters(void)
+/*
+ * Every message waiting for a buffer joins @rx, without one: it is
+ * dropped (-ECANCELED) when @rx runs.
+ */
+static void lnet_rtrpools_cancel_waiters_locked(struct list_head *rx)
 {
 	struct lnet_rtrpool *rp;
 	struct list_head *w;
-	LIST_HEAD(rx);
 	int i;
 
-	lnet_lock();
+	if (!lnet_rtrpools_allocated())
+		return;
 	for (i = 0; i < LNET_RTRPOOL_COUNT; i++) {
 		rp = lnet_rtrpool_of(i);
-		if (!lnet_rtrpools_allocated())
-			break;
 		while ((w = rp->rp_waiters.next) != &rp->rp_waiters) {
 			list_del_init(w);
 			rp->rp_credits++;
-			list_add_tail(w, &rx);
+			list_add_tail(w, rx);
 		}
 	}
-	lnet_unlock();
-	lnet_fwd_run_ready(&rx);
 }
 
 /* The module parameters' totals (0: default). */
@@ -410,15 +424,48 @@ static void lnet_rtrpool_params(int *totals)
 		totals[i] = lnet_rtrpool_param(i);
 }
 
-/* Enable, ln_api_mutex held: make or refill the pools. */
-static int lnet_routing_enable_locked(struct netlink_ext_ack *extack)
+/* Set the routing state; a transitional one waits for a checker pass. */
+static void lnet_routing_set_state_locked(enum lnet_routing_state st)
+{
+	WRITE_ONCE(lnet_routing, st);
+	lnet_routing_t0_set = false;
+}
+
+/* Set or clear RTE_DISABLED in the published ping buffer, in place. */
+static void lnet_routing_advertise_locked(bool rte_disabled)
+{
+	struct lnet_ping_info *pi = the_lnet.ln_ping_info;
+
+	if (!pi)
+		return;
+	if (rte_disabled)
+		pi->pi_features |= LNET_PING_FEAT_RTE_DISABLED;
+	else
+		pi->pi_features &= ~LNET_PING_FEAT_RTE_DISABLED;
+}
+
+/*
+ * Enable, ln_api_mutex held: make or refill the pools, then STARTING,
+ * or ENABLED at once when @direct (LNet's start, spec 5.2).
+ */
+static int lnet_routing_enable_locked(bool direct,
+				      struct netlink_ext_ack *extack)
 {
 	int totals[LNET_RTRPOOL_COUNT];
 	LIST_HEAD(rx);
 	int rc;
 
-	if (lnet_routing_forwards())
+	switch (lnet_routing_state()) {
+	case LNET_ROUTING_ENABLED:
+	case LNET_ROUTING_STARTING:
 		return 0;
+	case LNET_ROUTING_STOPPING:
+		NL_SET_ERR_MSG(extack,
+			       "routing is stopping: enable it once it is disabled");
+		return -EBUSY;
+	case LNET_ROUTING_DISABLED:
+		break;
+	}
 	lnet_rtrpool_params(totals);
 	rc = lnet_rtrpools_resize(totals, &rx);
 	if (rc) {
@@ -430,27 +477,151 @@ static int lnet_routing_enable_locked(struct netlink_ext_ack *extack)
 		lnet_lock();
 		lnet_rtrpools_shrink_idle_locked(true);
 		lnet_unlock();
-	} else {
-		WRITE_ONCE(lnet_routing, LNET_ROUTING_ENABLED);
+	} else if (direct) {
+		lnet_lock();
+		lnet_routing_set_state_locked(LNET_ROUTING_ENABLED);
+		lnet_unlock();
 		/* RTE_DISABLED clear, pushed to every multi-rail peer */
 		lnet_ping_target_update_later(true);
-		pr_info("lnet: message forwarding enabled\n");
+		pr_info("LNet: message forwarding enabled\n");
+	} else {
+		lnet_lock();
+		lnet_routing_set_state_locked(LNET_ROUTING_STARTING);
+		lnet_unlock();
+		pr_info("LNet: Message forwarding will be enabled in %llds\n",
+			max_t(s64, lnet_rtr_window(), 0));
 	}
 	lnet_fwd_run_ready(&rx);
 	return rc;
 }
 
-/* Disable, ln_api_mutex held: idle buffers go now, the others later. */
+/* Disable, ln_api_mutex held: STOPPING; the router checker ends it. */
 static void lnet_routing_disable_locked(void)
 {
-	if (!lnet_routing_forwards())
+	s64 w = max_t(s64, lnet_rtr_window(), 0);
+	enum lnet_routing_state st = lnet_routing_state();
+
+	if (st == LNET_ROUTING_DISABLED || st == LNET_ROUTING_STOPPING)
 		return;
-	WRITE_ONCE(lnet_routing, LNET_ROUTING_DISABLED);
-	lnet_ping_target_update_later(false);	/* RTE_DISABLED again */
 	lnet_lock();
-	lnet_rtrpools_shrink_idle_locked(true);
+	lnet_routing_set_state_locked(LNET_ROUTING_STOPPING);
+	/* no push: peers see it at their next check (spec 5.1) */
+	lnet_routing_advertise_locked(true);
 	lnet_unlock();
-	pr_info("lnet: message forwarding disabled\n");
+	pr_info("LNet: Message forwarding will stop in %llds to %llds\n",
+		w, 3 * w);
+}
+
+/*
+ * DISABLED now (under the LNet lock): idle buffers are freed, the others
+ * as they come back; messages waiting for a buffer join @rx to be
+ * dropped, those waiting for a router credit are as they get one.
+ */
+static void lnet_routing_disabled_locked(struct list_head *rx)
+{
+	lnet_routing_set_state_locked(LNET_ROUTING_DISABLED);
+	lnet_routing_advertise_locked(true);
+	lnet_rtrpools_shrink_idle_locked(true);
+	lnet_rtrpools_cancel_waiters_locked(rx);
+}
+
+/**
+ * lnet_routing_next() - where a transitional routing state goes
+ * @st: the state
+ * @now: the time (jiffies)
+ * @t0: when the router checker first saw @st (jiffies)
+ * @w: the window W, alive_router_check_interval + router_ping_timeout
+ *	(seconds; <= 0: none)
+ * @tiny_idle: every tiny buffer is idle and nobody waits for one
+ *
+ * Spec 5.1: STARTING is ENABLED once now > t0 + W; STOPPING is DISABLED
+ * once now > t0 + W with the tiny pool idle, or once now > t0 + 3 W.
+ * W in jiffies saturates (at LONG_MAX / 3: 3 W still compares right).
+ *
+ * Return: the state to go to (@st: stay).
+ */
+VISIBLE_IF_KUNIT enum lnet_routing_state
+lnet_routing_next(enum lnet_routing_state st, unsigned long now,
+		  unsigned long t0, s64 w, bool tiny_idle)
+{
+	unsigned long since = now - t0, wj;
+
+	if ((long)since < 0)
+		since = 0;
+	if (w <= 0)
+		wj = 0;
+	else if (w >= LONG_MAX / 3 / HZ)
+		wj = LONG_MAX / 3;
+	else
+		wj = (unsigned long)w * HZ;
+	switch (st) {
+	case LNET_ROUTING_STARTING:
+		return since > wj ? LNET_ROUTING_ENABLED : st;
+	case LNET_ROUTING_STOPPING:
+		if ((since > wj && tiny_idle) || since > 3 * wj)
+			return LNET_ROUTING_DISABLED;
+		return st;
+	default:
+		return st;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_routing_next);
+
+/* The move lnet_routing_next() decided, under the LNet lock. */
+static void lnet_routing_move_locked(enum lnet_routing_state to,
+				     struct list_head *rx)
+{
+	if (to == LNET_ROUTING_ENABLED) {
+		lnet_routing_set_state_locked(to);
+		lnet_routing_advertise_locked(false);
+		/* MR peers learn it now, the others at their next check */
+		lnet_dc_push_update_locked(true);
+		pr_info("LNet: message forwarding enabled\n");
+	} else if (to == LNET_ROUTING_DISABLED) {
+		lnet_routing_disabled_locked(rx);
+		pr_info("LNet: message forwarding disabled\n");
+	}
+}
+
+/**
+ * lnet_routing_tick() - the router checker's pass: end STARTING or STOPPING
+ *
+ * The first pass that sees a transitional state sets its t0 (spec 5.1).
+ * Tried with ln_api_mutex, which the state's other changes hold: if it
+ * is busy (or LNet is stopping, which cancels the checker under it),
+ * the next pass, a second later, tries again.
+ *
+ * Context: Process context (the router checker's work), no lock held.
+ */
+void lnet_routing_tick(void)
+{
+	enum lnet_routing_state st, to;
+	LIST_HEAD(rx);
+
+	st = lnet_routing_state();
+	if (st != LNET_ROUTING_STARTING && st != LNET_ROUTING_STOPPING)
+		return;
+	if (!mutex_trylock(&the_lnet.ln_api_mutex))
+		return;
+	lnet_lock();
+	st = lnet_routing_state();
+	if (the_lnet.ln_state != LNET_STATE_RUNNING ||
+	    (st != LNET_ROUTING_STARTING && st != LNET_ROUTING_STOPPING)) {
+		to = st;
+	} else if (!lnet_routing_t0_set) {
+		lnet_routing_t0 = jiffies;
+		lnet_routing_t0_set = true;
+		to = st;
+	} else {
+		to = lnet_routing_next(st, jiffies, lnet_routing_t0,
+				       lnet_rtr_window(),
+				       lnet_rtrpool_idle(lnet_rtrpool_of(LNET_RTRPOOL_TINY)));
+	}
+	if (to != st)
+		lnet_routing_move_locked(to, &rx);
+	lnet_unlock();
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	lnet_fwd_run_ready(&rx);
 }
 
 /**
@@ -458,11 +629,14 @@ static void lnet_routing_disable_locked(void)
  * @enable: enable forwarding (else disable)
  * @extack: where to say why not
  *
- * Enabling twice, or disabling twice, is a no-op.
+ * Spec 5.1: enabling makes the pools and STARTs, disabling STOPs; the
+ * router checker ends either.  Enabling while ENABLED or STARTING, or
+ * disabling while DISABLED or STOPPING, is a no-op.
  *
  * Context: Process context; takes ln_api_mutex.
- * Return: 0, -ENETDOWN if LNet is down, -ENOMEM or -EINVAL if the pools
- * cannot be made (routing stays disabled).
+ * Return: 0, -ENETDOWN if LNet is down, -EBUSY to enable while STOPPING,
+ * -ENOMEM or -EINVAL if the pools cannot be made (routing stays
+ * disabled).
  */
 int lnet_routing_set(bool enable, struct netlink_ext_ack *extack)
 {
@@ -473,7 +647,7 @@ int lnet_routing_set(bool enable, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "Network is down");
 		rc = -ENETDOWN;
 	} else if (enable) {
-		rc = lnet_routing_enable_locked(extack);
+		rc = lnet_routing_enable_locked(false, extack);
 	} else {
 		lnet_routing_disable_locked();
 	}
@@ -544,11 +718,11 @@ int lnet_routing_start(bool router)
 		       forwarding);
 		return -EINVAL;
 	}
-	return lnet_routing_enable_locked(NULL);
+	return lnet_routing_enable_locked(true, NULL);
 }
 
 /**
- * lnet_routing_stop() - LNet stops: forwarding ends
+ * lnet_routing_stop() - LNet stops: forwarding ends at once (DISABLED)
  *
  * New messages not for us are dropped, those waiting for a buffer are
  * dropped; the buffers in use are freed as their messages complete
@@ -558,6 +732,11 @@ int lnet_routing_start(bool router)
  */
 void lnet_routing_stop(void)
 {
-	lnet_routing_disable_locked();
-	lnet_rtrpools_cancel_waiters();
+	LIST_HEAD(rx);
+
+	lnet_lock();
+	if (lnet_routing_state() != LNET_ROUTING_DISABLED)
+		lnet_routing_disabled_locked(&rx);
+	lnet_unlock();
+	lnet_fwd_run_ready(&rx);
 }

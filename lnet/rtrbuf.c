@@ -177,6 +177,18 @@ struct list_head *lnet_rtrpool_put(struct lnet_rtrpool *rp,
 EXPORT_SYMBOL_IF_KUNIT(lnet_rtrpool_put);
 
 /**
+ * lnet_rtrpool_idle() - is every buffer of a pool idle?
+ * @rp: the pool
+ *
+ * Return: no buffer is in use and no message waits for one.
+ */
+bool lnet_rtrpool_idle(const struct lnet_rtrpool *rp)
+{
+	return rp->rp_credits == rp->rp_nbuffers;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_rtrpool_idle);
+
+/**
  * lnet_rtrpool_count() - a pool's buffer count from its total
  * @total: the module parameter or lnetctl value: 0 means the default
  * @dflt: the default total

@@ -359,6 +359,8 @@ int lnet_sock_write(struct socket *sock, const void *buf, size_t len,
 /* debugfs.c */
 void lnet_debugfs_init(void);
 void lnet_debugfs_fini(void);
+struct dentry;
+void lnet_debugfs_routing_init(struct dentry *root);
 /* Test hook: the next this many ping buffer updates fail (-ENOMEM). */
 extern u32 lnet_test_fail_ping_update;
 /*

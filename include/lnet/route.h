@@ -271,6 +271,8 @@ void lnet_rtrcheck_routed_from_locked(const struct lnet_nid *from,
 				      u32 src_net);
 void lnet_rtrcheck_start(void);
 void lnet_rtrcheck_stop(void);
+struct lnet_peer *lnet_route_gw_peer_locked(const struct lnet_route *r);
+bool lnet_gw_alive_locked(const struct lnet_peer *lp);
 
 /**
  * struct lnet_routes_param_ops - what applying routes= asks of the node

@@ -93,6 +93,7 @@ struct list_head *lnet_rtrpool_put(struct lnet_rtrpool *rp,
 				   struct lnet_rtrbuf *rb, bool keep,
 				   struct list_head *freed);
 int lnet_rtrpool_count(int total, int dflt);
+bool lnet_rtrpool_idle(const struct lnet_rtrpool *rp);
 
 /* rtrbuf.c: the node's pools, under the LNet lock. */
 struct lnet_rtrpool *lnet_rtrpool_of(enum lnet_rtrpool_idx idx);
@@ -113,6 +114,7 @@ int lnet_routing_buffers_set(const int *totals,
 			     struct netlink_ext_ack *extack);
 int lnet_routing_start(bool router);
 void lnet_routing_stop(void);
+void lnet_routing_tick(void);
 unsigned int lnet_fwd_check_locked(struct lnet_ni *ni,
 				   const struct lnet_hdr *hdr, bool rdma_req,
 				   bool *eproto);
@@ -123,6 +125,15 @@ int lnet_fwd_recv_rc(struct lnet_msg *msg);
 int lnet_rtr_peer_credits(const struct lnet_ni *ni);
 void lnet_rtr_credits_info_locked(const struct lnet_peer_ni *lpni,
 				  s32 *avail, s32 *min);
+
+/* router-checker.c: W, the window of spec 5.1 and 6.7 (seconds). */
+s64 lnet_rtr_window(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+enum lnet_routing_state
+lnet_routing_next(enum lnet_routing_state st, unsigned long now,
+		  unsigned long t0, s64 w, bool tiny_idle);
+#endif
 
 /* finalize.c */
 void lnet_fwd_rx_run(struct list_head *rx);

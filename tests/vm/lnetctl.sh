@@ -844,7 +844,10 @@ echo 60 > $ARCI || fail "alive_router_check_interval 60"
 
 # --- routing: set routing, buffer counts, routing show, peer router
 # credits, and every refusal (routing spec 4.2, 4.3, 5.1, 10.4).  lnet.ko
-# is loaded with small pools, as sanity-lnet does (the defaults take 1 GiB).
+# is loaded with small pools, as sanity-lnet does (the defaults take 1 GiB),
+# and a routing window W (alive_router_check_interval + router_ping_timeout)
+# of 0: STARTING and STOPPING end at the router checker's next pass, a
+# second later (routed_forward tests the windows themselves).
 phase routing
 "$LNETCTL" lnet unconfigure || fail "lnet unconfigure (routing)"
 lnet_unload
@@ -852,7 +855,8 @@ for m in $LNET_MODULES; do
 	if [ "$m" = lnet/lnet.ko ]; then
 		insmod "$LNET_MODDIR/$m" tiny_router_buffers=16 \
 			small_router_buffers=8 large_router_buffers=4 \
-			peer_buffer_credits=3 || fail "insmod $m (routing)"
+			peer_buffer_credits=3 alive_router_check_interval=0 \
+			router_ping_timeout=0 || fail "insmod $m (routing)"
 	else
 		insmod "$LNET_MODDIR/$m" || fail "insmod $m (routing)"
 	fi
@@ -860,6 +864,18 @@ done
 "$LNETCTL" lnet configure || fail "lnet configure (routing)"
 "$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (routing)"
 out=$("$LNETCTL" routing show) || fail "routing show, never enabled"
+# routing_settle N: "routing show" says enable: N within 10 s (the end
+# of STARTING, 3, or STOPPING, 2; spec 5.1).
+routing_settle() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		"$LNETCTL" routing show >"$T/settle" || fail "routing show (settle)"
+		grep -q "^[- ]*enable: $1\$" "$T/settle" && return 0
+		nap 0.2
+	done
+	cat "$T/settle"
+	fail "routing show: not enable: $1 within 10 s"
+}
 [ -z "$out" ] || fail "routing show before routing was enabled printed: $out"
 # pools: figures as "routing show" prints them (tiny small large)
 routing_yaml() {
@@ -890,6 +906,7 @@ buffers:
 YAML
 }
 "$LNETCTL" set routing 1 || fail "set routing 1"
+routing_settle 1
 routing_yaml 1 16 8 4 >"$T/routing1"
 "$LNETCTL" routing show | expect_yaml "routing show, enabled" "$T/routing1"
 "$LNETCTL" set routing 1 || fail "set routing 1 twice"
@@ -935,6 +952,7 @@ must_fail "routing with no subcommand" "unknown subcommand" \
 # off: idle buffers go at once; a count set while off changes nothing
 "$LNETCTL" set routing 0 || fail "set routing 0"
 "$LNETCTL" set routing 0 || fail "set routing 0 twice"
+routing_settle 0
 routing_yaml 0 0 0 0 >"$T/routing0"
 "$LNETCTL" routing show | expect_yaml "routing show, disabled" "$T/routing0"
 "$LNETCTL" set large_buffers 5 || fail "set large_buffers 5 while off"
@@ -942,6 +960,7 @@ routing_yaml 0 0 0 0 >"$T/routing0"
 	"$T/routing0"
 # on again: the counts set while it was on are kept (spec 4.2)
 "$LNETCTL" set routing 1 || fail "set routing 1 again"
+routing_settle 1
 "$LNETCTL" routing show | expect_yaml "routing show, enabled again" \
 	"$T/routing2"
 # export / import of "routing:" and "buffers:" (spec 10.5): export puts
@@ -965,27 +984,33 @@ sed -n '/^routing:/,/^buffers:/p' "$T/rt.full" | sed '$d' >"$T/rt.fullpart"
 sed -n '/^routing:/,/^buffers:/p' "$T/routing2" | sed '$d' |
 	expect_yaml "export: routing as routing show" "$T/rt.fullpart"
 "$LNETCTL" import --del "$T/rt.backup" || fail "import --del (routing)"
+routing_settle 0
 "$LNETCTL" routing show | expect_yaml "routing after import --del" \
 	"$T/routing0"
 "$LNETCTL" import "$T/rt.backup" || fail "import (routing)"
+routing_settle 1
 "$LNETCTL" routing show | expect_yaml "routing after import" "$T/routing2"
 "$LNETCTL" export --backup | expect_yaml "export --backup after the round trip" \
 	"$T/rt.backup"
 # routing show's own shape imports too (its figures ignored)
 sed -n '/^routing:/,$p' "$T/routing2" >"$T/rt.show"
 "$LNETCTL" import --del "$T/rt.show" || fail "import --del of routing show"
+routing_settle 0
 "$LNETCTL" routing show | expect_yaml "routing after import --del of routing show" \
 	"$T/routing0"
 "$LNETCTL" import "$T/rt.show" || fail "import of routing show"
+routing_settle 1
 "$LNETCTL" routing show | expect_yaml "routing after import of routing show" \
 	"$T/routing2"
 # an exported STARTING (3) imports as disable
 printf 'routing:\n      enable: 3\n' >"$T/rt.3"
 "$LNETCTL" import "$T/rt.3" || fail "import of enable: 3"
+routing_settle 0
 "$LNETCTL" routing show | expect_yaml "enable: 3 imported" "$T/routing0"
 # buffers before routing in the file: routing is still applied first
 printf 'buffers:\n      large: 5\nrouting:\n      enable: 1\n' >"$T/rt.order"
 "$LNETCTL" import "$T/rt.order" || fail "import of buffers before routing"
+routing_settle 1
 routing_yaml 1 16 2 5 >"$T/routing3"
 "$LNETCTL" routing show | expect_yaml "buffers before routing imported" \
 	"$T/routing3"

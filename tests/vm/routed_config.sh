@@ -12,8 +12,9 @@
 #    once with -EHOSTUNREACH (lnetctl ping: its errno and text; an
 #    lnet_test PUT: LNetPut's rc), and changes nothing.
 #  - rte_disabled: r's ping buffer, pinged by a and b, has RTE_DISABLED
-#    while r does not route, not once "set routing 1", again after "set
-#    routing 0" (our buffer used to advertise it always);
+#    while r does not route, not once "set routing 1" has started and
+#    ended W later (spec 5.1), again at once after "set routing 0" (our
+#    buffer used to advertise it always);
 #  - gateway_check: the router checker (routing spec 6; lnet.ko loaded
 #    with alive_router_check_interval=2 on every node) finds r's ping
 #    info RTE_DISABLED while r does not route: a's and b's routes go
@@ -148,16 +149,18 @@ barrier no-route
 phase rte_disabled
 # The feature bits of r's ping buffer as a and b see them (lnet_test's
 # ping): RTE_DISABLED (0x4) while r does not route, clear once "set
-# routing 1" (spec 5.1: stock clients take a route down on it), set
-# again after "set routing 0".  0x1a: NI_STATUS|MULTI_RAIL|DISCOVERY.
-# r_features WANT: r's buffer has WANT within 5 s (rebuilt by a work item).
+# routing 1" has STARTed and ENABLED W later (spec 5.1: stock clients take
+# a route down on it; r's W is 6 s from here to gateway_down's end, as a
+# and b check it every 2 s), set again after "set routing 0".  0x1a:
+# NI_STATUS|MULTI_RAIL|DISCOVERY.
+# r_features WANT: r's buffer has WANT within 12 s.
 r_features() {
 	local gw i
 	case $LNET_NODE in
 	a) gw=$R_TCP ;;
 	b) gw=$R_O2IB ;;
 	esac
-	for ((i = 0; i < 25; i++)); do
+	for ((i = 0; i < 60; i++)); do
 		lt_ok ping "$gw" 1
 		[ "$(field features)" = "$1" ] && {
 			log "r's ping features $1 (${2})"
@@ -167,6 +170,8 @@ r_features() {
 	done
 	fail "r's ping features $(field features), want $1 (${2})"
 }
+RPT=/sys/module/lnet/parameters/router_ping_timeout
+[ "$LNET_NODE" = r ] && { echo 4 > $RPT || fail "router_ping_timeout 4"; }
 [ "$LNET_NODE" = r ] || r_features 0x1e "routing off"
 barrier rte-initial
 [ "$LNET_NODE" = r ] && { "$LNETCTL" set routing 1 || fail "set routing 1 on r"; }
@@ -190,9 +195,12 @@ if [ "$LNET_NODE" != r ]; then
 		fail "no 'routing feature is not turned on' on the console"
 fi
 barrier rte-disabled
-[ "$LNET_NODE" = r ] && { "$LNETCTL" set routing 1 || fail "set routing 1 on r"; }
+if [ "$LNET_NODE" = r ]; then
+	routing_wait 0 30	# rte_disabled's "set routing 0" stopped it
+	"$LNETCTL" set routing 1 || fail "set routing 1 on r"
+fi
 barrier routing-on
-[ "$LNET_NODE" = r ] || route_state up 10 single-hop
+[ "$LNET_NODE" = r ] || route_state up 25 single-hop
 barrier routes-up
 [ "$LNET_NODE" = a ] && ping_ok "$B" 3
 barrier pinged
@@ -279,11 +287,13 @@ barrier down-seen
 if [ "$LNET_NODE" = r ]; then
 	# shellcheck disable=SC2086 # RTR_OPTS is words
 	routed_load $RTR_OPTS
+	echo 4 > $RPT || fail "router_ping_timeout 4 (back)"
 	"$LNETCTL" set routing 1 || fail "set routing 1 on r (back)"
 fi
 barrier r-back
-[ "$LNET_NODE" = r ] || route_state up 15 single-hop
+[ "$LNET_NODE" = r ] || route_state up 30 single-hop
 barrier routes-back
+[ "$LNET_NODE" = r ] && { echo 100 > $RPT || fail "router_ping_timeout 100"; }
 [ "$LNET_NODE" = a ] && ping_ok "$B" 3
 barrier pinged-again
 

@@ -48,28 +48,50 @@ pools_used() {
 }
 
 phase routing_on
-# small pools on r, so that the traffic below takes from each
+# small pools on r, so that the traffic below takes from each; r's W
+# (alive_router_check_interval + router_ping_timeout, spec 5.1 and 6.7)
+# is 10 s while routing starts, 110 s (stock's) from then on, so that a
+# net of r that a or b stop pinging (next_hop_down) stays up.
+RPT=/sys/module/lnet/parameters/router_ping_timeout
+ARCI=/sys/module/lnet/parameters/alive_router_check_interval
 if [ "$LNET_NODE" = r ]; then
-	routed_load large_router_buffers=4 small_router_buffers=8 tiny_router_buffers=9
+	routed_load large_router_buffers=4 small_router_buffers=8 tiny_router_buffers=9 \
+		alive_router_check_interval=2 router_ping_timeout=8
 else
 	routed_load
 fi
 # r routes before a and b add their routes: the router checker's first
 # ping of r must not find RTE_DISABLED (it would take the route down
-# until the next check, alive_router_check_interval later).
+# until the next check, alive_router_check_interval later).  Spec 5.1:
+# "set routing 1" STARTs (forwarding, RTE_DISABLED still advertised),
+# ENABLED W later; a and b ping r meanwhile (as their checks would).
 case $LNET_NODE in
 r) "$LNETCTL" set routing 1 || fail "set routing 1"
    "$LNETCTL" routing show > "$T/routing"
-   # enable 3 (starting: forwarding, RTE_DISABLED advertised for W)
-   # or 1 (spec 5.1)
-   grep -qE '^[- ]*enable: [13]$' "$T/routing" ||
-	{ cat "$T/routing"; fail "routing show: not enable: 1 or 3"; }
+   grep -qE '^[- ]*enable: 3$' "$T/routing" ||
+	{ cat "$T/routing"; fail "routing show: not enable: 3 (starting)"; }
+   dmesg | grep -q "LNet: Message forwarding will be enabled in 10s" ||
+	fail "no 'Message forwarding will be enabled in 10s' on the console"
+   [ "$(routes_first_line)" = "Routing starting" ] ||
+	fail "debugfs routes: '$(routes_first_line)', want 'Routing starting'"
    # fresh pools: every buffer free, and none ever taken
    pools_used "$T/routing" > "$T/used"
    read -r used < "$T/used"
    [ "$used" = 0 ] ||
 	{ cat "$T/routing"; fail "routing show: $used pools used before any traffic"; }
    ;;
+esac
+barrier routing-starting
+case $LNET_NODE in
+r) routing_wait 1 20
+   log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after 'starting' was seen"
+   [ "$(routes_first_line)" = "Routing enabled" ] ||
+	fail "debugfs routes: '$(routes_first_line)', want 'Routing enabled'"
+   echo 108 > $RPT || fail "router_ping_timeout 108" ;;
+*) r_features_now
+   [ "$R_FEATURES" = 0x1e ] ||
+	fail "r's ping features $R_FEATURES while starting, want 0x1e (RTE_DISABLED)"
+   r_features_wait 0x1a 20 ;;
 esac
 barrier routing-enabled
 case $LNET_NODE in
@@ -306,6 +328,115 @@ esac
 next_hop_down_round a
 next_hop_down_round b
 
+phase routing_states
+# Spec 5.1 with W = 10 s on r (router_ping_timeout 8): "set routing 0"
+# STOPs (enable 2, debugfs "Routing stopping", RTE_DISABLED advertised at
+# once, "set routing 1" refused with -EBUSY) while r still forwards, then
+# r is DISABLED W later (its tiny pool idle); "set routing 1" STARTs
+# (enable 3, RTE_DISABLED still advertised) while r forwards again, and
+# W later r is ENABLED and pushes that to a and b.  a and b run no router
+# checks meanwhile (alive_router_check_interval 0: their routes stay as
+# they are, as a stock client's would until its next check) and ping r
+# themselves, which keeps r's NIs up (spec 6.7); a's PUTs to b through r
+# in each window are checked byte for byte by b.
+# r_state N TEXT: r's routing show says N and debugfs routes TEXT.
+r_state() {
+	local e
+	e=$(routing_enable)
+	[ "$e" = "$1" ] || { diag; fail "routing show: enable: $e, want $1"; }
+	[ "$(routes_first_line)" = "Routing $2" ] ||
+		fail "debugfs routes: '$(routes_first_line)', want 'Routing $2'"
+}
+# window_put WHAT: a's 1 MiB PUT to b through r passes (r in state WHAT).
+window_put() {
+	lt_ok put "$B" 1048576 1 1
+	log "PUT of 1 MiB to $B through r while r is $1: OK"
+}
+pushes() {
+	counter /sys/kernel/debug/lnet/discovery pushes
+}
+case $LNET_NODE in
+r) echo 8 > $RPT || fail "router_ping_timeout 8" ;;
+*) echo 0 > $ARCI || fail "alive_router_check_interval 0" ;;
+esac
+barrier states-ready
+if [ "$LNET_NODE" = r ]; then
+	"$LNETCTL" set routing 0 || fail "set routing 0"
+	must_fail "set routing 1 while stopping" \
+		"routing is stopping: enable it once it is disabled" \
+		"$LNETCTL" set routing 1
+	grep -q "errno: -16" "$T/out" "$T/err" ||
+		{ cat "$T/out" "$T/err"; fail "set routing 1 while stopping: not -EBUSY"; }
+	"$LNETCTL" set routing 0 || fail "set routing 0 while stopping (no-op)"
+	r_state 2 stopping
+	dmesg | grep -q "LNet: Message forwarding will stop in 10s to 30s" ||
+		fail "no 'Message forwarding will stop in 10s to 30s' on the console"
+fi
+barrier stopping
+if [ "$LNET_NODE" != r ]; then
+	r_features_now
+	[ "$R_FEATURES" = 0x1e ] ||
+		fail "r's ping features $R_FEATURES while stopping, want 0x1e (RTE_DISABLED)"
+fi
+[ "$LNET_NODE" = a ] && window_put stopping
+barrier stopping-put
+if [ "$LNET_NODE" = r ]; then
+	r_state 2 stopping	# the PUT crossed r while it was stopping
+	routing_wait 0 40
+	log "routing disabled $((WAITED / 10)).$((WAITED % 10)) s after the stopping PUT"
+	r_state 0 disabled
+	# the pools' buffers are freed, the pools kept (spec 5.1)
+	awk 'NR > 1 && $2 != 0 { bad = 1 } END { exit bad || NR != 4 }' \
+		/sys/kernel/debug/lnet/buffers ||
+		{ cat /sys/kernel/debug/lnet/buffers; fail "debugfs buffers: not 3 empty pools"; }
+	"$LNETCTL" set routing 0 || fail "set routing 0 while disabled (no-op)"
+	"$LNETCTL" set routing 1 || fail "set routing 1 (after stopping)"
+	r_state 3 starting
+	"$LNETCTL" set routing 1 || fail "set routing 1 while starting (no-op)"
+	awk 'NR > 1 && $2 == 0 { bad = 1 } END { exit bad || NR != 4 }' \
+		/sys/kernel/debug/lnet/buffers ||
+		{ cat /sys/kernel/debug/lnet/buffers; fail "debugfs buffers: pools not refilled"; }
+fi
+barrier starting
+if [ "$LNET_NODE" != r ]; then
+	pushes > "$T/pushes0"
+	r_features_now
+	[ "$R_FEATURES" = 0x1e ] ||
+		fail "r's ping features $R_FEATURES while starting, want 0x1e (RTE_DISABLED)"
+fi
+[ "$LNET_NODE" = a ] && window_put starting
+barrier starting-put
+if [ "$LNET_NODE" = r ]; then
+	r_state 3 starting	# the PUT crossed r while it was starting
+	routing_wait 1 20
+	log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after the starting PUT"
+	r_state 1 enabled
+	sed -n 2p /sys/kernel/debug/lnet/routers | grep -q . &&
+		fail "debugfs routers on r (no routes): $(cat /sys/kernel/debug/lnet/routers)"
+else
+	# the forced push of "enabled" (spec 5.1), before any check of ours
+	r_features_wait 0x1a 20
+	read -r p0 < "$T/pushes0"
+	for ((i = 0; i < 50; i++)); do
+		[ "$(pushes)" -gt "$p0" ] && break
+		nap 0.2
+	done
+	[ "$(pushes)" -gt "$p0" ] || { diag; fail "no push from r once it was enabled"; }
+	log "r's push arrived: pushes $p0 -> $(pushes)"
+	# debugfs routes and routers (spec 9): r up, as route show says
+	case $LNET_NODE in
+	a) want="o2ib -1 0 up $R_TCP" ;;
+	b) want="tcp -1 0 up $R_O2IB" ;;
+	esac
+	sed -n 3p /sys/kernel/debug/lnet/routes | tr -s ' ' | grep -qx "$want" ||
+		{ cat /sys/kernel/debug/lnet/routes; fail "debugfs routes: no '$want'"; }
+	awk -v g="${want##* }" 'NR == 2 && $2 == 1 && $3 == "up" && $4 == g { ok = 1 }
+		END { exit !ok }' /sys/kernel/debug/lnet/routers ||
+		{ cat /sys/kernel/debug/lnet/routers; fail "debugfs routers: r not up with 1 route"; }
+	echo 2 > $ARCI || fail "alive_router_check_interval 2"
+fi
+barrier states-done
+
 phase routing_off
 # Stock's drain (spec 5.1, 5.3): "set routing 0" first stops (enable 2,
 # RTE_DISABLED advertised, still forwarding) and is disabled (enable 0)
@@ -351,8 +482,9 @@ if [ "$LNET_NODE" = a ]; then
 	lt_ok put "$B" 4096 2 1
 fi
 barrier on-checked
-# b's lnet_test is new since next_hop_down reloaded b: routing_off's two
-[ "$LNET_NODE" = b ] && target_expect 2
+# b's lnet_test is new since next_hop_down reloaded b: routing_states'
+# two and routing_off's two
+[ "$LNET_NODE" = b ] && target_expect 4
 
 lnet_idle
 routed_unload

@@ -83,3 +83,54 @@ routed_stat() {
 	done <<< "$out"
 	fail "stats show: no $1"
 }
+
+# r_features_now: R_FEATURES is the feature bits of r's ping buffer as
+# this node (a or b) sees them (lnet_test's ping on the common net, which also counts as
+# a ping of r's NI there: routing spec 6.7).  0x1e: RTE_DISABLED set,
+# 0x1a: clear (NI_STATUS|MULTI_RAIL|DISCOVERY).
+r_features_now() {
+	local gw
+	case $LNET_NODE in
+	a) gw=$R_TCP ;;
+	b) gw=$R_O2IB ;;
+	*) fail "r_features_now on $LNET_NODE" ;;
+	esac
+	lt_ok ping "$gw" 1
+	R_FEATURES=$(field features)
+}
+
+# routing_enable: "enable:" of this node's "routing show" (spec 5.1: 0
+# disabled, 1 enabled, 2 stopping, 3 starting).
+routing_enable() {
+	"$LNETCTL" routing show | sed -n 's/^[- ]*enable: //p'
+}
+
+# routing_wait N SECS: this node's routing reaches enable N within SECS
+# seconds (polled every 0.2 s); the time it took is in $WAITED (tenths).
+routing_wait() {
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		# shellcheck disable=SC2034 # read by the scenarios
+		[ "$(routing_enable)" = "$1" ] && { WAITED=$((i * 2)); return 0; }
+		nap 0.2
+	done
+	diag
+	fail "routing not enable: $1 within $2 s"
+}
+
+# routes_first_line: the first line of debugfs "routes" (spec 9).
+routes_first_line() {
+	head -n 1 /sys/kernel/debug/lnet/routes
+}
+
+# r_features_wait WANT SECS: r's ping features (r_features_now, every
+# 0.2 s) are WANT within SECS seconds.
+r_features_wait() {
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		r_features_now
+		[ "$R_FEATURES" = "$1" ] && return 0
+		nap 0.2
+	done
+	fail "r's ping features $R_FEATURES after $2 s, want $1"
+}
