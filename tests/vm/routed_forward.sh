@@ -337,8 +337,10 @@ phase routing_states
 # W later r is ENABLED and pushes that to a and b.  a and b run no router
 # checks meanwhile (alive_router_check_interval 0: their routes stay as
 # they are, as a stock client's would until its next check) and ping r
-# themselves, which keeps r's NIs up (spec 6.7); a's PUTs to b through r
-# in each window are checked byte for byte by b.
+# every second themselves (lnetctl ping: no merge of the reply), which
+# keeps r's NIs up (spec 6.7: an NI down would be pushed, and the push
+# would carry RTE_DISABLED); a's PUTs to b through r in each window are
+# checked byte for byte by b.
 # r_state N TEXT: r's routing show says N and debugfs routes TEXT.
 r_state() {
 	local e
@@ -355,10 +357,23 @@ window_put() {
 pushes() {
 	counter /sys/kernel/debug/lnet/discovery pushes
 }
+# keep_pinging GW: ping GW every second until $T/pinger-stop exists.
+keep_pinging() {
+	while [ ! -e "$T/pinger-stop" ]; do
+		"$LNETCTL" ping --timeout 2 "$1" > /dev/null 2>&1 || true
+		nap 1
+	done
+}
 case $LNET_NODE in
-r) echo 8 > $RPT || fail "router_ping_timeout 8" ;;
-*) echo 0 > $ARCI || fail "alive_router_check_interval 0" ;;
+a) echo 0 > $ARCI || fail "alive_router_check_interval 0"
+   keep_pinging "$R_TCP" & PINGER=$! ;;
+b) echo 0 > $ARCI || fail "alive_router_check_interval 0"
+   keep_pinging "$R_O2IB" & PINGER=$! ;;
 esac
+[ "$LNET_NODE" = r ] || nap 1	# the first ping is out
+barrier states-pinging
+# r's W short only now that a and b ping it
+[ "$LNET_NODE" = r ] && { echo 8 > $RPT || fail "router_ping_timeout 8"; }
 barrier states-ready
 if [ "$LNET_NODE" = r ]; then
 	"$LNETCTL" set routing 0 || fail "set routing 0"
@@ -434,6 +449,8 @@ else
 		END { exit !ok }' /sys/kernel/debug/lnet/routers ||
 		{ cat /sys/kernel/debug/lnet/routers; fail "debugfs routers: r not up with 1 route"; }
 	echo 2 > $ARCI || fail "alive_router_check_interval 2"
+	touch "$T/pinger-stop"
+	wait "$PINGER"
 fi
 barrier states-done
 
