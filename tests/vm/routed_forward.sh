@@ -445,7 +445,9 @@ else
 	esac
 	sed -n 3p /sys/kernel/debug/lnet/routes | tr -s ' ' | grep -qx "$want" ||
 		{ cat /sys/kernel/debug/lnet/routes; fail "debugfs routes: no '$want'"; }
-	awk -v g="${want##* }" 'NR == 2 && $2 == 1 && $3 == "up" && $4 == g { ok = 1 }
+	# its primary NID (the tcp one, as r set its NIs up) names it
+	awk -v t="$R_TCP" -v o="$R_O2IB" \
+		'NR == 2 && $2 == 1 && $3 == "up" && ($4 == t || $4 == o) { ok = 1 }
 		END { exit !ok }' /sys/kernel/debug/lnet/routers ||
 		{ cat /sys/kernel/debug/lnet/routers; fail "debugfs routers: r not up with 1 route"; }
 	echo 2 > $ARCI || fail "alive_router_check_interval 2"
