@@ -31,5 +31,5 @@ TESTS = [
                   vm.Node("r", script=SCENARIOS, links=["net0", "net1"],
                           rxe="eth1"),
                   vm.Node("b", script=SCENARIOS, links=["net1"], rxe="eth0")],
-           flavours=("distro", "debug"), timeout=150, debug_timeout=520),
+           flavours=("distro", "debug"), timeout=240, debug_timeout=640),
 ]
