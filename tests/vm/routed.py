@@ -17,9 +17,9 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   discovery across r both ways, PUT/GET of 0 B .. 1 MiB both ways with
   every byte checked at the receiver, r's route_count/route_length and
   pools moving with no drop, lst brw write/read check=full through r,
-  and set routing 0 stopping it (set routing 1 bringing it back); the
-  routing states' STOPPING and STARTING windows (W 10 s on r) seen by a
-  and b, with a's PUTs crossing r in each.
+  and the routing states (set routing 0 and 1): the STOPPING and
+  STARTING windows (W 5 s on r) seen by a and b, a's PUTs crossing r in
+  each and once enabled, dropped by r once disabled.
 """
 
 import vm

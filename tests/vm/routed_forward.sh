@@ -19,9 +19,10 @@
 #    tells LNet, which drops what r forwards to a (peer_down) without a
 #    new connection attempt until a, back, pings r (spec 4.7); then b
 #    and r's ko2iblnd alike;
-#  - routing_off: "set routing 0" on r: once r says routing is disabled,
-#    a's PUT to b fails (at a, -EHOSTUNREACH, or dropped and counted by
-#    r); "set routing 1" and it passes again.
+#  - routing_states: "set routing 0" on r stops (a's PUT to b crosses r
+#    meanwhile), then disables it (a's PUT dropped and counted by r);
+#    "set routing 1" starts (a's PUT crosses r), then enables it (r's
+#    push reaches a and b, a's PUT crosses r): spec 5.1, 5.3.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -50,13 +51,13 @@ pools_used() {
 phase routing_on
 # small pools on r, so that the traffic below takes from each; r's W
 # (alive_router_check_interval + router_ping_timeout, spec 5.1 and 6.7)
-# is 10 s while routing starts, 110 s (stock's) from then on, so that a
+# is 5 s while routing starts, 110 s (stock's) from then on, so that a
 # net of r that a or b stop pinging (next_hop_down) stays up.
 RPT=/sys/module/lnet/parameters/router_ping_timeout
 ARCI=/sys/module/lnet/parameters/alive_router_check_interval
 if [ "$LNET_NODE" = r ]; then
 	routed_load large_router_buffers=4 small_router_buffers=8 tiny_router_buffers=9 \
-		alive_router_check_interval=2 router_ping_timeout=8
+		alive_router_check_interval=2 router_ping_timeout=3
 else
 	routed_load
 fi
@@ -70,8 +71,8 @@ r) "$LNETCTL" set routing 1 || fail "set routing 1"
    "$LNETCTL" routing show > "$T/routing"
    grep -qE '^[- ]*enable: 3$' "$T/routing" ||
 	{ cat "$T/routing"; fail "routing show: not enable: 3 (starting)"; }
-   dmesg | grep -q "LNet: Message forwarding will be enabled in 10s" ||
-	fail "no 'Message forwarding will be enabled in 10s' on the console"
+   dmesg | grep -q "LNet: Message forwarding will be enabled in 5s" ||
+	fail "no 'Message forwarding will be enabled in 5s' on the console"
    [ "$(routes_first_line)" = "Routing starting" ] ||
 	fail "debugfs routes: '$(routes_first_line)', want 'Routing starting'"
    # fresh pools: every buffer free, and none ever taken
@@ -329,18 +330,20 @@ next_hop_down_round a
 next_hop_down_round b
 
 phase routing_states
-# Spec 5.1 with W = 10 s on r (router_ping_timeout 8): "set routing 0"
-# STOPs (enable 2, debugfs "Routing stopping", RTE_DISABLED advertised at
-# once, "set routing 1" refused with -EBUSY) while r still forwards, then
-# r is DISABLED W later (its tiny pool idle); "set routing 1" STARTs
+# Stock's drain (spec 5.1, 5.3) with W = 5 s on r (router_ping_timeout
+# 3): "set routing 0" STOPs (enable 2, debugfs "Routing stopping",
+# RTE_DISABLED advertised at once, "set routing 1" refused with -EBUSY)
+# while r still forwards, then r is DISABLED W later (its tiny pool idle)
+# and drops what a still sends through it (drop_count, reason
+# no_routing); "set routing 1" STARTs
 # (enable 3, RTE_DISABLED still advertised) while r forwards again, and
 # W later r is ENABLED and pushes that to a and b.  a and b run no router
 # checks meanwhile (alive_router_check_interval 0: their routes stay as
 # they are, as a stock client's would until its next check) and ping r
 # every second themselves (lnetctl ping: no merge of the reply), which
 # keeps r's NIs up (spec 6.7: an NI down would be pushed, and the push
-# would carry RTE_DISABLED); a's PUTs to b through r in each window are
-# checked byte for byte by b.
+# would carry RTE_DISABLED); a's PUTs to b through r while stopping,
+# starting and enabled are checked byte for byte by b.
 # r_state N TEXT: r's routing show says N and debugfs routes TEXT.
 r_state() {
 	local e
@@ -373,7 +376,7 @@ esac
 [ "$LNET_NODE" = r ] || nap 1	# the first ping is out
 barrier states-pinging
 # r's W short only now that a and b ping it
-[ "$LNET_NODE" = r ] && { echo 8 > $RPT || fail "router_ping_timeout 8"; }
+[ "$LNET_NODE" = r ] && { echo 3 > $RPT || fail "router_ping_timeout 3"; }
 barrier states-ready
 if [ "$LNET_NODE" = r ]; then
 	"$LNETCTL" set routing 0 || fail "set routing 0"
@@ -384,8 +387,8 @@ if [ "$LNET_NODE" = r ]; then
 		{ cat "$T/out" "$T/err"; fail "set routing 1 while stopping: not -EBUSY"; }
 	"$LNETCTL" set routing 0 || fail "set routing 0 while stopping (no-op)"
 	r_state 2 stopping
-	dmesg | grep -q "LNet: Message forwarding will stop in 10s to 30s" ||
-		fail "no 'Message forwarding will stop in 10s to 30s' on the console"
+	dmesg | grep -q "LNet: Message forwarding will stop in 5s to 15s" ||
+		fail "no 'Message forwarding will stop in 5s to 15s' on the console"
 fi
 barrier stopping
 if [ "$LNET_NODE" != r ]; then
@@ -397,13 +400,33 @@ fi
 barrier stopping-put
 if [ "$LNET_NODE" = r ]; then
 	r_state 2 stopping	# the PUT crossed r while it was stopping
-	routing_wait 0 40
+	routing_wait 0 25
 	log "routing disabled $((WAITED / 10)).$((WAITED % 10)) s after the stopping PUT"
 	r_state 0 disabled
 	# the pools' buffers are freed, the pools kept (spec 5.1)
 	awk 'NR > 1 && $2 != 0 { bad = 1 } END { exit bad || NR != 4 }' \
 		/sys/kernel/debug/lnet/buffers ||
 		{ cat /sys/kernel/debug/lnet/buffers; fail "debugfs buffers: not 3 empty pools"; }
+	counter /sys/kernel/debug/lnet/drops no_routing > "$T/nr0"
+fi
+barrier disabled
+# a's route through r is still up (a checks no router): its PUT reaches
+# r, which no longer routes: dropped and counted there, never at b.
+if [ "$LNET_NODE" = a ]; then
+	echo 4 > /sys/module/lnet_test/parameters/op_timeout
+	lt put "$B" 4096 1 1
+	[ "$(field done)" = 1 ] && [ "$(field errors)" = 0 ] && [ "$(field rc)" = 0 ] &&
+		fail "PUT to $B passed with routing disabled on r: $RESULT"
+	log "PUT to $B with routing disabled on r failed: $RESULT"
+	echo 30 > /sys/module/lnet_test/parameters/op_timeout
+fi
+barrier disabled-put
+if [ "$LNET_NODE" = r ]; then
+	read -r nr0 < "$T/nr0"
+	nr1=$(counter /sys/kernel/debug/lnet/drops no_routing)
+	[ "$nr1" -gt "$nr0" ] ||
+		{ diag; fail "a's PUT through r while disabled: no_routing drops $nr0 -> $nr1"; }
+	log "a's PUT while disabled dropped by r: no_routing $nr0 -> $nr1"
 	"$LNETCTL" set routing 0 || fail "set routing 0 while disabled (no-op)"
 	"$LNETCTL" set routing 1 || fail "set routing 1 (after stopping)"
 	r_state 3 starting
@@ -423,7 +446,7 @@ fi
 barrier starting-put
 if [ "$LNET_NODE" = r ]; then
 	r_state 3 starting	# the PUT crossed r while it was starting
-	routing_wait 1 20
+	routing_wait 1 15
 	log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after the starting PUT"
 	r_state 1 enabled
 	sed -n 2p /sys/kernel/debug/lnet/routers | grep -q . &&
@@ -454,56 +477,12 @@ else
 	touch "$T/pinger-stop"
 	wait "$PINGER"
 fi
+[ "$LNET_NODE" = a ] && window_put enabled
 barrier states-done
 
-phase routing_off
-# Stock's drain (spec 5.1, 5.3): "set routing 0" first stops (enable 2,
-# RTE_DISABLED advertised, still forwarding) and is disabled (enable 0)
-# within 3 x W (W: the check interval plus the ping timeout, 10 s here);
-# then a's send to b fails: at a with -EHOSTUNREACH if a's router
-# checker saw RTE_DISABLED (its route is down), or dropped and counted
-# by r.  "set routing 1" and it passes again.
-if [ "$LNET_NODE" = r ]; then
-	d0=$(routed_stat drop_count)
-	"$LNETCTL" set routing 0 || fail "set routing 0"
-	for ((i = 0; i < 60; i++)); do
-		"$LNETCTL" routing show > "$T/routing"
-		grep -q '^[- ]*enable: 0$' "$T/routing" && break
-		nap 1
-	done
-	grep -q '^[- ]*enable: 0$' "$T/routing" ||
-		{ cat "$T/routing"; fail "routing show: not enable: 0 60 s after set routing 0"; }
-	log "routing disabled after $i s"
-fi
-barrier off 120
-if [ "$LNET_NODE" = a ]; then
-	echo 10 > /sys/module/lnet_test/parameters/op_timeout
-	lt put "$B" 4096 1 1
-	[ "$(field done)" = 1 ] && [ "$(field errors)" = 0 ] && [ "$(field rc)" = 0 ] &&
-		fail "PUT to $B passed with routing off on r: $RESULT"
-	# -EHOSTUNREACH at once (rc), or once a's discovery of b failed
-	# (status: a's peer table is new since next_hop_down reloaded it)
-	echo "$(field rc) $(field status)" > "$SHARED/off-rc"
-	log "PUT to $B with routing off on r failed: $RESULT"
-fi
-barrier off-tried 120
-if [ "$LNET_NODE" = r ]; then
-	d1=$(routed_stat drop_count)
-	read -r arc astatus < "$SHARED/off-rc"
-	log "a's PUT: rc $arc status $astatus; r's drop_count $d0 -> $d1"
-	[ "$arc" = -113 ] || [ "$astatus" = -113 ] || [ "$d1" -gt "$d0" ] ||
-		{ diag; fail "routing off: a's PUT failed with rc $arc status $astatus (not -EHOSTUNREACH) and r counted no drop"; }
-	"$LNETCTL" set routing 1 || fail "set routing 1 again"
-fi
-barrier on-again
-if [ "$LNET_NODE" = a ]; then
-	ping_ok "$B" 30
-	lt_ok put "$B" 4096 2 1
-fi
-barrier on-checked
 # b's lnet_test is new since next_hop_down reloaded b: routing_states'
-# two and routing_off's two
-[ "$LNET_NODE" = b ] && target_expect 4
+# three PUTs (stopping, starting, enabled)
+[ "$LNET_NODE" = b ] && target_expect 3
 
 lnet_idle
 routed_unload
