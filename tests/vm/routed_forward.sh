@@ -49,15 +49,17 @@ pools_used() {
 }
 
 phase routing_on
-# small pools on r, so that the traffic below takes from each; r's W
+# small pools on r, so that the traffic below takes from each.  r's W
 # (alive_router_check_interval + router_ping_timeout, spec 5.1 and 6.7)
-# is 5 s while routing starts, 110 s (stock's) from then on, so that a
-# net of r that a or b stop pinging (next_hop_down) stays up.
+# is read at each pass of r's router checker: stock's 110 s holds a
+# window open while the nodes check it (on the debug kernel that takes
+# several seconds), 4 s then ends it at the next pass; 110 s also keeps
+# up a net of r that a or b stop pinging (next_hop_down).
 RPT=/sys/module/lnet/parameters/router_ping_timeout
 ARCI=/sys/module/lnet/parameters/alive_router_check_interval
 if [ "$LNET_NODE" = r ]; then
 	routed_load large_router_buffers=4 small_router_buffers=8 tiny_router_buffers=9 \
-		alive_router_check_interval=2 router_ping_timeout=3
+		alive_router_check_interval=2 router_ping_timeout=108
 else
 	routed_load
 fi
@@ -65,14 +67,15 @@ fi
 # ping of r must not find RTE_DISABLED (it would take the route down
 # until the next check, alive_router_check_interval later).  Spec 5.1:
 # "set routing 1" STARTs (forwarding, RTE_DISABLED still advertised),
-# ENABLED W later; a and b ping r meanwhile (as their checks would).
+# ENABLED W later; a and b ping r meanwhile (as their checks would) and
+# see RTE_DISABLED until then.
 case $LNET_NODE in
 r) "$LNETCTL" set routing 1 || fail "set routing 1"
    "$LNETCTL" routing show > "$T/routing"
    grep -qE '^[- ]*enable: 3$' "$T/routing" ||
 	{ cat "$T/routing"; fail "routing show: not enable: 3 (starting)"; }
-   dmesg | grep -q "LNet: Message forwarding will be enabled in 5s" ||
-	fail "no 'Message forwarding will be enabled in 5s' on the console"
+   dmesg | grep -q "LNet: Message forwarding will be enabled in 110s" ||
+	fail "no 'Message forwarding will be enabled in 110s' on the console"
    [ "$(routes_first_line)" = "Routing starting" ] ||
 	fail "debugfs routes: '$(routes_first_line)', want 'Routing starting'"
    # fresh pools: every buffer free, and none ever taken
@@ -83,16 +86,21 @@ r) "$LNETCTL" set routing 1 || fail "set routing 1"
    ;;
 esac
 barrier routing-starting
+if [ "$LNET_NODE" != r ]; then
+	r_features_now
+	[ "$R_FEATURES" = 0x1e ] ||
+		fail "r's ping features $R_FEATURES while starting, want 0x1e (RTE_DISABLED)"
+fi
+barrier starting-seen
 case $LNET_NODE in
-r) routing_wait 1 20
-   log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after 'starting' was seen"
+r) [ "$(routing_enable)" = 3 ] || fail "routing not starting any more with W 110 s"
+   echo 2 > $RPT || fail "router_ping_timeout 2"
+   routing_wait 1 15
+   log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after W became 4 s"
    [ "$(routes_first_line)" = "Routing enabled" ] ||
 	fail "debugfs routes: '$(routes_first_line)', want 'Routing enabled'"
    echo 108 > $RPT || fail "router_ping_timeout 108" ;;
-*) r_features_now
-   [ "$R_FEATURES" = 0x1e ] ||
-	fail "r's ping features $R_FEATURES while starting, want 0x1e (RTE_DISABLED)"
-   r_features_wait 0x1a 20 ;;
+*) r_features_wait 0x1a 20 ;;
 esac
 barrier routing-enabled
 case $LNET_NODE in
@@ -330,14 +338,15 @@ next_hop_down_round a
 next_hop_down_round b
 
 phase routing_states
-# Stock's drain (spec 5.1, 5.3) with W = 5 s on r (router_ping_timeout
-# 3): "set routing 0" STOPs (enable 2, debugfs "Routing stopping",
+# Stock's drain (spec 5.1, 5.3), each window held open with W 110 s on r
+# while the nodes check it, then ended with W 4 s (routing_on says why):
+# "set routing 0" STOPs (enable 2, debugfs "Routing stopping",
 # RTE_DISABLED advertised at once, "set routing 1" refused with -EBUSY)
-# while r still forwards, then r is DISABLED W later (its tiny pool idle)
-# and drops what a still sends through it (drop_count, reason
-# no_routing); "set routing 1" STARTs
-# (enable 3, RTE_DISABLED still advertised) while r forwards again, and
-# W later r is ENABLED and pushes that to a and b.  a and b run no router
+# while r still forwards, then r is DISABLED once W is over (its tiny
+# pool idle) and drops what a still sends through it (drop_count, reason
+# no_routing); "set routing 1" STARTs (enable 3, RTE_DISABLED still
+# advertised) while r forwards again, and once W is over r is ENABLED
+# and pushes that to a and b.  a and b run no router
 # checks meanwhile (alive_router_check_interval 0: their routes stay as
 # they are, as a stock client's would until its next check) and ping r
 # every second themselves (lnetctl ping: no merge of the reply), which
@@ -375,9 +384,6 @@ b) echo 0 > $ARCI || fail "alive_router_check_interval 0"
 esac
 [ "$LNET_NODE" = r ] || nap 1	# the first ping is out
 barrier states-pinging
-# r's W short only now that a and b ping it
-[ "$LNET_NODE" = r ] && { echo 3 > $RPT || fail "router_ping_timeout 3"; }
-barrier states-ready
 if [ "$LNET_NODE" = r ]; then
 	"$LNETCTL" set routing 0 || fail "set routing 0"
 	must_fail "set routing 1 while stopping" \
@@ -387,8 +393,8 @@ if [ "$LNET_NODE" = r ]; then
 		{ cat "$T/out" "$T/err"; fail "set routing 1 while stopping: not -EBUSY"; }
 	"$LNETCTL" set routing 0 || fail "set routing 0 while stopping (no-op)"
 	r_state 2 stopping
-	dmesg | grep -q "LNet: Message forwarding will stop in 5s to 15s" ||
-		fail "no 'Message forwarding will stop in 5s to 15s' on the console"
+	dmesg | grep -q "LNet: Message forwarding will stop in 110s to 330s" ||
+		fail "no 'Message forwarding will stop in 110s to 330s' on the console"
 fi
 barrier stopping
 if [ "$LNET_NODE" != r ]; then
@@ -400,8 +406,9 @@ fi
 barrier stopping-put
 if [ "$LNET_NODE" = r ]; then
 	r_state 2 stopping	# the PUT crossed r while it was stopping
-	routing_wait 0 25
-	log "routing disabled $((WAITED / 10)).$((WAITED % 10)) s after the stopping PUT"
+	echo 2 > $RPT || fail "router_ping_timeout 2"
+	routing_wait 0 15
+	log "routing disabled $((WAITED / 10)).$((WAITED % 10)) s after W became 4 s"
 	r_state 0 disabled
 	# the pools' buffers are freed, the pools kept (spec 5.1)
 	awk 'NR > 1 && $2 != 0 { bad = 1 } END { exit bad || NR != 4 }' \
@@ -428,6 +435,7 @@ if [ "$LNET_NODE" = r ]; then
 		{ diag; fail "a's PUT through r while disabled: no_routing drops $nr0 -> $nr1"; }
 	log "a's PUT while disabled dropped by r: no_routing $nr0 -> $nr1"
 	"$LNETCTL" set routing 0 || fail "set routing 0 while disabled (no-op)"
+	echo 108 > $RPT || fail "router_ping_timeout 108"
 	"$LNETCTL" set routing 1 || fail "set routing 1 (after stopping)"
 	r_state 3 starting
 	"$LNETCTL" set routing 1 || fail "set routing 1 while starting (no-op)"
@@ -446,9 +454,11 @@ fi
 barrier starting-put
 if [ "$LNET_NODE" = r ]; then
 	r_state 3 starting	# the PUT crossed r while it was starting
+	echo 2 > $RPT || fail "router_ping_timeout 2"
 	routing_wait 1 15
-	log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after the starting PUT"
+	log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after W became 4 s"
 	r_state 1 enabled
+	echo 108 > $RPT || fail "router_ping_timeout 108"
 	sed -n 2p /sys/kernel/debug/lnet/routers | grep -q . &&
 		fail "debugfs routers on r (no routes): $(cat /sys/kernel/debug/lnet/routers)"
 else
