@@ -18,8 +18,9 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   every byte checked at the receiver, r's route_count/route_length and
   pools moving with no drop, lst brw write/read check=full through r,
   and the routing states (set routing 0 and 1): the STOPPING and
-  STARTING windows (held open with W 110 s on r, then ended with W 4 s) seen by a and b, a's PUTs crossing r in
-  each and once enabled, dropped by r once disabled.
+  STARTING windows (held open with W 110 s on r, then ended with W 4 s)
+  seen by a and b, a's PUTs crossing r in each and once enabled,
+  dropped by r once disabled.
 """
 
 import vm
