@@ -533,7 +533,8 @@ static bool is_gw(struct kunit *test, struct lnet_route_table *t,
 {
 	struct lnet_nid n = nid_of(test, nid);
 
-	return lnet_route_table_is_gateway(t, &n, fake_same_gateway);
+	return lnet_route_table_is_gateway(t, &n, LNET_NET_ANY,
+					   fake_same_gateway);
 }
 
 static void route_response_hint(struct kunit *test)
@@ -559,6 +560,48 @@ static void route_response_hint(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.9@tcp"));
 	lnet_route_table_flush(t);
 	KUNIT_EXPECT_FALSE(test, is_gw(test, t, "192.0.2.1@tcp"));
+}
+
+static bool gw_to(struct kunit *test, struct lnet_route_table *t,
+		  const char *nid, const char *net)
+{
+	struct lnet_nid n = nid_of(test, nid);
+
+	return lnet_route_table_is_gateway(t, &n, net_of(test, net),
+					   fake_same_gateway);
+}
+
+static void route_asym_check(struct kunit *test)
+{
+	struct lnet_route_table *t = table_new(test, 23);
+	struct lnet_nid gw;
+
+	/*
+	 * Spec 7 (drop_asym_route): a message routed to us is kept only if
+	 * one of our routes to its source's net goes through the gateway
+	 * that sent it, by any NID of that gateway's peer, alive or not.
+	 */
+	KUNIT_EXPECT_FALSE(test, gw_to(test, t, "192.0.2.1@tcp", "tcp1"));
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", "192.0.2.1@tcp", 1, 0,
+				  NULL), 0);
+	KUNIT_ASSERT_EQ(test, add(test, t, "tcp2", "192.0.2.2@tcp", 1, 0,
+				  NULL), 0);
+	set_alive(test, t, "tcp1", "192.0.2.1@tcp", false);
+	KUNIT_EXPECT_TRUE(test, gw_to(test, t, "192.0.2.1@tcp", "tcp1"));
+	/* another NID of the same gateway peer */
+	KUNIT_EXPECT_TRUE(test, gw_to(test, t, "10.0.0.1@o2ib", "tcp1"));
+	/* a gateway, but of a route to another net */
+	KUNIT_EXPECT_FALSE(test, gw_to(test, t, "192.0.2.2@tcp", "tcp1"));
+	KUNIT_EXPECT_TRUE(test, gw_to(test, t, "192.0.2.2@tcp", "tcp2"));
+	/* no gateway at all, and a net with no route */
+	KUNIT_EXPECT_FALSE(test, gw_to(test, t, "192.0.2.9@tcp", "tcp1"));
+	KUNIT_EXPECT_FALSE(test, gw_to(test, t, "192.0.2.1@tcp", "tcp7"));
+	/* the route deleted: that gateway no longer leads back */
+	gw = nid_of(test, "192.0.2.1@tcp");
+	KUNIT_ASSERT_EQ(test, lnet_route_table_del(t, net_of(test, "tcp1"),
+						   &gw, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, gw_to(test, t, "192.0.2.1@tcp", "tcp1"));
+	lnet_route_table_flush(t);
 }
 
 /* A route to @net through @gw, outside any table. */
@@ -1054,6 +1097,7 @@ static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_gateway_net_deleted),
 	KUNIT_CASE(route_unusable_skipped),
 	KUNIT_CASE(route_response_hint),
+	KUNIT_CASE(route_asym_check),
 	KUNIT_CASE(route_alive_rules),
 	KUNIT_CASE(route_ping_update_rules),
 	KUNIT_CASE(route_health_not_counted),

@@ -73,6 +73,12 @@ int lnet_max_interfaces(void)
 	return READ_ONCE(lnet_values[LNET_G_MAX_INTERFACES]);
 }
 
+/* Drop what a gateway we would not route back through sent us (spec 7). */
+bool lnet_drop_asym_route(void)
+{
+	return READ_ONCE(lnet_values[LNET_G_DROP_ASYM_ROUTE]);
+}
+
 /* "lnetctl set discovery": lnet_peer_discovery_disabled inverted. */
 bool lnet_discovery_enabled(void)
 {

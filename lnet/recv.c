@@ -33,6 +33,7 @@ static const char * const lnet_drop_names[] = {
 	[LNET_DROP_ROUTED_GET_REQ - LNET_HDR_DROP_COUNT] = "routed_get_req",
 	[LNET_DROP_NO_ROUTE - LNET_HDR_DROP_COUNT]	= "no_route",
 	[LNET_DROP_PEER_DOWN - LNET_HDR_DROP_COUNT]	= "peer_down",
+	[LNET_DROP_ASYM_ROUTE - LNET_HDR_DROP_COUNT]	= "asym_route",
 };
 
 static_assert(ARRAY_SIZE(lnet_drop_names) ==
@@ -328,6 +329,24 @@ void lnet_parse_local(struct lnet_msg *msg, bool rdma_req, bool drop)
 	lnet_parse_deliver(msg, reason, rdma_req);
 }
 
+/*
+ * For us, routed (its source's net is not its previous hop's; 0@lo
+ * carries only our own messages), by a gateway that none of our routes
+ * back to the source's net goes through, while drop_asym_route is on:
+ * dropped silently (routing spec 7; every type, pings too).  Messages we
+ * forward are not checked.
+ */
+static bool lnet_routed_asym_locked(const struct lnet_ni *ni,
+				    const struct lnet_hdr *hdr,
+				    const struct lnet_nid *from)
+{
+	u32 src_net = lnet_nid_net(&hdr->src_nid);
+
+	return lnet_drop_asym_route() && ni != the_lnet.ln_loni &&
+	       src_net != lnet_nid_net(from) &&
+	       lnet_route_asym_locked(from, src_net);
+}
+
 /* Why a well-formed message we may take is dropped silently, or 0. */
 static unsigned int lnet_parse_drop_reason(const struct lnet_hdr *hdr,
 					   bool fault_drop,
@@ -383,6 +402,8 @@ static int lnet_parse_common(struct lnet_ni *ni, const void *wire,
 		reason = LNET_DROP_BAD_SRC;
 		eproto = true;
 	}
+	if (!fwd && !reason && lnet_routed_asym_locked(ni, &hdr, from))
+		reason = LNET_DROP_ASYM_ROUTE;
 	if (reason && eproto) {
 		lnet_drop_count_locked(ni, reason, hdr.type,
 				       hdr.payload_length);

@@ -455,18 +455,20 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_select);
 
 /**
- * lnet_route_table_is_gateway() - is a NID a gateway of any route?
+ * lnet_route_table_is_gateway() - is a NID a gateway of a route?
  * @t: the table
- * @nid: the NID (a response's previous hop, spec 3.4)
+ * @nid: the NID (a response's previous hop, spec 3.4; a routed
+ *	message's, spec 7)
+ * @net: the routes' remote net, or LNET_NET_ANY for any
  * @same: are two NIDs one gateway peer?  As @on_net of
  *	lnet_route_table_select()
  *
- * Any route counts, usable or not, to any net (stock does not check).
+ * Any route counts, usable or not (stock does not check).
  *
  * Context: Any; takes rcu_read_lock().
  */
 bool lnet_route_table_is_gateway(struct lnet_route_table *t,
-				 const struct lnet_nid *nid,
+				 const struct lnet_nid *nid, u32 net,
 				 bool (*same)(const struct lnet_nid *a,
 					      const struct lnet_nid *b))
 {
@@ -477,6 +479,8 @@ bool lnet_route_table_is_gateway(struct lnet_route_table *t,
 
 	rcu_read_lock();
 	hash_for_each_rcu(t->rt_nets, bkt, rnet, lrn_hash) {
+		if (net != LNET_NET_ANY && rnet->lrn_net != net)
+			continue;
 		list_for_each_entry_rcu(r, &rnet->lrn_routes, lr_list) {
 			if (same(&r->lr_gateway, nid)) {
 				is = true;
@@ -828,8 +832,25 @@ bool lnet_route_net_known_locked(u32 net)
  */
 bool lnet_route_is_gateway_locked(const struct lnet_nid *nid)
 {
-	return lnet_route_table_is_gateway(&lnet_routes, nid,
+	return lnet_route_table_is_gateway(&lnet_routes, nid, LNET_NET_ANY,
 					   lnet_same_gateway_locked);
+}
+
+/**
+ * lnet_route_asym_locked() - would we not route back through @from?
+ * @from: a message's previous hop, a gateway that routed it to us
+ * @src_net: the net of its source (not @from's)
+ *
+ * Spec 7 (drop_asym_route): no route of ours to @src_net goes through
+ * @from's peer (by any of its NIDs), so a reply would not go back the
+ * way the message came.
+ *
+ * Context: under the LNet lock.
+ */
+bool lnet_route_asym_locked(const struct lnet_nid *from, u32 src_net)
+{
+	return !lnet_route_table_is_gateway(&lnet_routes, from, src_net,
+					    lnet_same_gateway_locked);
 }
 
 /**

@@ -328,6 +328,7 @@ unsigned int lnet_retry_count(void);
 unsigned int lnet_health_sensitivity(void);
 unsigned int lnet_recovery_limit(void);
 unsigned int lnet_max_recovery_ping_interval(void);
+bool lnet_drop_asym_route(void);
 
 /* acceptor.c: the TCP listener of LNDs that have lnd_accept (spec 3). */
 int lnet_acceptor_init(void);

@@ -132,6 +132,8 @@ enum lnet_drop_reason {
 	LNET_DROP_ROUTED_GET_REQ,	/* an RDMA GET not for us */
 	LNET_DROP_NO_ROUTE,		/* forwarding found no next hop */
 	LNET_DROP_PEER_DOWN,		/* forwarding: next hop down (4.7) */
+	LNET_DROP_ASYM_ROUTE,		/* routed to us by a gateway we */
+					/* would not use back (spec 7) */
 	LNET_DROP_COUNT
 };
 

@@ -148,7 +148,7 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 			    const struct lnet_route_pref *pref,
 			    struct lnet_nid *gw);
 bool lnet_route_table_is_gateway(struct lnet_route_table *t,
-				 const struct lnet_nid *nid,
+				 const struct lnet_nid *nid, u32 net,
 				 bool (*same)(const struct lnet_nid *a,
 					      const struct lnet_nid *b));
 int lnet_route_table_walk(struct lnet_route_table *t, unsigned long skip,
@@ -233,6 +233,7 @@ int lnet_route_select_locked(u32 net, u32 src_net,
 			     const struct lnet_route_pref *pref,
 			     struct lnet_nid *gw);
 bool lnet_route_is_gateway_locked(const struct lnet_nid *nid);
+bool lnet_route_asym_locked(const struct lnet_nid *from, u32 src_net);
 bool lnet_route_net_known_locked(u32 net);
 
 /* lnet/route-select.c: the send path's routing choice. */

@@ -50,24 +50,6 @@ NOWHERE=192.0.2.99@tcp7
 RTR_OPTS="alive_router_check_interval=2 router_ping_timeout=100
 tiny_router_buffers=64 small_router_buffers=64 large_router_buffers=8"
 
-# route_state STATE SECS [TYPE]: this node's route shows "state: STATE"
-# (and "type: TYPE") within SECS seconds.
-route_state() {
-	local want=$1 secs=$2 type=${3:-} i
-	for ((i = 0; i < secs * 5; i++)); do
-		"$LNETCTL" route show -v > "$T/route.v" || fail "route show -v"
-		if grep -q "^ *state: $want\$" "$T/route.v" &&
-			{ [ -z "$type" ] || grep -q "^ *type: $type\$" "$T/route.v"; }; then
-			log "route $want${type:+ $type} after $((i / 5)).$((i % 5 * 2)) s"
-			return 0
-		fi
-		nap 0.2
-	done
-	cat "$T/route.v"
-	diag
-	fail "route not $want${type:+ $type} after ${secs}s"
-}
-
 phase lnet_up
 # shellcheck disable=SC2086 # RTR_OPTS is words
 routed_load $RTR_OPTS

@@ -22,7 +22,9 @@
 #  - routing_states: "set routing 0" on r stops (a's PUT to b crosses r
 #    meanwhile), then disables it (a's PUT dropped and counted by r);
 #    "set routing 1" starts (a's PUT crosses r), then enables it (r's
-#    push reaches a and b, a's PUT crosses r): spec 5.1, 5.3.
+#    push reaches a and b, a's PUT crosses r): spec 5.1, 5.3;
+#  - drop_asym_route: b, with drop_asym_route on, drops a's ping that r
+#    routed while no route of b's to tcp goes through r (spec 7).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -489,6 +491,48 @@ else
 fi
 [ "$LNET_NODE" = a ] && window_put enabled
 barrier states-done
+
+phase drop_asym_route
+# Spec 7: with drop_asym_route on, b keeps what r routes to it from a
+# only while a route of b's to a's net goes through r: with it a's ping
+# passes; with that route deleted, a's ping is dropped at b, silently
+# (a's ping times out) and counted as asym_route; back, it passes.
+ASYM=/sys/kernel/debug/lnet/drops
+if [ "$LNET_NODE" = b ]; then
+	"$LNETCTL" set drop_asym_route 1 || fail "set drop_asym_route 1"
+	counter $ASYM asym_route > "$T/asym0"
+fi
+barrier asym-on
+[ "$LNET_NODE" = a ] && ping_ok "$B" 3
+barrier asym-symmetric
+[ "$LNET_NODE" = b ] && { "$LNETCTL" route del --net tcp --gateway "$R_O2IB" ||
+	fail "route del tcp"; }
+barrier asym-route-gone
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" ping --timeout 2 "$B" > "$T/out" 2>&1 &&
+		{ cat "$T/out"; fail "ping $B passed: b has no route back through r"; }
+	log "ping $B through r, b routing tcp elsewhere: failed, as it should"
+fi
+barrier asym-pinged
+if [ "$LNET_NODE" = b ]; then
+	read -r asym0 < "$T/asym0"
+	asym1=$(counter $ASYM asym_route)
+	[ "$asym1" -gt "$asym0" ] ||
+		{ diag; fail "a's ping through r: asym_route drops $asym0 -> $asym1"; }
+	log "a's ping dropped as asymmetric: asym_route $asym0 -> $asym1"
+	"$LNETCTL" route add --net tcp --gateway "$R_O2IB" || fail "route add tcp (back)"
+	route_state up 20 single-hop
+	echo "$asym1" > "$T/asym1"
+fi
+barrier asym-route-back
+[ "$LNET_NODE" = a ] && ping_ok "$B" 5
+barrier asym-symmetric-again
+if [ "$LNET_NODE" = b ]; then
+	read -r asym1 < "$T/asym1"
+	[ "$(counter $ASYM asym_route)" = "$asym1" ] ||
+		fail "asym_route drops grew with r routing both ways"
+	"$LNETCTL" set drop_asym_route 0 || fail "set drop_asym_route 0"
+fi
 
 # b's lnet_test is new since next_hop_down reloaded b: routing_states'
 # three PUTs (stopping, starting, enabled)

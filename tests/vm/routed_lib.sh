@@ -134,3 +134,21 @@ r_features_wait() {
 	done
 	fail "r's ping features $R_FEATURES after $2 s, want $1"
 }
+
+# route_state STATE SECS [TYPE]: this node's route shows "state: STATE"
+# (and "type: TYPE") within SECS seconds.
+route_state() {
+	local want=$1 secs=$2 type=${3:-} i
+	for ((i = 0; i < secs * 5; i++)); do
+		"$LNETCTL" route show -v > "$T/route.v" || fail "route show -v"
+		if grep -q "^ *state: $want\$" "$T/route.v" &&
+			{ [ -z "$type" ] || grep -q "^ *type: $type\$" "$T/route.v"; }; then
+			log "route $want${type:+ $type} after $((i / 5)).$((i % 5 * 2)) s"
+			return 0
+		fi
+		nap 0.2
+	done
+	cat "$T/route.v"
+	diag
+	fail "route not $want${type:+ $type} after ${secs}s"
+}
