@@ -20,7 +20,8 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   and the routing states (set routing 0 and 1): the STOPPING and
   STARTING windows (held open with W 110 s on r, then ended with W 4 s)
   seen by a and b, a's PUTs crossing r in each and once enabled,
-  dropped by r once disabled.
+  dropped by r once disabled; drop_asym_route on b dropping what r
+  routes from a while b's route to tcp does not go through r.
 """
 
 import vm
