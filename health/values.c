@@ -6,10 +6,14 @@
  *
  * A success raises the local NI's value by health_sensitivity; the peer
  * NI's only when a message arrives from it (the one sure sign that it
- * works), which also restarts both recovery backoffs and records when
+ * works; straight to the maximum from a gateway or on a router, routing
+ * spec 8), which also restarts both recovery backoffs and records when
  * the peer NI was last heard from.  A failure is counted by class on its
  * NI or peer NI and globally, then treated as treat.c says.
  */
+#include <lnet/route.h>
+#include <lnet/router.h>
+
 #include "health.h"
 
 /* Does this node have a single NI besides 0@lo? */
@@ -33,6 +37,17 @@ static bool lnet_health_single_peer_ni(const struct lnet_peer_ni *lpni)
 
 	return list_is_singular(&lpn->lpn_peer->lp_nets) &&
 	       list_is_singular(&lpn->lpn_peer_nis);
+}
+
+/*
+ * Is @lpni's peer a gateway of one of our routes, or do we route?  Then
+ * its health is handled even when it is its peer's only NI (routing spec
+ * 8): route aliveness and the choice of a gateway NI rest on it.
+ */
+static bool lnet_health_router(const struct lnet_peer_ni *lpni)
+{
+	return lnet_routing_forwards() ||
+	       lnet_route_is_gateway_locked(&lpni->lpni_nid);
 }
 
 /* Count a failure of class @hs on @ni or @lpni and globally. */
@@ -103,10 +118,13 @@ static void lnet_health_success(struct lnet_msg *msg, struct lnet_ni *ni,
 	lpni->lpni_last_alive = jiffies;
 	lpni->lpni_ping_count = 0;
 	ni->ni_ping_count = 0;
-	if (step && lpni->lpni_healthv < LNET_MAX_HEALTH_VALUE)
-		lnet_peer_ni_healthv_set_locked(lpni,
-						lnet_health_inc(lpni->lpni_healthv,
-								step));
+	if (!step || lpni->lpni_healthv >= LNET_MAX_HEALTH_VALUE)
+		return;
+	/* from a gateway, or to a router: healthy at once (routing spec 8) */
+	lnet_peer_ni_healthv_set_locked(lpni, lnet_health_router(lpni) ?
+					LNET_MAX_HEALTH_VALUE :
+					lnet_health_inc(lpni->lpni_healthv,
+							step));
 }
 
 /**
@@ -136,7 +154,7 @@ bool lnet_health_msg_done(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 		.recovery = msg->msg_recovery,
 		.single_local_ni = lnet_health_single_local_ni(),
 		.single_peer_ni = lnet_health_single_peer_ni(lpni),
-		.router = false,	/* no routing yet */
+		.router = lnet_health_router(lpni),
 		.peer_is_local = lnet_nid_is_local_locked(&lpni->lpni_nid),
 	};
 	a = lnet_health_treat(hs, &f);
@@ -166,8 +184,8 @@ void lnet_health_remote_failure(const struct lnet_nid *nid)
 	unsigned int step = lnet_health_sensitivity();
 	struct lnet_peer_ni *lpni = lnet_peer_ni_find_locked(nid);
 
-	if (!lpni || !step || lnet_health_single_peer_ni(lpni) ||
-	    lnet_nid_is_local_locked(nid))
+	if (!lpni || !step || lnet_nid_is_local_locked(nid) ||
+	    (lnet_health_single_peer_ni(lpni) && !lnet_health_router(lpni)))
 		return;
 	lnet_peer_ni_healthv_set_locked(lpni,
 					lnet_health_dec(lpni->lpni_healthv,

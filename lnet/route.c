@@ -828,13 +828,17 @@ bool lnet_route_net_known_locked(u32 net)
  * lnet_route_is_gateway_locked() - is @nid a gateway of any route?
  * @nid: the NID
  *
+ * By any NID of its peer, to any net, usable or not (spec 3.4, 8).
+ *
  * Context: under the LNet lock.
+ * Return: true if it is.
  */
 bool lnet_route_is_gateway_locked(const struct lnet_nid *nid)
 {
 	return lnet_route_table_is_gateway(&lnet_routes, nid, LNET_NET_ANY,
 					   lnet_same_gateway_locked);
 }
+EXPORT_SYMBOL_GPL(lnet_route_is_gateway_locked);
 
 /**
  * lnet_route_asym_locked() - would we not route back through @from?

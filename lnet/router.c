@@ -86,6 +86,7 @@ bool lnet_routing_forwards(void)
 {
 	return READ_ONCE(lnet_routing) != LNET_ROUTING_DISABLED;
 }
+EXPORT_SYMBOL_GPL(lnet_routing_forwards);
 
 /**
  * lnet_rtr_peer_credits() - router credits of a peer NI on @ni's net
