@@ -336,8 +336,20 @@ b) [ "$(peer_ni_state "$R_O2IB")" = up ] &&
 	[ "$(peer_ni_state "$A")" = NA ] ||
 	{ "$LNETCTL" peer show; fail "peer show state: r not up or a not NA"; } ;;
 esac
+# r freezes health meanwhile: a router handles the health of any peer
+# NI (routing spec 8), and one demerited by the failed connection would
+# get recovery pings, which are sent whatever its aliveness (stock sends
+# recovery messages "irregardless") and connect; what this phase checks
+# is that the traffic r forwards does not.
+if [ "$LNET_NODE" = r ]; then
+	hs=$("$LNETCTL" global show | awk '$1 == "health_sensitivity:" { print $2 }')
+	"$LNETCTL" set health_sensitivity 0 || fail "set health_sensitivity 0"
+fi
 next_hop_down_round a
 next_hop_down_round b
+if [ "$LNET_NODE" = r ]; then
+	"$LNETCTL" set health_sensitivity "$hs" || fail "set health_sensitivity $hs"
+fi
 
 phase routing_states
 # Stock's drain (spec 5.1, 5.3), each window held open with W 110 s on r
