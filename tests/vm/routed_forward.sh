@@ -485,13 +485,20 @@ else
 	done
 	[ "$(pushes)" -gt "$p0" ] || { diag; fail "no push from r once it was enabled"; }
 	log "r's push arrived: pushes $p0 -> $(pushes)"
-	# debugfs routes and routers (spec 9): r up, as route show says
+	# debugfs routes and routers (spec 9): r up, as route show says,
+	# once the push is merged (the discovery thread's work: it counts
+	# the push when it arrives)
 	case $LNET_NODE in
 	a) want="o2ib -1 0 up $R_TCP" ;;
 	b) want="tcp -1 0 up $R_O2IB" ;;
 	esac
+	for ((i = 0; i < 50; i++)); do
+		sed -n 3p /sys/kernel/debug/lnet/routes | tr -s ' ' | grep -qx "$want" &&
+			break
+		nap 0.2
+	done
 	sed -n 3p /sys/kernel/debug/lnet/routes | tr -s ' ' | grep -qx "$want" ||
-		{ cat /sys/kernel/debug/lnet/routes; fail "debugfs routes: no '$want'"; }
+		{ cat /sys/kernel/debug/lnet/routes; fail "debugfs routes: no '$want' 10 s after r's push"; }
 	# its primary NID (the tcp one, as r set its NIs up) names it
 	awk -v t="$R_TCP" -v o="$R_O2IB" \
 		'NR == 2 && $2 == 1 && $3 == "up" && ($4 == t || $4 == o) { ok = 1 }
