@@ -363,7 +363,7 @@ phase routing_states
 # and pushes that to a and b.  a and b run no router
 # checks meanwhile (alive_router_check_interval 0: their routes stay as
 # they are, as a stock client's would until its next check) and ping r
-# every second themselves (lnetctl ping: no merge of the reply), which
+# every half second themselves (lnetctl ping: no merge of the reply), which
 # keeps r's NIs up (spec 6.7: an NI down would be pushed, and the push
 # would carry RTE_DISABLED); a's PUTs to b through r while stopping,
 # starting and enabled are checked byte for byte by b.
@@ -383,11 +383,13 @@ window_put() {
 pushes() {
 	counter /sys/kernel/debug/lnet/discovery pushes
 }
-# keep_pinging GW: ping GW every second until $T/pinger-stop exists.
+# keep_pinging GW: ping GW every half second until $T/pinger-stop
+# exists (r's W of 4 s at each window's end leaves room for a slow ping
+# on a loaded debug kernel).
 keep_pinging() {
 	while [ ! -e "$T/pinger-stop" ]; do
 		"$LNETCTL" ping --timeout 2 "$1" > /dev/null 2>&1 || true
-		nap 1
+		nap 0.5
 	done
 }
 case $LNET_NODE in
