@@ -4,8 +4,8 @@
  * the order of Lustre's debugfs stats file; writing resets them), "drops"
  * (received messages dropped, per reason) and "nis" (one line per NI:
  * nid, status, max/current/min tx credits, send/recv/drop counts, then
- * send/recv/drop payload bytes), "peers" (one line per peer NI: nid,
- * messages using it, max/current/min tx credits, send/recv/drop counts)
+ * send/recv/drop payload bytes), "peers" (stock's columns: a header,
+ * then one line per peer NI)
  * and "acceptor" (connections accepted and refused, by reason, as "name
  * value" lines), "discovery" (discoveries and pushes received, as "name
  * value" lines), routing's "routes", "routers" and "buffers"
@@ -88,9 +88,13 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(lnet_nis);
 
 /*
- * "peers": one line per peer NI, by a cursor (each line costs the same,
- * wherever it is).  seq_file may ask again for the record it has (its
- * buffer grew): the last one is kept for that.
+ * "peers": stock's header, then one line per peer NI (routing spec 9:
+ * nid, messages using it, state, last alive (always -1, as stock), max
+ * tx credits, router credits now and lowest, tx credits now and lowest,
+ * bytes queued), by a cursor (each line costs the same, wherever it is).
+ * seq_file may ask again for the record it has (its buffer grew): the
+ * last one is kept for that.  Position 0 is the header, peer NI n is at
+ * n + 1.
  */
 struct lnet_peers_iter {
 	struct lnet_peer_ni_cursor	cur;
@@ -116,12 +120,12 @@ static void *lnet_peers_fetch(struct lnet_peers_iter *it, loff_t pos)
 
 static void *lnet_peers_seq_start(struct seq_file *m, loff_t *pos)
 {
-	return lnet_peers_fetch(m->private, *pos);
+	return *pos ? lnet_peers_fetch(m->private, *pos - 1) : SEQ_START_TOKEN;
 }
 
 static void *lnet_peers_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return lnet_peers_fetch(m->private, ++*pos);
+	return lnet_peers_fetch(m->private, ++*pos - 1);
 }
 
 static void lnet_peers_seq_stop(struct seq_file *m, void *v)
@@ -130,14 +134,23 @@ static void lnet_peers_seq_stop(struct seq_file *m, void *v)
 
 static int lnet_peers_show(struct seq_file *m, void *v)
 {
+	static const char * const state[] = { "NA", "down", "up" };
 	const struct lnet_peer_ni_info *info = v;
 	char nid[LNET_NIDSTR_SIZE];
 
+	if (v == SEQ_START_TOKEN) {
+		seq_printf(m, "%-24s %4s %5s %5s %5s %5s %5s %5s %5s %s\n",
+			   "nid", "refs", "state", "last", "max", "rtr", "min",
+			   "tx", "min", "queue");
+		return 0;
+	}
 	lnet_nid_to_str(&info->nid, nid, sizeof(nid));
-	seq_printf(m, "%s %d %d %d %d %u %u %u\n", nid, info->refcount,
-		   info->tx_credits_max, info->tx_credits,
-		   info->tx_credits_min, info->send_count,
-		   info->recv_count, info->drop_count);
+	seq_printf(m, "%-24s %4d %5s %5d %5d %5d %5d %5d %5d %u\n", nid,
+		   info->refcount,
+		   state[clamp_t(int, info->alive_state, -1, 1) + 1], -1,
+		   info->tx_credits_max, info->rtr_credits,
+		   info->rtr_credits_min, info->tx_credits,
+		   info->tx_credits_min, info->txq_bytes);
 	return 0;
 }
 
@@ -159,10 +172,19 @@ static int lnet_peers_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* Any write resets the minimums (stock's). */
+static ssize_t lnet_peers_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	lnet_peer_ni_reset_mins();
+	return count;
+}
+
 static const struct file_operations lnet_peers_fops = {
 	.owner		= THIS_MODULE,
 	.open		= lnet_peers_open,
 	.read		= seq_read,
+	.write		= lnet_peers_write,
 	.llseek		= seq_lseek,
 	.release	= seq_release_private,
 };
@@ -284,7 +306,7 @@ void lnet_debugfs_init(void)
 			    &lnet_drops_fops);
 	debugfs_create_file("nis", 0400, lnet_debugfs_root, NULL,
 			    &lnet_nis_fops);
-	debugfs_create_file("peers", 0400, lnet_debugfs_root, NULL,
+	debugfs_create_file("peers", 0600, lnet_debugfs_root, NULL,
 			    &lnet_peers_fops);
 	debugfs_create_file("acceptor", 0400, lnet_debugfs_root, NULL,
 			    &lnet_acceptor_stats_fops);

@@ -700,6 +700,31 @@ int lnet_peer_ni_info_next(struct lnet_peer_ni_cursor *c,
 }
 EXPORT_SYMBOL(lnet_peer_ni_info_next);
 
+/**
+ * lnet_peer_ni_reset_mins() - every peer NI's low-water marks to now
+ *
+ * Its tx credits' and router credits' minimums become their values now
+ * (a write to debugfs "peers", as stock's: routing spec 9).
+ *
+ * Context: Process context.
+ */
+void lnet_peer_ni_reset_mins(void)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+
+	lnet_lock();
+	list_for_each_entry(lp, &the_lnet.ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis,
+					    lpni_list) {
+				lpni->lpni_txc.min = lpni->lpni_txc.credits;
+				lpni->lpni_rtrc.min = lpni->lpni_rtrc.credits;
+			}
+	lnet_unlock();
+}
+
 static unsigned int lnet_peer_nnis(const struct lnet_peer *lp)
 {
 	const struct lnet_peer_net *lpn;

@@ -285,6 +285,7 @@ int lnet_peer_ni_cursor_peer(struct lnet_peer_ni_cursor *c,
 			     const struct lnet_nid *nid);
 int lnet_peer_ni_info_next(struct lnet_peer_ni_cursor *c,
 			   struct lnet_peer_ni_info *info);
+void lnet_peer_ni_reset_mins(void);
 void lnet_peer_primary_get(const struct lnet_nid *nid, struct lnet_nid *prim);
 int lnet_discover(const struct lnet_nid *dst, bool force,
 		  unsigned int timeout_ms, struct lnet_peer_ni_info *info,

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the routed topology's scenarios (tests/vm/routed.py): a, a
-# client on tcp (eth0, link net0); r, a router on tcp (eth0, net0) and
-# o2ib (rxe0 on eth1, net1); b, a server on o2ib (rxe0 on eth0, net1).
+# Helpers for the routed topologies' scenarios (tests/vm/routed.py,
+# routed_pair.py): a, a client on tcp (eth0, link net0); r (and in
+# routed_pair r2), a router on tcp (eth0, net0) and o2ib (rxe0 on eth1,
+# net1); b, a server on o2ib (rxe0 on eth0, net1).
 # Source it after guest-lib.sh:
 #	. "$LNET_TOP/tests/vm/routed_lib.sh"
 # It brings o2ib_lib.sh's helpers (and through it sock_lib.sh's lnet_test
@@ -14,12 +15,17 @@
 T=/tmp/routed.$LNET_SCENARIO
 mkdir -p "$T"
 
-# The nodes' NIDs: a and r on tcp, r and b on o2ib.
+# The nodes' NIDs: a and r (r2) on tcp, r (r2) and b on o2ib.
 A=${IP_a_net0:?}@tcp
 R_TCP=${IP_r_net0:?}@tcp
 R_O2IB=${IP_r_net1:?}@o2ib
 B=${IP_b_net1:?}@o2ib
 export A R_TCP R_O2IB B
+if [ -n "${IP_r2_net0:-}" ]; then
+	R2_TCP=${IP_r2_net0}@tcp
+	R2_O2IB=${IP_r2_net1:?}@o2ib
+	export R2_TCP R2_O2IB
+fi
 
 # routed_load [LNET_PARAM=VALUE...]: our modules (lnet.ko with the given
 # parameters) and lnet_test, LNet configured with this node's NIs: tcp
@@ -29,7 +35,7 @@ routed_load() {
 	local m
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	case $LNET_NODE in
-	r) rxe_setup eth1 ;;
+	r | r2) rxe_setup eth1 ;;
 	b) rxe_setup eth0 ;;
 	esac
 	for m in $LNET_MODULES; do
@@ -43,7 +49,7 @@ routed_load() {
 	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
 	case $LNET_NODE in
 	a) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp" ;;
-	r) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp"
+	r | r2) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp"
 	   "$LNETCTL" net add --net o2ib --if eth1 ||
 		{ o2ib_diag; fail "net add o2ib --if eth1"; } ;;
 	b) "$LNETCTL" net add --net o2ib --if eth0 ||
