@@ -380,6 +380,26 @@ window_put() {
 	lt_ok put "$B" 1048576 1 1
 	log "PUT of 1 MiB to $B through r while r is $1: OK"
 }
+# window_seen WHAT: a and b read RTE_DISABLED in r's ping buffer (r in
+# state WHAT, a window), then a's PUT crosses r.
+window_seen() {
+	if [ "$LNET_NODE" != r ]; then
+		r_features_now
+		[ "$R_FEATURES" = 0x1e ] ||
+			fail "r's ping features $R_FEATURES while $1, want 0x1e (RTE_DISABLED)"
+	fi
+	[ "$LNET_NODE" = a ] && window_put "$1"
+	barrier "$1-put"
+}
+# window_end N TEXT N2 TEXT2 (r): r is still in its window, state N
+# (debugfs TEXT: a's PUT crossed it then), and W 4 s ends it: state N2.
+window_end() {
+	r_state "$1" "$2"
+	echo 2 > $RPT || fail "router_ping_timeout 2"
+	routing_wait "$3" 15
+	log "routing $4 $((WAITED / 10)).$((WAITED % 10)) s after W became 4 s"
+	r_state "$3" "$4"
+}
 pushes() {
 	counter /sys/kernel/debug/lnet/discovery pushes
 }
@@ -413,19 +433,9 @@ if [ "$LNET_NODE" = r ]; then
 		fail "no 'Message forwarding will stop in 110s to 330s' on the console"
 fi
 barrier stopping
-if [ "$LNET_NODE" != r ]; then
-	r_features_now
-	[ "$R_FEATURES" = 0x1e ] ||
-		fail "r's ping features $R_FEATURES while stopping, want 0x1e (RTE_DISABLED)"
-fi
-[ "$LNET_NODE" = a ] && window_put stopping
-barrier stopping-put
+window_seen stopping
 if [ "$LNET_NODE" = r ]; then
-	r_state 2 stopping	# the PUT crossed r while it was stopping
-	echo 2 > $RPT || fail "router_ping_timeout 2"
-	routing_wait 0 15
-	log "routing disabled $((WAITED / 10)).$((WAITED % 10)) s after W became 4 s"
-	r_state 0 disabled
+	window_end 2 stopping 0 disabled
 	# the pools' buffers are freed, the pools kept (spec 5.1)
 	awk 'NR > 1 && $2 != 0 { bad = 1 } END { exit bad || NR != 4 }' \
 		/sys/kernel/debug/lnet/buffers ||
@@ -460,20 +470,10 @@ if [ "$LNET_NODE" = r ]; then
 		{ cat /sys/kernel/debug/lnet/buffers; fail "debugfs buffers: pools not refilled"; }
 fi
 barrier starting
-if [ "$LNET_NODE" != r ]; then
-	pushes > "$T/pushes0"
-	r_features_now
-	[ "$R_FEATURES" = 0x1e ] ||
-		fail "r's ping features $R_FEATURES while starting, want 0x1e (RTE_DISABLED)"
-fi
-[ "$LNET_NODE" = a ] && window_put starting
-barrier starting-put
+[ "$LNET_NODE" = r ] || pushes > "$T/pushes0"
+window_seen starting
 if [ "$LNET_NODE" = r ]; then
-	r_state 3 starting	# the PUT crossed r while it was starting
-	echo 2 > $RPT || fail "router_ping_timeout 2"
-	routing_wait 1 15
-	log "routing enabled $((WAITED / 10)).$((WAITED % 10)) s after W became 4 s"
-	r_state 1 enabled
+	window_end 3 starting 1 enabled
 	echo 108 > $RPT || fail "router_ping_timeout 108"
 	sed -n 2p /sys/kernel/debug/lnet/routers | grep -q . &&
 		fail "debugfs routers on r (no routes): $(cat /sys/kernel/debug/lnet/routers)"
