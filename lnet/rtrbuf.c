@@ -264,6 +264,13 @@ void lnet_rtrbufs_free(struct list_head *freed)
 	}
 }
 
+/*
+ * A pool's buffers are many pages (stock's default large pool alone is
+ * 256 MiB): one that does not fit fails "set routing 1" or the resize
+ * with -ENOMEM instead of waking the OOM killer.
+ */
+#define LNET_RTRBUF_GFP	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 /* A new buffer of @npages zeroed pages, with its MD (may sleep). */
 static struct lnet_rtrbuf *lnet_rtrbuf_alloc(struct lnet_rtrpool *rp)
 {
@@ -273,12 +280,12 @@ static struct lnet_rtrbuf *lnet_rtrbuf_alloc(struct lnet_rtrpool *rp)
 	struct page *page;
 	unsigned int i;
 
-	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
+	rb = kzalloc(sizeof(*rb), LNET_RTRBUF_GFP);
 	if (!rb)
 		return NULL;
 	INIT_LIST_HEAD(&rb->rb_list);
 	rb->rb_pool = rp;
-	md = kzalloc(struct_size(md, md_kiov, npages), GFP_KERNEL);
+	md = kzalloc(struct_size(md, md_kiov, npages), LNET_RTRBUF_GFP);
 	if (!md) {
 		kfree(rb);
 		return NULL;
@@ -288,7 +295,7 @@ static struct lnet_rtrbuf *lnet_rtrbuf_alloc(struct lnet_rtrpool *rp)
 	md->md_user_ptr = rb;
 	INIT_LIST_HEAD(&md->md_rsp_list);
 	for (i = 0; i < npages; i++) {
-		page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		page = alloc_page(LNET_RTRBUF_GFP | __GFP_ZERO);
 		if (!page) {
 			lnet_rtrbuf_free(rb);
 			return NULL;
