@@ -9,6 +9,8 @@
 #    priority and hops: both routers' route_count grows), every byte
 #    checked at b; debugfs peers in stock's columns, with the state of
 #    a's gateways and the routers' credits (a write resets minimums);
+#  - udsp_rte: with "udsp add --dst b --rte r2" on a, all of a's PUTs to
+#    b go through r2;
 #  - drain: under a's traffic to b (rounds of PUTs, every byte checked
 #    at b, every round passing), "set routing 0" on r: a's and b's
 #    checks see RTE_DISABLED and take their routes through r down, r is
@@ -155,6 +157,32 @@ r | r2) rtr=$(peers_col "$A" 6) min=$(peers_col "$A" 7)
 		{ cat $PEERS; fail "debugfs peers: the write reset no minimum"; } ;;
 esac
 barrier spread-checked
+
+phase udsp_rte
+# A UDSP router preference (udsp add --dst B --rte R2, spec features
+# UDSP): a's sends to b all take r2, r forwards none of them (b's ACKs
+# go back the way the PUTs came); deleted, the routes take turns again
+# (two_gateways showed it).
+case $LNET_NODE in
+r | r2) route_count_of > "$T/rc0" ;;
+a) "$LNETCTL" udsp add --dst "$B" --rte "$R2_TCP" || fail "udsp add --dst $B --rte $R2_TCP" ;;
+esac
+barrier rte-added
+if [ "$LNET_NODE" = a ]; then
+	lt_ok put "$B" 4096 8 1
+	"$LNETCTL" udsp del --all || fail "udsp del --all"
+fi
+PUTS=$((PUTS + 8))
+barrier rte-sent
+case $LNET_NODE in
+r) [ "$(route_count_of)" = "$(cat "$T/rc0")" ] ||
+	{ diag; fail "r forwarded $(( $(route_count_of) - $(cat "$T/rc0") )) messages: a's preference for r2 not followed"; } ;;
+r2) [ $(( $(route_count_of) - $(cat "$T/rc0") )) -ge 16 ] ||
+	{ diag; fail "r2 forwarded $(( $(route_count_of) - $(cat "$T/rc0") )) of a's 8 PUTs and b's 8 ACKs"; }
+    log "r2 forwarded all of a's PUTs and b's ACKs" ;;
+b) target_expect $PUTS ;;
+esac
+barrier rte-checked
 
 phase drain
 if [ "$LNET_NODE" = a ]; then
