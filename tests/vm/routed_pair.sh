@@ -208,6 +208,7 @@ barrier drain-checked
 read -r rounds < "$SHARED/rounds.drain"
 PUTS=$((PUTS + rounds * 16))
 [ "$LNET_NODE" = b ] && target_expect $PUTS
+barrier drain-counted	# before a's next rounds land
 # routing back on r, under traffic: its routes come back up at a and b
 # (its push once ENABLED, spec 5.1), and traffic crosses it again
 if [ "$LNET_NODE" = a ]; then
