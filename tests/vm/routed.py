@@ -35,5 +35,5 @@ TESTS = [
                   vm.Node("r", script=SCENARIOS, links=["net0", "net1"],
                           rxe="eth1"),
                   vm.Node("b", script=SCENARIOS, links=["net1"], rxe="eth0")],
-           flavours=("distro", "debug"), timeout=240, debug_timeout=640),
+           flavours=("distro", "debug"), timeout=300, debug_timeout=900),
 ]
