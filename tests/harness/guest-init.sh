@@ -67,7 +67,7 @@ sysctl -q -w kernel.panic_on_oops=0
 
 # Our modules (as /proc/modules names them): a scenario must leave none
 # of them loaded.
-OUR_MODULES="lnet_selftest lnet_test ko2iblnd ksocklnd lnet_health lnet"
+OUR_MODULES="lnet_selftest lnet_test lnet_nidmap ko2iblnd ksocklnd lnet_health lnet"
 # A read with a timeout on a FIFO that never has data: a sleep that
 # starts no process (a process costs ~0.2 s under TCG).
 mkfifo /tmp/.init-nap

@@ -27,7 +27,7 @@ for nic in $LNET_NICS; do
 done
 [ -n "$CIDR" ] || fail "no address of $IF in LNET_NICS '$LNET_NICS'"
 NID=${CIDR%/*}@tcp
-OUR_MODULES="lnet_selftest lnet_test ko2iblnd ksocklnd lnet_health lnet"
+OUR_MODULES="lnet_selftest lnet_test lnet_nidmap ko2iblnd ksocklnd lnet_health lnet"
 
 # --- modprobe as on an installed system: our modules under extra/ of a
 # module tree of their own; the kernel's request_module() (ksocklnd for
