@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "harness"))
 
 import vm          # noqa: E402
 import report     # noqa: E402
-from schedule import Slots, cores_of  # noqa: E402
+from schedule import Slots, cores_of, is_crowd, order, pick  # noqa: E402
 from cases import HostTest, VmTest, boot, ensure_kernel, module_dir  # noqa: E402
 
 
@@ -132,11 +132,16 @@ class Runner:
         """The cores job takes among the others (schedule.cores_of)."""
         return cores_of(job.slots, getattr(job, "flavour", "host"))
 
+    @staticmethod
+    def crowd_of(job):
+        """Whether job is a crowd (schedule.is_crowd)."""
+        return is_crowd(job.slots, getattr(job, "flavour", "host"))
+
     def run_job(self, job):
         """Run a job in its slots, then free them."""
         self.run_one(job)
         with self.lock:
-            self.slots.give(self.slots_of(job))
+            self.slots.give(self.slots_of(job), self.crowd_of(job))
             self.lock.notify_all()
 
     def run_one(self, job):
@@ -159,11 +164,10 @@ class Runner:
         the narrow ones (one core: schedule.cores_of), longest first: one
         of them beside each wide job (schedule.py), then two at a time, so
         that the shortest end the run side by side.  The host checks (no
-        VM) and the distro kernel's two-node jobs are narrow."""
-        wide = [j for j in jobs if Runner.slots_of(j) > 1]
-        narrow = [j for j in jobs if Runner.slots_of(j) <= 1]
-        return (sorted(wide, key=lambda j: -j.cost())
-                + sorted(narrow, key=lambda j: -j.cost()))
+        VM) and the distro kernel's jobs of two nodes or more are
+        narrow (those of three or more, crowds, with no other narrow job
+        beside them)."""
+        return order(jobs, Runner.slots_of, lambda j: j.cost())
 
     def run(self, jobs):
         # The module builds first, both at once (each make on one core):
@@ -178,10 +182,7 @@ class Runner:
         threads = []
         while pending:
             with self.lock:
-                job = next((j for j in pending if self.slots.fits(self.slots_of(j))),
-                           None)
-                if job is None and self.slots.idle():
-                    job = pending[0]        # bigger than the machine: run alone
+                job = pick(pending, self.slots, self.slots_of, self.crowd_of)
                 if job is None:
                     self.lock.wait()
                     continue
@@ -189,7 +190,7 @@ class Runner:
                 if job.slots and self.slots_of(job) == 1 and self.slots.beside and (
                         self.slots.wide or any(self.slots_of(j) > 1 for j in pending)):
                     job.stretch = BESIDE_STRETCH    # a wide job is or may be beside
-                self.slots.take(self.slots_of(job))
+                self.slots.take(self.slots_of(job), self.crowd_of(job))
             t = threading.Thread(target=self.run_job, args=(job,))
             t.start()
             threads.append(t)

@@ -16,15 +16,54 @@ two-node job, or beside another narrow job, instead of in the chain of
 wide jobs, whose length (the debug ones, one after another) is the
 run's.  Two debug two-node jobs never run at once: the debug kernel's
 timing is where a loaded machine shows first.
+
+A distro job of three VMs or more (a "crowd": routed, routed_pair,
+lst_console, harness_selftest) counts as narrow too, for the same
+reason, but takes the narrow part alone: no other narrow job runs beside
+it, and it starts only when none runs.  So it runs beside a debug
+two-node job (up to six VMs on the machine, routed_pair[distro] beside a
+debug pair; its four distro VMs wait for each other and for a kernel
+several times faster) instead of alone at the end of the run, where
+nothing ran beside it: in the 2026-11-29 run the four of them took 268 s
+there, after the debug chain, while the narrow part beside that chain
+had time to spare (replayed in test_schedule.py: 2,883 s -> 2,741 s
+after the builds).  Debug jobs of three VMs or more still run alone.
 """
 
 
 def cores_of(slots, flavour):
     """The cores a job takes in the schedule: slots is its VMs' count (0
     for a host check, which takes one core), flavour its kernel."""
-    if slots == 2 and flavour == "distro":
+    if slots >= 2 and flavour == "distro":
         return 1
     return slots or 1
+
+
+def is_crowd(slots, flavour):
+    """Whether a job is a crowd: on the distro kernel, three VMs or more
+    (narrow, but no other narrow job beside it)."""
+    return slots > 2 and flavour == "distro"
+
+
+def order(jobs, cores, cost):
+    """The jobs in the order they are offered the cores: the wide ones
+    (cores(job) > 1) longest first (cost(job)), then the narrow ones,
+    longest first (tests/run.py's Runner.order)."""
+    wide = [j for j in jobs if cores(j) > 1]
+    narrow = [j for j in jobs if cores(j) <= 1]
+    return (sorted(wide, key=lambda j: -cost(j))
+            + sorted(narrow, key=lambda j: -cost(j)))
+
+
+def pick(pending, slots, cores, crowd):
+    """The first of pending (in the order they are offered the cores)
+    that may start now, or the first of all if the machine is idle and
+    none fits (bigger than the machine: it runs alone); None: wait.
+    cores(job) and crowd(job) say what a job takes."""
+    job = next((j for j in pending if slots.fits(cores(j), crowd(j))), None)
+    if job is None and pending and slots.idle():
+        job = pending[0]
+    return job
 
 
 class Slots:
@@ -36,6 +75,7 @@ class Slots:
         self.beside = beside
         self.wide = 0           # cores taken by wide jobs
         self.narrow = 0         # cores taken by narrow jobs
+        self.crowd = 0          # of which by crowds (is_crowd)
 
     def used(self):
         return self.wide + self.narrow
@@ -43,8 +83,10 @@ class Slots:
     def idle(self):
         return self.used() == 0
 
-    def fits(self, n):
-        """Whether a job of n cores may start now."""
+    def fits(self, n, crowd=False):
+        """Whether a job of n cores (a crowd if crowd) may start now."""
+        if n <= 1 and (self.crowd or (crowd and self.narrow)):
+            return False        # a crowd has the narrow part to itself
         if n > 1:
             return (self.wide + n <= self.cores
                     and self.used() + n <= self.cores + self.beside)
@@ -52,14 +94,16 @@ class Slots:
             return True
         return self.wide > 0 and self.used() + n <= self.cores + self.beside
 
-    def take(self, n):
+    def take(self, n, crowd=False):
         if n > 1:
             self.wide += n
         else:
             self.narrow += n
+            self.crowd += n if crowd else 0
 
-    def give(self, n):
+    def give(self, n, crowd=False):
         if n > 1:
             self.wide -= n
         else:
             self.narrow -= n
+            self.crowd -= n if crowd else 0
