@@ -1,19 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lnet_nidmap.ko: a versioned target-to-NID table published over LNet
- * (Documentation/nidmap.rst).  So far the table (table.c) and the wire
- * format (wire.c); the LNet transport, the netlink family and the roles
- * come next.  Nothing runs at load.
+ * (Documentation/nidmap.rst).  Loading it starts nothing: the roles are
+ * started by the "nidmap" netlink family (lnetctl nidmap), and each
+ * holds LNet (lnet_ni_init()) while it runs.
+ *
+ * Unload: the family first (no command starts a role after), then the
+ * roles stop (each waits for its handlers, requests and sends), then the
+ * transport waits for whatever is still in flight.
  */
 #include <linux/module.h>
 
+#include "node.h"
+
 static int __init nidmap_init(void)
 {
-	return 0;
+	int rc;
+
+	rc = nidmap_transport_init();
+	if (rc)
+		return rc;
+	rc = nidmap_netlink_init();
+	if (rc)
+		nidmap_transport_fini();
+	return rc;
 }
 
 static void __exit nidmap_exit(void)
 {
+	nidmap_netlink_fini();
+	mutex_lock(&nidmap_cfg_lock);
+	nidmap_sub_stop();
+	nidmap_pub_stop();
+	mutex_unlock(&nidmap_cfg_lock);
+	nidmap_transport_fini();
 	/* Entries replaced or deleted are freed by kfree_rcu(). */
 	rcu_barrier();
 }

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The "nidmap" generic netlink family: lnet_nidmap.ko's configuration
+ * (Documentation/nidmap.rst, "Configuration").  Every command needs
+ * CAP_NET_ADMIN; attributes are validated strictly and a refusal comes
+ * with an extack message.
+ */
+#ifndef _UAPI_LNET_NIDMAP_GENL_H
+#define _UAPI_LNET_NIDMAP_GENL_H
+
+#define NIDMAP_GENL_NAME	"nidmap"
+#define NIDMAP_GENL_VERSION	1
+#define NIDMAP_GENL_NID_LEN	64	/* a NID string with its NUL */
+#define NIDMAP_GENL_NAME_LEN	64	/* a target name with its NUL */
+#define NIDMAP_GENL_NIDS_MAX	16	/* NIDs of one target */
+
+enum nidmap_genl_cmd {
+	NIDMAP_CMD_UNSPEC,
+	NIDMAP_CMD_PUBLISH,	/* NIDMAP_A_ENABLE, limits: be a publisher */
+	NIDMAP_CMD_SUBSCRIBE,	/* NIDMAP_A_PUBLISHER, or ENABLE 0 to stop */
+	NIDMAP_CMD_REGISTER,	/* PUBLISHER, NAME, NIDS or DELETE */
+	NIDMAP_CMD_SHOW,	/* the roles' state and the counters */
+	NIDMAP_CMD_TABLE,	/* dump: NIDMAP_A_SOURCE's entries */
+	__NIDMAP_CMD_MAX,
+};
+
+#define NIDMAP_CMD_MAX (__NIDMAP_CMD_MAX - 1)
+
+/* Which table NIDMAP_CMD_TABLE lists. */
+enum nidmap_genl_source {
+	NIDMAP_SOURCE_PUBLISHER = 1,	/* the table this node publishes */
+	NIDMAP_SOURCE_SUBSCRIBER,	/* this node's copy */
+};
+
+enum nidmap_genl_attr {
+	NIDMAP_A_UNSPEC,
+	NIDMAP_A_ENABLE,	/* u8: 1 start the role, 0 stop it */
+	NIDMAP_A_MAX_ENTRIES,	/* u32: publisher's live entries */
+	NIDMAP_A_MAX_TOMBSTONES, /* u32: publisher's deletions kept */
+	NIDMAP_A_PUBLISHER,	/* string: the publisher's NID */
+	NIDMAP_A_NAME,		/* string: a target */
+	NIDMAP_A_NIDS,		/* nest of NIDMAP_A_NID: failover order */
+	NIDMAP_A_NID,		/* string */
+	NIDMAP_A_DELETE,	/* flag: REGISTER removes the target */
+	NIDMAP_A_SOURCE,	/* u32: enum nidmap_genl_source */
+	NIDMAP_A_PUB,		/* nest of NIDMAP_A_STATE_* (SHOW) */
+	NIDMAP_A_SUB,		/* nest of NIDMAP_A_STATE_* (SHOW) */
+	NIDMAP_A_COUNTERS,	/* nest of NIDMAP_A_CTR_* (SHOW) */
+	NIDMAP_A_ENTRY,		/* nest of NIDMAP_A_ENT_* (TABLE) */
+	NIDMAP_A_STATUS,	/* u32: REGISTER's answer (enum nidmap_status) */
+	NIDMAP_A_VERSION,	/* u64: REGISTER: the table's version after */
+	NIDMAP_A_PAD,
+	__NIDMAP_A_MAX,
+};
+
+#define NIDMAP_A_MAX (__NIDMAP_A_MAX - 1)
+
+enum nidmap_genl_state_attr {
+	NIDMAP_A_STATE_UNSPEC,
+	NIDMAP_A_STATE_EPOCH,		/* u64 */
+	NIDMAP_A_STATE_VERSION,		/* u64 */
+	NIDMAP_A_STATE_HORIZON,		/* u64 (publisher) */
+	NIDMAP_A_STATE_ENTRIES,		/* u32 */
+	NIDMAP_A_STATE_TOMBSTONES,	/* u32 (publisher) */
+	NIDMAP_A_STATE_SUBSCRIBERS,	/* u32 (publisher) */
+	NIDMAP_A_STATE_PUBLISHER,	/* string (subscriber) */
+	NIDMAP_A_STATE_SUBSCRIBED,	/* u8 (subscriber): SUBSCRIBE answered */
+	NIDMAP_A_STATE_PAD,
+	__NIDMAP_A_STATE_MAX,
+};
+
+#define NIDMAP_A_STATE_MAX (__NIDMAP_A_STATE_MAX - 1)
+
+/* Counters (u64 each), in this order; names in lnetctl's output. */
+enum nidmap_genl_ctr {
+	NIDMAP_A_CTR_UNSPEC,
+	NIDMAP_A_CTR_RX,		/* messages received */
+	NIDMAP_A_CTR_RX_DROPPED,	/* malformed, unexpected: dropped */
+	NIDMAP_A_CTR_TX,		/* messages sent */
+	NIDMAP_A_CTR_TX_ERRORS,		/* sends that failed */
+	NIDMAP_A_CTR_TIMEOUTS,		/* requests without an answer */
+	NIDMAP_A_CTR_NOTICES_SENT,
+	NIDMAP_A_CTR_NOTICES_RCVD,
+	NIDMAP_A_CTR_FETCHES,		/* FETCH answered (publisher) */
+	NIDMAP_A_CTR_REGISTERS,		/* REGISTER answered (publisher) */
+	NIDMAP_A_CTR_REFUSED,		/* requests answered with an error */
+	NIDMAP_A_CTR_PAGES,		/* FETCH_REPLY pages applied */
+	NIDMAP_A_CTR_RESYNCS,		/* full resyncs started */
+	NIDMAP_A_CTR_SUBS_DROPPED,	/* subscribers dropped: notices failed */
+	NIDMAP_A_CTR_PAD,
+	__NIDMAP_A_CTR_MAX,
+};
+
+#define NIDMAP_A_CTR_MAX (__NIDMAP_A_CTR_MAX - 1)
+
+enum nidmap_genl_entry_attr {
+	NIDMAP_A_ENT_UNSPEC,
+	NIDMAP_A_ENT_NAME,	/* string */
+	NIDMAP_A_ENT_VERSION,	/* u64: of the entry's last change */
+	NIDMAP_A_ENT_FLAGS,	/* u32: NIDMAP_R_* (ROUTER) */
+	NIDMAP_A_ENT_NIDS,	/* nest of NIDMAP_A_NID */
+	NIDMAP_A_ENT_PAD,
+	__NIDMAP_A_ENT_MAX,
+};
+
+#define NIDMAP_A_ENT_MAX (__NIDMAP_A_ENT_MAX - 1)
+
+#endif /* _UAPI_LNET_NIDMAP_GENL_H */

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "nidmap" generic netlink family (include/uapi/lnet/nidmap_genl.h):
+ * start and stop the roles, register a target, show the state and
+ * counters, list a table with its versions.  Strict policies, extack
+ * messages, CAP_NET_ADMIN for every command (a table lists the cluster's
+ * addresses).  parallel_ops: REGISTER waits for the publisher's answer
+ * and must not hold genl_mutex meanwhile; nidmap_cfg_lock serialises the
+ * rest.
+ */
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "node.h"
+
+DEFINE_MUTEX(nidmap_cfg_lock);
+
+static struct genl_family nidmap_genl_family;
+
+#define NIDMAP_STR_POLICY(n)	{ .type = NLA_NUL_STRING, .len = (n) - 1 }
+
+static const struct nla_policy nidmap_nids_policy[NIDMAP_A_NID + 1] = {
+	[NIDMAP_A_NID]		= NIDMAP_STR_POLICY(NIDMAP_GENL_NID_LEN),
+};
+
+static struct netlink_range_validation nidmap_entries_range = {
+	.min = 1,
+	.max = NIDMAP_TARGETS_MAX,
+};
+
+static struct netlink_range_validation nidmap_tombstones_range = {
+	.max = NIDMAP_TARGETS_MAX,
+};
+
+static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
+	[NIDMAP_A_ENABLE]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[NIDMAP_A_MAX_ENTRIES]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&nidmap_entries_range),
+	[NIDMAP_A_MAX_TOMBSTONES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						&nidmap_tombstones_range),
+	[NIDMAP_A_PUBLISHER]	= NIDMAP_STR_POLICY(NIDMAP_GENL_NID_LEN),
+	[NIDMAP_A_NAME]		= NIDMAP_STR_POLICY(NIDMAP_GENL_NAME_LEN),
+	[NIDMAP_A_NIDS]		= NLA_POLICY_NESTED(nidmap_nids_policy),
+	[NIDMAP_A_DELETE]	= { .type = NLA_FLAG },
+	[NIDMAP_A_SOURCE]	= NLA_POLICY_RANGE(NLA_U32,
+						   NIDMAP_SOURCE_PUBLISHER,
+						   NIDMAP_SOURCE_SUBSCRIBER),
+};
+
+/* Defaults of a publisher's table. */
+#define NIDMAP_DFLT_ENTRIES	65536
+#define NIDMAP_DFLT_TOMBSTONES	4096
+
+static int nidmap_genl_pre_doit(const struct genl_ops *ops,
+				struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "this request needs CAP_NET_ADMIN");
+	return -EPERM;
+}
+
+/* @attr is a NID: parse it into @nid, or say why not. */
+static int nidmap_genl_nid(const struct nlattr *attr, struct lnet_nid *nid,
+			   struct netlink_ext_ack *extack)
+{
+	if (lnet_nid_from_str(nla_data(attr), nid) || nidmap_nid_check(nid)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "not a usable NID");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An extack message chosen at run time (@msg: a string literal). */
+static void nidmap_extack(struct netlink_ext_ack *extack, const char *msg)
+{
+	if (extack)
+		extack->_msg = msg;
+}
+
+static const char *nidmap_role_errmsg(int rc)
+{
+	switch (rc) {
+	case -EALREADY:
+		return "the role is already started (stop it first)";
+	case -ENETDOWN:
+		return "LNet is not configured";
+	default:
+		return "the role could not start";
+	}
+}
+
+static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct nidmap_limits lim = {
+		.max_entries = NIDMAP_DFLT_ENTRIES,
+		.max_tombstones = NIDMAP_DFLT_TOMBSTONES,
+	};
+	int rc = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_ENABLE))
+		return -EINVAL;
+	if (tb[NIDMAP_A_MAX_ENTRIES])
+		lim.max_entries = nla_get_u32(tb[NIDMAP_A_MAX_ENTRIES]);
+	if (tb[NIDMAP_A_MAX_TOMBSTONES])
+		lim.max_tombstones = nla_get_u32(tb[NIDMAP_A_MAX_TOMBSTONES]);
+	mutex_lock(&nidmap_cfg_lock);
+	if (nla_get_u8(tb[NIDMAP_A_ENABLE]))
+		rc = nidmap_pub_start(&lim);
+	else
+		nidmap_pub_stop();
+	mutex_unlock(&nidmap_cfg_lock);
+	if (rc)
+		nidmap_extack(info->extack, nidmap_role_errmsg(rc));
+	return rc;
+}
+
+static int nidmap_genl_subscribe(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	bool enable = !tb[NIDMAP_A_ENABLE] || nla_get_u8(tb[NIDMAP_A_ENABLE]);
+	struct lnet_nid pub;
+	int rc = 0;
+
+	if (enable) {
+		if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_PUBLISHER))
+			return -EINVAL;
+		rc = nidmap_genl_nid(tb[NIDMAP_A_PUBLISHER], &pub,
+				     info->extack);
+		if (rc)
+			return rc;
+	}
+	mutex_lock(&nidmap_cfg_lock);
+	if (enable)
+		rc = nidmap_sub_start(&pub);
+	else
+		nidmap_sub_stop();
+	mutex_unlock(&nidmap_cfg_lock);
+	if (rc)
+		nidmap_extack(info->extack, nidmap_role_errmsg(rc));
+	return rc;
+}
+
+/* REGISTER's record from the request; Return: 0 or -EINVAL (extack). */
+static int nidmap_genl_rec(struct genl_info *info, struct nidmap_rec *rec)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a;
+	int rem, rc;
+
+	memset(rec, 0, sizeof(*rec));
+	nla_strscpy(rec->name, tb[NIDMAP_A_NAME], sizeof(rec->name));
+	if (nidmap_name_check(rec->name, sizeof(rec->name)) < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_NAME],
+				    "a target name is 1 to 63 of A-Z a-z 0-9 - _ . : @");
+		return -EINVAL;
+	}
+	if (tb[NIDMAP_A_DELETE]) {
+		rec->flags = NIDMAP_R_DELETED;
+		return 0;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_NIDS))
+		return -EINVAL;
+	nla_for_each_nested(a, tb[NIDMAP_A_NIDS], rem) {
+		if (nla_type(a) != NIDMAP_A_NID)
+			continue;
+		if (rec->nnids == NIDMAP_NIDS_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "a target has at most 16 NIDs");
+			return -E2BIG;
+		}
+		rc = nidmap_genl_nid(a, &rec->nids[rec->nnids], info->extack);
+		if (rc)
+			return rc;
+		rec->nnids++;
+	}
+	if (!rec->nnids || nidmap_rec_check(rec, true)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_NIDS],
+				    "1 to 16 distinct NIDs, none on lo");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A publisher's refusal as an errno and a message. */
+static int nidmap_status_errno(u16 st, const char **msg)
+{
+	switch (st) {
+	case NIDMAP_ST_OK:
+		return 0;
+	case NIDMAP_ST_PERM:
+		*msg = "publisher refused: the target is registered by another NID";
+		return -EPERM;
+	case NIDMAP_ST_NOSPC:
+		*msg = "publisher refused: its table is full";
+		return -ENOSPC;
+	case NIDMAP_ST_NOENT:
+		*msg = "publisher refused: no such target";
+		return -ENOENT;
+	case NIDMAP_ST_BUSY:
+		*msg = "publisher busy: try again later";
+		return -EBUSY;
+	case NIDMAP_ST_TOOBIG:
+		*msg = "publisher refused: beyond a limit";
+		return -E2BIG;
+	default:
+		*msg = "publisher refused the registration";
+		return -EREMOTEIO;
+	}
+}
+
+static int nidmap_genl_register(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nidmap_rec *rec;
+	struct lnet_nid pub;
+	const char *msg = NULL;
+	struct sk_buff *rep;
+	u64 version = 0;
+	u16 st = 0;
+	void *hdr;
+	int rc;
+
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_PUBLISHER) ||
+	    GENL_REQ_ATTR_CHECK(info, NIDMAP_A_NAME))
+		return -EINVAL;
+	rc = nidmap_genl_nid(info->attrs[NIDMAP_A_PUBLISHER], &pub,
+			     info->extack);
+	if (rc)
+		return rc;
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	rc = nidmap_genl_rec(info, rec);
+	if (!rc)
+		rc = nidmap_register(&pub, rec, &st, &version);
+	kfree(rec);
+	if (rc == -ETIMEDOUT || rc == -EIO)
+		NL_SET_ERR_MSG(info->extack, "no answer from the publisher");
+	else if (rc == -ENETDOWN)
+		NL_SET_ERR_MSG(info->extack, "LNet is not configured");
+	if (rc)
+		return rc;
+	rc = nidmap_status_errno(st, &msg);
+	if (rc) {
+		nidmap_extack(info->extack, msg);
+		return rc;
+	}
+	rep = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rep)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(rep, info, &nidmap_genl_family, 0,
+				NIDMAP_CMD_REGISTER);
+	if (!hdr || nla_put_u64_64bit(rep, NIDMAP_A_VERSION, version,
+				      NIDMAP_A_PAD)) {
+		nlmsg_free(rep);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(rep, hdr);
+	return genlmsg_reply(rep, info);
+}
+
+static int nidmap_put_nid(struct sk_buff *skb, int type,
+			  const struct lnet_nid *nid)
+{
+	char s[LNET_NIDSTR_SIZE];
+
+	lnet_nid_to_str(nid, s, sizeof(s));
+	return nla_put_string(skb, type, s);
+}
+
+static int nidmap_fill_pub(struct sk_buff *skb)
+{
+	struct nidmap_table *t = nidmap_pub_table();
+	struct nlattr *nest;
+	u32 tomb, n;
+
+	if (!t)
+		return 0;
+	nest = nla_nest_start(skb, NIDMAP_A_PUB);
+	if (!nest)
+		return -EMSGSIZE;
+	n = nidmap_table_count(t, &tomb);
+	if (nla_put_u64_64bit(skb, NIDMAP_A_STATE_EPOCH, nidmap_table_epoch(t),
+			      NIDMAP_A_STATE_PAD) ||
+	    nla_put_u64_64bit(skb, NIDMAP_A_STATE_VERSION,
+			      nidmap_table_version(t), NIDMAP_A_STATE_PAD) ||
+	    nla_put_u64_64bit(skb, NIDMAP_A_STATE_HORIZON,
+			      nidmap_table_horizon(t), NIDMAP_A_STATE_PAD) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_ENTRIES, n) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_TOMBSTONES, tomb) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_SUBSCRIBERS,
+			nidmap_pub_subscribers()))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nidmap_fill_sub(struct sk_buff *skb)
+{
+	struct lnet_nid pub;
+	struct nidmap_copy *c;
+	u64 epoch, version, base;
+	struct nlattr *nest;
+	bool subscribed, resync;
+
+	c = nidmap_sub_copy(&pub, &subscribed);
+	if (!c)
+		return 0;
+	nidmap_copy_position(c, &epoch, &version, &base, &resync);
+	nest = nla_nest_start(skb, NIDMAP_A_SUB);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nidmap_put_nid(skb, NIDMAP_A_STATE_PUBLISHER, &pub) ||
+	    nla_put_u8(skb, NIDMAP_A_STATE_SUBSCRIBED, subscribed) ||
+	    nla_put_u64_64bit(skb, NIDMAP_A_STATE_EPOCH, epoch,
+			      NIDMAP_A_STATE_PAD) ||
+	    nla_put_u64_64bit(skb, NIDMAP_A_STATE_VERSION, version,
+			      NIDMAP_A_STATE_PAD) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_ENTRIES, nidmap_copy_count(c)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nidmap_fill_counters(struct sk_buff *skb)
+{
+	struct nlattr *nest = nla_nest_start(skb, NIDMAP_A_COUNTERS);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = NIDMAP_A_CTR_RX; i < NIDMAP_A_CTR_PAD; i++)
+		if (nla_put_u64_64bit(skb, i, atomic64_read(&nidmap_ctr[i]),
+				      NIDMAP_A_CTR_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int nidmap_genl_show(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *rep;
+	void *hdr;
+	int rc;
+
+	rep = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rep)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(rep, info, &nidmap_genl_family, 0,
+				NIDMAP_CMD_SHOW);
+	if (!hdr) {
+		nlmsg_free(rep);
+		return -EMSGSIZE;
+	}
+	mutex_lock(&nidmap_cfg_lock);
+	rc = nidmap_fill_pub(rep) ?: nidmap_fill_sub(rep) ?:
+	     nidmap_fill_counters(rep);
+	mutex_unlock(&nidmap_cfg_lock);
+	if (rc) {
+		nlmsg_free(rep);
+		return rc;
+	}
+	genlmsg_end(rep, hdr);
+	return genlmsg_reply(rep, info);
+}
+
+/* A table dump: cb->args[0] is the version of the last entry emitted. */
+struct nidmap_dump {
+	struct sk_buff		*skb;
+	struct netlink_callback	*cb;
+};
+
+static int nidmap_put_entry(void *arg, const struct nidmap_rec *rec)
+{
+	struct nidmap_dump *d = arg;
+	struct nlattr *ent, *nids;
+	void *hdr;
+	int i;
+
+	if (rec->flags & NIDMAP_R_DELETED) {
+		d->cb->args[0] = rec->version;
+		return 0;
+	}
+	hdr = genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
+			  d->cb->nlh->nlmsg_seq, &nidmap_genl_family,
+			  NLM_F_MULTI, NIDMAP_CMD_TABLE);
+	if (!hdr)
+		return -ENOSPC;
+	ent = nla_nest_start(d->skb, NIDMAP_A_ENTRY);
+	if (!ent ||
+	    nla_put_string(d->skb, NIDMAP_A_ENT_NAME, rec->name) ||
+	    nla_put_u64_64bit(d->skb, NIDMAP_A_ENT_VERSION, rec->version,
+			      NIDMAP_A_ENT_PAD) ||
+	    nla_put_u32(d->skb, NIDMAP_A_ENT_FLAGS, rec->flags))
+		goto full;
+	nids = nla_nest_start(d->skb, NIDMAP_A_ENT_NIDS);
+	if (!nids)
+		goto full;
+	for (i = 0; i < rec->nnids; i++)
+		if (nidmap_put_nid(d->skb, NIDMAP_A_NID, &rec->nids[i]))
+			goto full;
+	nla_nest_end(d->skb, nids);
+	nla_nest_end(d->skb, ent);
+	genlmsg_end(d->skb, hdr);
+	d->cb->args[0] = rec->version;
+	return 0;
+full:
+	genlmsg_cancel(d->skb, hdr);
+	return -ENOSPC;
+}
+
+static int nidmap_genl_table(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **tb = genl_dumpit_info(cb)->attrs;
+	struct nidmap_dump d = { .skb = skb, .cb = cb };
+	struct nidmap_extract res;
+	struct nidmap_table *t;
+	struct nidmap_copy *c;
+	struct lnet_nid pub;
+	bool subscribed;
+	int rc = 0;
+
+	if (!tb[NIDMAP_A_SOURCE]) {
+		NL_SET_ERR_MSG(cb->extack, "which table (publisher or copy)");
+		return -EINVAL;
+	}
+	mutex_lock(&nidmap_cfg_lock);
+	if (nla_get_u32(tb[NIDMAP_A_SOURCE]) == NIDMAP_SOURCE_PUBLISHER) {
+		t = nidmap_pub_table();
+		if (!t) {
+			NL_SET_ERR_MSG(cb->extack, "this node is no publisher");
+			rc = -ENOENT;
+		} else {
+			/* The current horizon: never a resync from 0 again. */
+			rc = nidmap_table_extract(t, cb->args[0],
+						  nidmap_table_horizon(t),
+						  nidmap_put_entry, &d, &res);
+			if (rc == -EMSGSIZE)
+				rc = 0;
+		}
+	} else {
+		c = nidmap_sub_copy(&pub, &subscribed);
+		if (!c) {
+			NL_SET_ERR_MSG(cb->extack, "this node subscribes to no publisher");
+			rc = -ENOENT;
+		} else {
+			rc = nidmap_copy_walk(c, cb->args[0], nidmap_put_entry,
+					      &d);
+			if (rc == -ENOSPC)
+				rc = 0;
+		}
+	}
+	mutex_unlock(&nidmap_cfg_lock);
+	return rc ?: skb->len;
+}
+
+static const struct genl_ops nidmap_genl_ops[] = {
+	{ .cmd = NIDMAP_CMD_PUBLISH,	.doit = nidmap_genl_publish },
+	{ .cmd = NIDMAP_CMD_SUBSCRIBE,	.doit = nidmap_genl_subscribe },
+	{ .cmd = NIDMAP_CMD_REGISTER,	.doit = nidmap_genl_register },
+	{ .cmd = NIDMAP_CMD_SHOW,	.doit = nidmap_genl_show },
+	{ .cmd = NIDMAP_CMD_TABLE,	.dumpit = nidmap_genl_table,
+	  .flags = GENL_ADMIN_PERM },
+};
+
+static struct genl_family nidmap_genl_family __ro_after_init = {
+	.name		= NIDMAP_GENL_NAME,
+	.version	= NIDMAP_GENL_VERSION,
+	.maxattr	= NIDMAP_A_MAX,
+	.policy		= nidmap_genl_policy,
+	.module		= THIS_MODULE,
+	.parallel_ops	= true,
+	.pre_doit	= nidmap_genl_pre_doit,
+	.ops		= nidmap_genl_ops,
+	.n_ops		= ARRAY_SIZE(nidmap_genl_ops),
+	.resv_start_op	= NIDMAP_CMD_TABLE + 1,
+};
+
+/**
+ * nidmap_netlink_init() - register the "nidmap" family
+ *
+ * Return: 0 or -errno.
+ */
+int nidmap_netlink_init(void)
+{
+	return genl_register_family(&nidmap_genl_family);
+}
+
+/* Before the roles are stopped: no new command starts one. */
+void nidmap_netlink_fini(void)
+{
+	genl_unregister_family(&nidmap_genl_family);
+}

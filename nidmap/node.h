@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nidmap's running part (Documentation/nidmap.rst, "Transport" and
+ * "Roles at run time"): the LNet transport on portal 53 (transport.c),
+ * the subscriber's copy (copy.c), the roles (publisher.c, subscriber.c,
+ * registrant.c) and the netlink family (netlink.c).
+ */
+#ifndef _NIDMAP_NODE_H
+#define _NIDMAP_NODE_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <lnet/api.h>
+#include <uapi/lnet/nidmap_genl.h>
+
+#include "nidmap.h"
+
+/* Run-time bounds (Documentation/nidmap.rst, "Limits"). */
+#define NIDMAP_PUB_RX_SIZE	(120 * 1024)	/* a REGISTER of 256 records */
+#define NIDMAP_PUB_RX_NBUF	4		/* requests held at once */
+#define NIDMAP_SUB_RX_SIZE	2048		/* a NOTICE of 64 NIDs */
+#define NIDMAP_SUB_RX_NBUF	4
+#define NIDMAP_FETCH_ROOM	(64 * 1024)	/* a subscriber's page */
+#define NIDMAP_STATUS_ROOM	512		/* a STATUS and its trailer */
+#define NIDMAP_REQ_TIMEOUT	(5 * HZ)	/* a request's answer */
+#define NIDMAP_SUBS_MAX		1024		/* a publisher's subscribers */
+#define NIDMAP_FANOUT		8		/* notices in flight at once */
+#define NIDMAP_NOTICE_DELAY	(HZ / 10)	/* changes batched this long */
+#define NIDMAP_NOTICE_FAILS	3		/* then the subscriber is dropped */
+#define NIDMAP_SUB_PERIOD	(30 * HZ)	/* a subscriber's own fetch */
+#define NIDMAP_COPY_MAX		NIDMAP_TARGETS_MAX
+
+/* Counters: NIDMAP_A_CTR_* index them. */
+extern atomic64_t nidmap_ctr[NIDMAP_A_CTR_MAX + 1];
+
+static inline void nidmap_count(int which)
+{
+	atomic64_inc(&nidmap_ctr[which]);
+}
+
+extern struct workqueue_struct *nidmap_wq;
+
+/* --- transport.c --- */
+
+struct nidmap_ep;
+struct nidmap_rx;
+
+/* A request buffer's content, handed to its endpoint in process context. */
+typedef void (*nidmap_rx_fn)(struct nidmap_ep *ep, const void *buf,
+			     unsigned int len,
+			     const struct lnet_processid *from);
+
+/**
+ * struct nidmap_ep - request buffers posted on NIDMAP_PORTAL for one
+ *	match bits value: at most @nbuf messages of at most @size bytes held
+ * @match: NIDMAP_MB_PUBLISHER or NIDMAP_MB_SUBSCRIBER
+ * @size: bytes of each buffer (a longer PUT is dropped by LNet)
+ * @nbuf: buffers kept posted
+ * @handle: called for each message received
+ * @priv: the role owning the endpoint
+ * @lock: protects the fields below
+ * @bufs: buffers posted
+ * @posted: their number
+ * @busy: buffers received, being handled
+ * @stopping: nidmap_ep_stop() began: post no more
+ * @waitq: nidmap_ep_stop() waits here
+ */
+struct nidmap_ep {
+	u64			match;
+	unsigned int		size;
+	unsigned int		nbuf;
+	nidmap_rx_fn		handle;
+	void			*priv;
+	spinlock_t		lock;
+	struct list_head	bufs;
+	unsigned int		posted;
+	unsigned int		busy;
+	bool			stopping;
+	wait_queue_head_t	waitq;
+};
+
+int nidmap_ep_start(struct nidmap_ep *ep);
+void nidmap_ep_stop(struct nidmap_ep *ep);
+
+struct nidmap_req;
+typedef void (*nidmap_req_done_t)(struct nidmap_req *req);
+
+/**
+ * struct nidmap_req - a request PUT and the answer PUT into our reply MD
+ * @dest: the peer
+ * @seq: the request's seq; the reply's match bits are
+ *	NIDMAP_MB_REPLY | @seq
+ * @msg: the request (owned: freed with the request)
+ * @msg_len: its length
+ * @reply: the reply buffer, @room bytes
+ * @room: its size
+ * @reply_len: bytes received into it
+ * @status: 0 when an answer arrived, else -errno (-ETIMEDOUT, a send's)
+ * @done: called once, in process context, when both MDs are gone
+ * @priv: for @done
+ * @lock: protects @live and the event state
+ * @live: MDs (and the poster) still to end
+ * @req_mdh: the request's MD
+ * @reply_mdh: the reply's MD
+ * @expiry: aborts the request after its timeout
+ * @work: runs @done
+ * @link: nidmap_reqs while posted
+ */
+struct nidmap_req {
+	struct lnet_processid	dest;
+	u64			seq;
+	void			*msg;
+	unsigned int		msg_len;
+	void			*reply;
+	unsigned int		room;
+	unsigned int		reply_len;
+	int			status;
+	nidmap_req_done_t	done;
+	void			*priv;
+	spinlock_t		lock;
+	int			live;
+	struct lnet_handle_md	req_mdh;
+	struct lnet_handle_md	reply_mdh;
+	struct delayed_work	expiry;
+	struct work_struct	work;
+	struct list_head	link;
+};
+
+u64 nidmap_incarnation(void);
+u64 nidmap_next_seq(void);
+void nidmap_hdr_init(struct nidmap_hdr *hdr, u16 type);
+struct nidmap_req *nidmap_req_alloc(const struct lnet_processid *dest,
+				    unsigned int room, nidmap_req_done_t done,
+				    void *priv);
+void nidmap_req_post(struct nidmap_req *req);
+void nidmap_req_abort(struct nidmap_req *req);
+void nidmap_req_free(struct nidmap_req *req);
+int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
+		unsigned int len, void (*done)(void *arg, int status),
+		void *arg);
+int nidmap_transport_init(void);
+void nidmap_transport_fini(void);
+
+/* --- copy.c: a subscriber's copy of the table --- */
+
+struct nidmap_copy;
+
+struct nidmap_copy *nidmap_copy_create(u32 max_entries);
+void nidmap_copy_destroy(struct nidmap_copy *c);
+int nidmap_copy_apply(struct nidmap_copy *c, const struct nidmap_msg *msg);
+void nidmap_copy_position(struct nidmap_copy *c, u64 *epoch, u64 *version,
+			  u64 *base, bool *resync);
+int nidmap_copy_lookup(struct nidmap_copy *c, const char *name,
+		       struct nidmap_rec *rec);
+int nidmap_copy_walk(struct nidmap_copy *c, u64 after,
+		     int (*fn)(void *arg, const struct nidmap_rec *rec),
+		     void *arg);
+u32 nidmap_copy_count(struct nidmap_copy *c);
+
+/* --- publisher.c --- */
+
+struct nidmap_pub;
+
+int nidmap_pub_answer(struct nidmap_table *t, const struct nidmap_msg *req,
+		      const struct lnet_nid *from, void *buf, size_t size);
+int nidmap_pub_start(const struct nidmap_limits *lim);
+void nidmap_pub_stop(void);
+struct nidmap_table *nidmap_pub_table(void);
+u32 nidmap_pub_subscribers(void);
+
+/* --- subscriber.c --- */
+
+int nidmap_sub_start(const struct lnet_nid *publisher);
+void nidmap_sub_stop(void);
+struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
+				    bool *subscribed);
+
+/* --- registrant.c --- */
+
+int nidmap_register(const struct lnet_nid *publisher,
+		    const struct nidmap_rec *rec, u16 *status, u64 *version);
+
+/* --- netlink.c --- */
+
+/* Serialises the roles' start and stop, and readers of their state. */
+extern struct mutex nidmap_cfg_lock;
+
+int nidmap_netlink_init(void);
+void nidmap_netlink_fini(void);
+
+#endif /* _NIDMAP_NODE_H */
