@@ -21,13 +21,17 @@ static int __init nidmap_init(void)
 	if (rc)
 		return rc;
 	rc = nidmap_netlink_init();
-	if (rc)
+	if (rc) {
 		nidmap_transport_fini();
-	return rc;
+		return rc;
+	}
+	nidmap_debugfs_init();
+	return 0;
 }
 
 static void __exit nidmap_exit(void)
 {
+	nidmap_debugfs_fini();
 	nidmap_netlink_fini();
 	mutex_lock(&nidmap_cfg_lock);
 	nidmap_sub_stop();

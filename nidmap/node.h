@@ -185,6 +185,11 @@ struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
 int nidmap_register(const struct lnet_nid *publisher,
 		    const struct nidmap_rec *rec, u16 *status, u64 *version);
 
+/* --- debugfs.c --- */
+
+void nidmap_debugfs_init(void);
+void nidmap_debugfs_fini(void);
+
 /* --- netlink.c --- */
 
 /* Serialises the roles' start and stop, and readers of their state. */

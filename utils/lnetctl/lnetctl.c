@@ -1368,6 +1368,11 @@ static const char usage[] =
 	"      [-p PORTAL] [-m TYPE]\n"
 	"  fault drop|delay del --all | -s SRC -d DST\n"
 	"  fault drop|delay reset | show\n"
+	"  nidmap publish [--max-entries N] [--max-tombstones N] | unpublish\n"
+	"  nidmap subscribe --publisher NID | unsubscribe\n"
+	"  nidmap register --publisher NID --name TARGET --nid NID[,NID...]\n"
+	"  nidmap remove --publisher NID --name TARGET\n"
+	"  nidmap show | nidmap table [--copy]\n"
 	"  export [FILE] [--backup]\n"
 	"  import [FILE] [--add | --del | --show | --exec] [--old-api]\n";
 
@@ -1384,6 +1389,7 @@ int main(int argc, char **argv)
 		{ "route", cmd_route },
 		{ "routing", cmd_routing },
 		{ "fault", cmd_fault },
+		{ "nidmap", cmd_nidmap },
 		{ "discover", cmd_discover },
 		{ "ping", cmd_ping },
 		{ "stats", cmd_stats },

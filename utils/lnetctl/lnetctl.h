@@ -332,6 +332,10 @@ void emit_latency(struct yout *y, const unsigned long long *lat);
 
 int cmd_peer(int argc, char **argv);
 
+/* --- nidmap (nidmap.c) --- */
+
+int cmd_nidmap(int argc, char **argv);
+
 /* --- import / export (conf.c) --- */
 
 int cmd_export(int argc, char **argv);

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the subscriber's copy (nidmap/copy.c) kept up to date through
+ * the publisher's answers (nidmap_pub_answer() in nidmap/publisher.c),
+ * message by message as on the wire: a FETCH encoded from the copy's
+ * position and decoded, answered, the FETCH_REPLY (half of them
+ * byte-swapped) decoded and applied.  Seeded random changes, deletions
+ * and tombstones forgotten (so resyncs), changes between pages, a
+ * publisher restarted with a new epoch; after each sync the copy must
+ * equal the table entry by entry.  Then REGISTER and SUBSCRIBE answers,
+ * and pages the copy must refuse unchanged.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "../nidmap/node.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define NAMES	24
+#define COPIES	3
+#define STEPS	600
+
+struct rng {
+	u64	s;
+};
+
+static u32 rnd(struct rng *r, u32 n)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return (u32)(r->s >> 32) % n;
+}
+
+static void name_of(int i, char *buf)
+{
+	snprintf(buf, NIDMAP_NAME_MAX, "fs-OST%04x", i);
+}
+
+static void mk_nid(u32 i, struct lnet_nid *nid)
+{
+	memset(nid, 0, sizeof(*nid));
+	nid->nid_type = LNET_LND_SOCK;
+	nid->nid_addr[0] = cpu_to_be32(0xc0000200 + i);
+}
+
+static void rand_rec(struct rng *r, int i, struct nidmap_rec *rec)
+{
+	u32 base = rnd(r, 100);
+	unsigned int k;
+
+	memset(rec, 0, sizeof(*rec));
+	name_of(i, rec->name);
+	rec->nnids = 1 + rnd(r, 3);
+	for (k = 0; k < rec->nnids; k++)
+		mk_nid(base + k * 101, &rec->nids[k]);
+}
+
+static void change(struct kunit *test, struct nidmap_table *t, struct rng *r)
+{
+	struct nidmap_rec rec;
+	int i = rnd(r, NAMES), rc;
+	u64 v;
+
+	if (rnd(r, 3) == 0) {
+		name_of(i, rec.name);
+		rc = nidmap_table_delete(t, rec.name, NULL, &v);
+		KUNIT_ASSERT_TRUE(test, rc == 0 || rc == -ENOENT);
+		return;
+	}
+	rand_rec(r, i, &rec);
+	rc = nidmap_table_set(t, &rec, NULL, &v);
+	KUNIT_ASSERT_TRUE(test, rc == 0 || rc == -ENOSPC);
+}
+
+/* A FETCH as a subscriber at the copy's position sends it, decoded. */
+static void make_fetch(struct kunit *test, struct nidmap_copy *c, u64 seq,
+		       u32 room, u8 *buf, struct nidmap_msg *msg)
+{
+	struct nidmap_hdr h = { .type = NIDMAP_FETCH, .incarnation = 7,
+				.seq = seq };
+	struct nidmap_enc enc;
+	bool resync;
+	u64 base;
+	int len;
+
+	nidmap_copy_position(c, &h.epoch, &h.version, &base, &resync);
+	if (resync) {
+		h.flags = NIDMAP_F_FULL;
+		h.base = base;
+	}
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, 128, &h), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_fetch(&enc, room), 0);
+	len = nidmap_enc_finish(&enc, 0);
+	KUNIT_ASSERT_EQ(test, len, NIDMAP_HDR_SIZE + NIDMAP_FETCH_BODY);
+	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, msg), 0);
+}
+
+/* Bring @c up to date page by page; maybe change the table between. */
+static void sync_copy(struct kunit *test, struct nidmap_table *t,
+		      struct nidmap_copy *c, struct rng *r, bool interleave)
+{
+	static const struct lnet_nid from = { .nid_type = LNET_LND_SOCK };
+	struct nidmap_msg req, rep;
+	u8 *rbuf, *out;
+	bool more;
+	int pages = 0, len;
+	u32 room;
+
+	rbuf = kunit_kmalloc(test, 128, GFP_KERNEL);
+	out = kunit_kmalloc(test, NIDMAP_ROOM_MIN + 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	do {
+		room = NIDMAP_ROOM_MIN + rnd(r, 1024);
+		make_fetch(test, c, ++pages, room, rbuf, &req);
+		len = nidmap_pub_answer(t, &req, &from, out,
+					NIDMAP_ROOM_MIN + 1024);
+		KUNIT_ASSERT_GT(test, len, 0);
+		KUNIT_ASSERT_LE(test, len, room);
+		if (rnd(r, 2))
+			KUNIT_ASSERT_EQ(test, nidmap_msg_swab(out, len), 0);
+		KUNIT_ASSERT_EQ(test, nidmap_msg_decode(out, len, &rep), 0);
+		KUNIT_ASSERT_EQ(test, rep.hdr.type, NIDMAP_FETCH_REPLY);
+		KUNIT_ASSERT_EQ(test, rep.hdr.reply_to, (u64)pages);
+		KUNIT_ASSERT_EQ(test, nidmap_copy_apply(c, &rep), 0);
+		more = rep.hdr.flags & NIDMAP_F_MORE;
+		if (interleave && more && rnd(r, 2))
+			change(test, t, r);
+		KUNIT_ASSERT_LT(test, pages, 2000);
+	} while (more);
+}
+
+/* The copy equals the table, entry by entry. */
+static void check_equal(struct kunit *test, struct nidmap_table *t,
+			struct nidmap_copy *c)
+{
+	struct nidmap_rec a, b;
+	char name[NIDMAP_NAME_MAX];
+	u64 epoch, version, base;
+	bool resync;
+	u32 live = 0;
+	int i, ra, rb;
+
+	nidmap_copy_position(c, &epoch, &version, &base, &resync);
+	KUNIT_ASSERT_FALSE(test, resync);
+	KUNIT_ASSERT_EQ(test, epoch, nidmap_table_epoch(t));
+	KUNIT_ASSERT_EQ(test, version, nidmap_table_version(t));
+	for (i = 0; i < NAMES; i++) {
+		name_of(i, name);
+		ra = nidmap_table_lookup(t, name, &a);
+		rb = nidmap_copy_lookup(c, name, &b);
+		KUNIT_ASSERT_EQ_MSG(test, ra, rb, "%s", name);
+		if (ra)
+			continue;
+		live++;
+		KUNIT_EXPECT_EQ(test, a.version, b.version);
+		KUNIT_EXPECT_EQ(test, a.flags, b.flags);
+		KUNIT_ASSERT_EQ(test, a.nnids, b.nnids);
+		KUNIT_EXPECT_EQ(test, memcmp(a.nids, b.nids,
+					     a.nnids * sizeof(a.nids[0])), 0);
+	}
+	KUNIT_EXPECT_EQ(test, nidmap_copy_count(c), live);
+}
+
+static void nidmap_copy_random(struct kunit *test)
+{
+	struct nidmap_copy *c[COPIES];
+	struct nidmap_table *t;
+	struct rng r;
+	int seed, s, k;
+
+	for (seed = 1; seed <= 6; seed++) {
+		struct nidmap_limits lim = { .max_entries = NAMES - 4,
+					     .max_tombstones = seed - 1 };
+
+		r.s = 0x9e3779b97f4a7c15ULL * seed;
+		t = nidmap_table_create(&lim, 100 + seed);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		for (k = 0; k < COPIES; k++) {
+			c[k] = nidmap_copy_create(NAMES);
+			KUNIT_ASSERT_NOT_NULL(test, c[k]);
+		}
+		for (s = 0; s < STEPS; s++) {
+			change(test, t, &r);
+			if (s == STEPS / 2) {
+				/* The publisher restarted: a new epoch. */
+				nidmap_table_destroy(t);
+				t = nidmap_table_create(&lim, 200 + seed);
+				KUNIT_ASSERT_NOT_NULL(test, t);
+			}
+			if (rnd(&r, 8))
+				continue;
+			k = rnd(&r, COPIES);
+			sync_copy(test, t, c[k], &r, rnd(&r, 2));
+			/* Changes between pages: one more sync settles. */
+			sync_copy(test, t, c[k], &r, false);
+			check_equal(test, t, c[k]);
+		}
+		for (k = 0; k < COPIES; k++)
+			nidmap_copy_destroy(c[k]);
+		nidmap_table_destroy(t);
+	}
+}
+
+/* Pages the copy refuses leave it as it was. */
+static void nidmap_copy_refuses(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 8, .max_tombstones = 8 };
+	struct nidmap_table *t = nidmap_table_create(&lim, 5);
+	struct nidmap_copy *c = nidmap_copy_create(8);
+	struct nidmap_hdr h = { .type = NIDMAP_FETCH_REPLY, .incarnation = 1,
+				.seq = 1, .reply_to = 1, .epoch = 5 };
+	struct nidmap_rec rec;
+	struct nidmap_enc enc;
+	struct nidmap_msg msg;
+	struct rng r = { .s = 42 };
+	u8 *buf = kunit_kmalloc(test, 4096, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	change(test, t, &r);
+	change(test, t, &r);
+	sync_copy(test, t, c, &r, false);
+	check_equal(test, t, c);
+
+	/* A delta from a version the copy is not at. */
+	rand_rec(&r, 1, &rec);
+	rec.version = 9;
+	h.base = 7;
+	h.version = 9;
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, 4096, &h), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_rec(&enc, &rec), 0);
+	len = nidmap_enc_finish(&enc, 0);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, &msg), 0);
+	KUNIT_EXPECT_EQ(test, nidmap_copy_apply(c, &msg), -EPROTO);
+	check_equal(test, t, c);
+
+	/* A delta of another epoch (not a resync's start). */
+	h.epoch = 6;
+	h.base = nidmap_table_version(t);
+	h.version = h.base + 1;
+	rec.version = h.version;
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, 4096, &h), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_rec(&enc, &rec), 0);
+	len = nidmap_enc_finish(&enc, 0);
+	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, &msg), 0);
+	KUNIT_EXPECT_EQ(test, nidmap_copy_apply(c, &msg), -ESTALE);
+	check_equal(test, t, c);
+
+	/* Not a FETCH_REPLY. */
+	msg.hdr.type = NIDMAP_NOTICE;
+	KUNIT_EXPECT_EQ(test, nidmap_copy_apply(c, &msg), -EPROTO);
+	check_equal(test, t, c);
+	nidmap_copy_destroy(c);
+	nidmap_table_destroy(t);
+}
+
+/* Answer @req (encoded in @buf, @len bytes) from @from; decode the answer. */
+static void answer(struct kunit *test, struct nidmap_table *t, u8 *buf,
+		   int len, const struct lnet_nid *from, struct nidmap_msg *rep)
+{
+	struct nidmap_msg req;
+	u8 *out = kunit_kmalloc(test, NIDMAP_STATUS_ROOM, GFP_KERNEL);
+	int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, &req), 0);
+	n = nidmap_pub_answer(t, &req, from, out, NIDMAP_STATUS_ROOM);
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(out, n, rep), 0);
+	KUNIT_ASSERT_EQ(test, rep->hdr.type, NIDMAP_STATUS);
+	KUNIT_ASSERT_EQ(test, rep->hdr.reply_to, req.hdr.seq);
+}
+
+static int make_register(struct kunit *test, u8 *buf, u64 seq,
+			 const struct nidmap_rec *recs, int n)
+{
+	struct nidmap_hdr h = { .type = NIDMAP_REGISTER, .incarnation = 3,
+				.seq = seq, .count = 0 };
+	struct nidmap_enc enc;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, 4096, &h), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, nidmap_enc_rec(&enc, &recs[i]), 0);
+	return nidmap_enc_finish(&enc, 0);
+}
+
+/* REGISTER: applied in order, owner checked, status and index. */
+static void nidmap_pub_register(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 8, .max_tombstones = 8 };
+	struct nidmap_table *t = nidmap_table_create(&lim, 5);
+	struct nidmap_rec *recs = kunit_kzalloc(test, 3 * sizeof(*recs),
+						GFP_KERNEL);
+	struct lnet_nid a, b;
+	struct nidmap_msg rep;
+	struct rng r = { .s = 7 };
+	u8 *buf = kunit_kmalloc(test, 4096, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	rand_rec(&r, 1, &recs[0]);
+	rand_rec(&r, 2, &recs[1]);
+	a = recs[0].nids[0];
+	mk_nid(5000, &b);	/* owns neither */
+	len = make_register(test, buf, 11, recs, 2);
+	answer(test, t, buf, len, &a, &rep);
+	KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_OK);
+	KUNIT_EXPECT_EQ(test, rep.hdr.version, 2ULL);
+	KUNIT_EXPECT_EQ(test, rep.hdr.epoch, 5ULL);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[1].name, &recs[2]), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(recs[2].nids, recs[1].nids,
+				     recs[2].nnids * sizeof(recs[2].nids[0])), 0);
+
+	/* A stranger: refused at record 0, nothing changes. */
+	rand_rec(&r, 1, &recs[0]);
+	len = make_register(test, buf, 12, recs, 1);
+	answer(test, t, buf, len, &b, &rep);
+	KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_PERM);
+	KUNIT_EXPECT_EQ(test, rep.hdr.base, 0ULL);
+	KUNIT_EXPECT_EQ(test, rep.hdr.version, 2ULL);
+
+	/* Removal of a target it does not have: NOENT at record 1. */
+	recs[0] = recs[2];
+	recs[0].version = 0;
+	memset(&recs[1], 0, sizeof(recs[1]));
+	strscpy(recs[1].name, "fs-MDT0000", sizeof(recs[1].name));
+	recs[1].flags = NIDMAP_R_DELETED;
+	len = make_register(test, buf, 13, recs, 2);
+	answer(test, t, buf, len, &a, &rep);
+	KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_NOENT);
+	KUNIT_EXPECT_EQ(test, rep.hdr.base, 1ULL);
+
+	/* SUBSCRIBE: OK with the table's epoch and version. */
+	{
+		struct nidmap_hdr h = { .type = NIDMAP_SUBSCRIBE,
+					.incarnation = 3, .seq = 14 };
+		struct nidmap_enc enc;
+
+		KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, 4096, &h), 0);
+		len = nidmap_enc_finish(&enc, 0);
+		answer(test, t, buf, len, &a, &rep);
+		KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_OK);
+		KUNIT_EXPECT_EQ(test, rep.hdr.version, 2ULL);
+	}
+	nidmap_table_destroy(t);
+}
+
+static struct kunit_case nidmap_copy_cases[] = {
+	KUNIT_CASE(nidmap_copy_random),
+	KUNIT_CASE(nidmap_copy_refuses),
+	KUNIT_CASE(nidmap_pub_register),
+	{}
+};
+
+static struct kunit_suite nidmap_copy_suite = {
+	.name = "nidmap_copy",
+	.test_cases = nidmap_copy_cases,
+};
+
+kunit_test_suite(nidmap_copy_suite);
+MODULE_DESCRIPTION("KUnit: nidmap's subscriber copy and publisher answers");
+MODULE_LICENSE("GPL");

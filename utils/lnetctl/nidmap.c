@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnetctl nidmap: lnet_nidmap.ko's roles through its "nidmap" family
+ * (include/uapi/lnet/nidmap_genl.h, Documentation/nidmap.rst):
+ *
+ *	nidmap publish [--max-entries N] [--max-tombstones N]
+ *	nidmap unpublish
+ *	nidmap subscribe --publisher NID
+ *	nidmap unsubscribe
+ *	nidmap register --publisher NID --name TARGET --nid NID[,NID...]
+ *	nidmap remove --publisher NID --name TARGET
+ *	nidmap show
+ *	nidmap table [--copy]
+ *
+ * show prints the roles' state and the counters; table the publisher's
+ * table (or with --copy this node's copy) with the version of each
+ * entry's last change, NIDs in failover order:
+ *
+ *	nidmap_table:
+ *	    - name: fs-OST0000
+ *	      version: 3
+ *	      nids:
+ *	          - 192.0.2.1@tcp
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uapi/lnet/nidmap_genl.h>
+
+#include "lnetctl.h"
+
+#define OP "nidmap"
+
+static const char *const ctr_names[NIDMAP_A_CTR_MAX + 1] = {
+	[NIDMAP_A_CTR_RX]		= "rx",
+	[NIDMAP_A_CTR_RX_DROPPED]	= "rx_dropped",
+	[NIDMAP_A_CTR_TX]		= "tx",
+	[NIDMAP_A_CTR_TX_ERRORS]	= "tx_errors",
+	[NIDMAP_A_CTR_TIMEOUTS]		= "timeouts",
+	[NIDMAP_A_CTR_NOTICES_SENT]	= "notices_sent",
+	[NIDMAP_A_CTR_NOTICES_RCVD]	= "notices_received",
+	[NIDMAP_A_CTR_FETCHES]		= "fetches_answered",
+	[NIDMAP_A_CTR_REGISTERS]	= "registers_answered",
+	[NIDMAP_A_CTR_REFUSED]		= "refused",
+	[NIDMAP_A_CTR_PAGES]		= "pages_applied",
+	[NIDMAP_A_CTR_RESYNCS]		= "resyncs",
+	[NIDMAP_A_CTR_SUBS_DROPPED]	= "subscribers_dropped",
+};
+
+static int nm_open(const char *what)
+{
+	struct lnl_error err;
+
+	if (lnl_open_family(NIDMAP_GENL_NAME, "lnet_nidmap.ko", NIDMAP_A_MAX,
+			    &err) < 0) {
+		report_nl_error(OP, what, "cannot reach lnet_nidmap", &err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Send @msg (NULL: out of memory), report a refusal; the exit code. */
+static int nm_run(struct nl_msg *msg, const char *what, const char *prefix,
+		  lnl_parse_fn parse, void *arg)
+{
+	struct lnl_error err;
+
+	if (!msg) {
+		report_error(OP, what, ENOMEM, "%s", "out of memory");
+		return 1;
+	}
+	if (lnl_run(msg, parse, arg, &err) < 0) {
+		report_nl_error(OP, what, prefix, &err);
+		return 1;
+	}
+	return 0;
+}
+
+static int nm_publish(int argc, char **argv, bool enable)
+{
+	static const struct option opts[] = {
+		{ "max-entries", required_argument, NULL, 'e' },
+		{ "max-tombstones", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *what = enable ? "publish" : "unpublish";
+	long long entries = -1, tombs = -1;
+	struct nl_msg *msg;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == '?' || !enable)
+			return bad_option(OP, what, argv);
+		if (parse_long(optarg, c == 'e' ? 1 : 0, 262144,
+			       c == 'e' ? &entries : &tombs) < 0)
+			return usage_error(OP, what,
+					   "'%s': must be an integer in 0..262144 (entries from 1)",
+					   optarg);
+	}
+	if (optind < argc)
+		return usage_error(OP, what, "unexpected argument '%s'",
+				   argv[optind]);
+	if (nm_open(what))
+		return 1;
+	msg = lnl_msg(NIDMAP_CMD_PUBLISH, false);
+	if (msg) {
+		nla_put_u8(msg, NIDMAP_A_ENABLE, enable);
+		if (entries >= 0)
+			nla_put_u32(msg, NIDMAP_A_MAX_ENTRIES, entries);
+		if (tombs >= 0)
+			nla_put_u32(msg, NIDMAP_A_MAX_TOMBSTONES, tombs);
+	}
+	return nm_run(msg, what, enable ? "cannot publish" :
+		      "cannot stop publishing", NULL, NULL);
+}
+
+/* Options --publisher, --name, --nid of subscribe, register, remove. */
+struct nm_args {
+	const char *publisher, *name, *nids;
+};
+
+static int nm_args(int argc, char **argv, const char *what,
+		   struct nm_args *a, bool name, bool nids)
+{
+	static const struct option opts[] = {
+		{ "publisher", required_argument, NULL, 'p' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "nid", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'p')
+			a->publisher = optarg;
+		else if (c == 'n' && name)
+			a->name = optarg;
+		else if (c == 'd' && nids)
+			a->nids = optarg;
+		else
+			return bad_option(OP, what, argv);
+	}
+	if (optind < argc)
+		return usage_error(OP, what, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!a->publisher)
+		return usage_error(OP, what, "%s", "--publisher NID is needed");
+	if (!valid_nid(a->publisher))
+		return usage_error(OP, what, "invalid publisher NID '%s'",
+				   a->publisher);
+	if (name && !a->name)
+		return usage_error(OP, what, "%s", "--name TARGET is needed");
+	if (nids && !a->nids)
+		return usage_error(OP, what, "%s", "--nid NID[,NID...] is needed");
+	return 0;
+}
+
+static int nm_subscribe(int argc, char **argv, bool enable)
+{
+	const char *what = enable ? "subscribe" : "unsubscribe";
+	struct nl_msg *msg;
+	struct nm_args a;
+
+	if (enable) {
+		if (nm_args(argc, argv, what, &a, false, false))
+			return 1;
+	} else if (argc > 1) {
+		return usage_error(OP, what, "unexpected argument '%s'",
+				   argv[1]);
+	}
+	if (nm_open(what))
+		return 1;
+	msg = lnl_msg(NIDMAP_CMD_SUBSCRIBE, false);
+	if (msg) {
+		nla_put_u8(msg, NIDMAP_A_ENABLE, enable);
+		if (enable)
+			nla_put_string(msg, NIDMAP_A_PUBLISHER, a.publisher);
+	}
+	return nm_run(msg, what, enable ? "cannot subscribe" :
+		      "cannot unsubscribe", NULL, NULL);
+}
+
+/* NIDs "a,b,c" into a NIDMAP_A_NIDS nest; Return: 0 or the exit code. */
+static int nm_put_nids(struct nl_msg *msg, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *nid;
+	struct nlattr *nest;
+	int n = 0, rc = 0;
+
+	if (!copy)
+		return 1;
+	nest = nla_nest_start(msg, NIDMAP_A_NIDS);
+	for (nid = strtok_r(copy, ",", &save); nid && !rc;
+	     nid = strtok_r(NULL, ",", &save)) {
+		if (!valid_nid(nid))
+			rc = usage_error(OP, "register", "invalid NID '%s'",
+					 nid);
+		else if (++n > NIDMAP_GENL_NIDS_MAX)
+			rc = usage_error(OP, "register", "%s",
+					 "a target has at most 16 NIDs");
+		else
+			nla_put_string(msg, NIDMAP_A_NID, nid);
+	}
+	nla_nest_end(msg, nest);
+	free(copy);
+	return rc;
+}
+
+static int nm_register(int argc, char **argv, bool remove)
+{
+	const char *what = remove ? "remove" : "register";
+	struct nl_msg *msg;
+	struct nm_args a;
+	char prefix[128];
+
+	if (nm_args(argc, argv, what, &a, true, !remove))
+		return 1;
+	if (nm_open(what))
+		return 1;
+	msg = lnl_msg(NIDMAP_CMD_REGISTER, false);
+	if (msg) {
+		nla_put_string(msg, NIDMAP_A_PUBLISHER, a.publisher);
+		nla_put_string(msg, NIDMAP_A_NAME, a.name);
+		if (remove)
+			nla_put_flag(msg, NIDMAP_A_DELETE);
+		else if (nm_put_nids(msg, a.nids)) {
+			nlmsg_free(msg);
+			return 1;
+		}
+	}
+	snprintf(prefix, sizeof(prefix), "cannot %s %s", what, a.name);
+	return nm_run(msg, what, prefix, NULL, NULL);
+}
+
+static void nm_emit_state(struct yout *y, struct nlattr *nest)
+{
+	static const struct {
+		int attr;
+		const char *key;
+		bool u64;
+	} keys[] = {
+		{ NIDMAP_A_STATE_PUBLISHER, "publisher", false },
+		{ NIDMAP_A_STATE_SUBSCRIBED, "subscribed", false },
+		{ NIDMAP_A_STATE_EPOCH, "epoch", true },
+		{ NIDMAP_A_STATE_VERSION, "version", true },
+		{ NIDMAP_A_STATE_HORIZON, "horizon", true },
+		{ NIDMAP_A_STATE_ENTRIES, "entries", false },
+		{ NIDMAP_A_STATE_TOMBSTONES, "tombstones", false },
+		{ NIDMAP_A_STATE_SUBSCRIBERS, "subscribers", false },
+	};
+	struct nlattr *tb[NIDMAP_A_STATE_MAX + 1];
+	unsigned int i;
+
+	if (lnl_nest_parse(tb, NIDMAP_A_STATE_MAX, nest) < 0)
+		return;
+	yout_map(y);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		struct nlattr *a = tb[keys[i].attr];
+
+		if (!a)
+			continue;
+		if (keys[i].attr == NIDMAP_A_STATE_PUBLISHER)
+			yout_kv_str(y, keys[i].key, nla_get_string(a));
+		else if (keys[i].attr == NIDMAP_A_STATE_SUBSCRIBED)
+			yout_kv_uint(y, keys[i].key, nla_get_u8(a));
+		else if (keys[i].u64)
+			yout_kv_uint(y, keys[i].key, nla_get_u64(a));
+		else
+			yout_kv_uint(y, keys[i].key, nla_get_u32(a));
+	}
+	yout_end_map(y);
+}
+
+static int nm_show_cb(struct nlattr **tb, struct nlattr *head, int len,
+		      void *arg)
+{
+	struct nlattr *ct[NIDMAP_A_CTR_MAX + 1];
+	struct yout *y = arg;
+	int i;
+
+	(void)head;
+	(void)len;
+	yout_str(y, "nidmap");
+	yout_map(y);
+	if (tb[NIDMAP_A_PUB]) {
+		yout_str(y, "publisher");
+		nm_emit_state(y, tb[NIDMAP_A_PUB]);
+	}
+	if (tb[NIDMAP_A_SUB]) {
+		yout_str(y, "subscriber");
+		nm_emit_state(y, tb[NIDMAP_A_SUB]);
+	}
+	if (tb[NIDMAP_A_COUNTERS] &&
+	    lnl_nest_parse(ct, NIDMAP_A_CTR_MAX, tb[NIDMAP_A_COUNTERS]) >= 0) {
+		yout_str(y, "counters");
+		yout_map(y);
+		for (i = NIDMAP_A_CTR_RX; i < NIDMAP_A_CTR_PAD; i++)
+			if (ct[i] && ctr_names[i])
+				yout_kv_uint(y, ctr_names[i],
+					     nla_get_u64(ct[i]));
+		yout_end_map(y);
+	}
+	yout_end_map(y);
+	return 0;
+}
+
+static int nm_show(int argc, char **argv)
+{
+	struct yout y;
+	int rc;
+
+	if (argc > 1)
+		return usage_error(OP, "show", "unexpected argument '%s'",
+				   argv[1]);
+	if (nm_open("show"))
+		return 1;
+	yout_begin(&y, stdout);
+	yout_map(&y);
+	rc = nm_run(lnl_msg(NIDMAP_CMD_SHOW, false), "show",
+		    "cannot show nidmap", nm_show_cb, &y);
+	yout_end_map(&y);
+	return yout_end(&y) < 0 ? 1 : rc;
+}
+
+static int nm_table_cb(struct nlattr **tb, struct nlattr *head, int len,
+		       void *arg)
+{
+	struct nlattr *et[NIDMAP_A_ENT_MAX + 1], *a;
+	struct yout *y = arg;
+	int rem;
+
+	(void)head;
+	(void)len;
+	if (!tb[NIDMAP_A_ENTRY] ||
+	    lnl_nest_parse(et, NIDMAP_A_ENT_MAX, tb[NIDMAP_A_ENTRY]) < 0 ||
+	    !et[NIDMAP_A_ENT_NAME] || !et[NIDMAP_A_ENT_VERSION])
+		return -EPROTO;
+	yout_map(y);
+	yout_kv_str(y, "name", nla_get_string(et[NIDMAP_A_ENT_NAME]));
+	yout_kv_uint(y, "version", nla_get_u64(et[NIDMAP_A_ENT_VERSION]));
+	if (et[NIDMAP_A_ENT_FLAGS] && nla_get_u32(et[NIDMAP_A_ENT_FLAGS]) & 2)
+		yout_kv_str(y, "router", "yes");
+	yout_str(y, "nids");
+	yout_seq(y);
+	if (et[NIDMAP_A_ENT_NIDS])
+		nla_for_each_nested(a, et[NIDMAP_A_ENT_NIDS], rem)
+			if (nla_type(a) == NIDMAP_A_NID)
+				yout_str(y, nla_get_string(a));
+	yout_end_seq(y);
+	yout_end_map(y);
+	return 0;
+}
+
+static int nm_table(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "copy", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool copy = false;
+	struct nl_msg *msg;
+	struct yout y;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'c')
+			return bad_option(OP, "table", argv);
+		copy = true;
+	}
+	if (optind < argc)
+		return usage_error(OP, "table", "unexpected argument '%s'",
+				   argv[optind]);
+	if (nm_open("table"))
+		return 1;
+	msg = lnl_msg(NIDMAP_CMD_TABLE, true);
+	if (msg)
+		nla_put_u32(msg, NIDMAP_A_SOURCE, copy ?
+			    NIDMAP_SOURCE_SUBSCRIBER : NIDMAP_SOURCE_PUBLISHER);
+	yout_begin(&y, stdout);
+	yout_map(&y);
+	yout_str(&y, "nidmap_table");
+	yout_seq(&y);
+	rc = nm_run(msg, "table", "cannot list the table", nm_table_cb, &y);
+	yout_end_seq(&y);
+	yout_end_map(&y);
+	return yout_end(&y) < 0 ? 1 : rc;
+}
+
+/**
+ * cmd_nidmap() - "lnetctl nidmap ..."
+ * @argc: arguments, from "nidmap"
+ * @argv: them
+ *
+ * Return: the exit code.
+ */
+int cmd_nidmap(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	argc--;
+	argv++;
+	if (!strcmp(sub, "publish") || !strcmp(sub, "unpublish"))
+		return nm_publish(argc, argv, sub[0] == 'p');
+	if (!strcmp(sub, "subscribe") || !strcmp(sub, "unsubscribe"))
+		return nm_subscribe(argc, argv, sub[0] == 's');
+	if (!strcmp(sub, "register") || !strcmp(sub, "remove"))
+		return nm_register(argc, argv, !strcmp(sub, "remove"));
+	if (!strcmp(sub, "show"))
+		return nm_show(argc, argv);
+	if (!strcmp(sub, "table"))
+		return nm_table(argc, argv);
+	return usage_error(OP, sub, "unknown subcommand '%s'", sub);
+}
