@@ -41,7 +41,7 @@ struct nidmap_centry {
  * @gen: the current generation; older entries are stale in a resync
  */
 struct nidmap_copy {
-	struct mutex		lock;
+	struct mutex		lock;		/* everything below */
 	struct rhashtable	names;
 	struct xarray		versions;
 	u32			count;

@@ -13,6 +13,7 @@
 
 #include "node.h"
 
+/* The roles' start and stop, and readers of their state. */
 DEFINE_MUTEX(nidmap_cfg_lock);
 
 static struct genl_family nidmap_genl_family;

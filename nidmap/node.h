@@ -76,7 +76,7 @@ struct nidmap_ep {
 	unsigned int		nbuf;
 	nidmap_rx_fn		handle;
 	void			*priv;
-	spinlock_t		lock;
+	spinlock_t		lock;		/* the fields below */
 	struct list_head	bufs;
 	unsigned int		posted;
 	unsigned int		busy;
@@ -122,7 +122,7 @@ struct nidmap_req {
 	int			status;
 	nidmap_req_done_t	done;
 	void			*priv;
-	spinlock_t		lock;
+	spinlock_t		lock;		/* @live, the event state */
 	int			live;
 	struct lnet_handle_md	req_mdh;
 	struct lnet_handle_md	reply_mdh;

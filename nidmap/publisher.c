@@ -369,11 +369,10 @@ static void nidmap_pub_rx(struct nidmap_ep *ep, const void *buf,
 		return;
 	}
 	before = nidmap_table_version(pub->table);
-	if (rc) {
+	if (rc)
 		st = nidmap_errno_to_status(rc);
-	} else if (!st && msg.hdr.type == NIDMAP_SUBSCRIBE) {
+	else if (!st && msg.hdr.type == NIDMAP_SUBSCRIBE)
 		st = nidmap_pub_subscribe(pub, &msg, from);
-	}
 	if (st) {
 		nidmap_count(NIDMAP_A_CTR_REFUSED);
 		rc = nidmap_answer_status(&msg.hdr, nidmap_table_epoch(pub->table),

@@ -108,29 +108,35 @@ static void nidmap_sub_done(struct nidmap_req *req)
 	struct nidmap_sub *sub = req->priv;
 	struct nidmap_msg msg;
 	int rc = req->status;
+	bool bad = false;
 
 	mutex_lock(&sub->lock);
 	sub->req = NULL;
-	if (!rc)
+	if (!rc) {
 		rc = nidmap_msg_decode(req->reply, req->reply_len, &msg);
-	if (!rc && msg.hdr.reply_to != req->seq)
-		rc = -EPROTO;
+		if (!rc && (msg.hdr.reply_to != req->seq ||
+			    (msg.hdr.type != NIDMAP_STATUS &&
+			     msg.hdr.type != NIDMAP_FETCH_REPLY)))
+			rc = -EPROTO;
+		bad = rc != 0;
+	}
 	if (!rc) {
 		nidmap_sub_seen(sub, msg.hdr.incarnation);
 		if (msg.hdr.type == NIDMAP_STATUS && msg.hdr.status) {
-			rc = -EREMOTEIO;
+			rc = -EREMOTEIO;	/* refused, BUSY: the tick retries */
 		} else if (msg.hdr.type == NIDMAP_STATUS) {
 			sub->subscribed = true;
 			sub->want_fetch = true;
 		} else {
 			rc = nidmap_copy_apply(sub->copy, &msg);
+			bad = rc != 0;
 			if (!rc)
 				nidmap_count(NIDMAP_A_CTR_PAGES);
 			if (!rc && msg.hdr.flags & NIDMAP_F_MORE)
 				sub->want_fetch = true;
 		}
 	}
-	if (rc && rc != -ETIMEDOUT && rc != -EINTR && req->reply_len)
+	if (bad)
 		nidmap_count(NIDMAP_A_CTR_RX_DROPPED);
 	if (!rc)
 		nidmap_sub_next_locked(sub);

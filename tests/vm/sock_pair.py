@@ -36,6 +36,10 @@ our modules loaded:
   sessions, groups, bad parameters refused, brw write/read check=full
   (8 B to 1 MiB, an unaligned offset) and ping with every RPC checked,
   stat figures, a node leaving mid-batch, a node's session expiring;
+- nidmap: b publishes a nidmap table, a subscribes and registers a
+  target; b's changes reach a's copy as deltas after notices, checked
+  entry by entry; b may not take a's target; a malformed message to
+  each side is dropped and counted (Documentation/nidmap.rst);
 - demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs);
 - tracepoints: every lnet trace event enabled through tracefs; traffic
   (ping, PUT, a drop, a failed send, a health change) produces the
@@ -51,8 +55,8 @@ from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
-             "sock_health.sh", "lst.sh", "demo.sh", "tracepoints.sh",
-             "sock_linkdown.sh"]
+             "sock_health.sh", "lst.sh", "nidmap.sh", "demo.sh",
+             "tracepoints.sh", "sock_linkdown.sh"]
 
 TESTS = [
     VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS,

@@ -226,9 +226,9 @@ static int nm_register(int argc, char **argv, bool remove)
 	if (msg) {
 		nla_put_string(msg, NIDMAP_A_PUBLISHER, a.publisher);
 		nla_put_string(msg, NIDMAP_A_NAME, a.name);
-		if (remove)
+		if (remove) {
 			nla_put_flag(msg, NIDMAP_A_DELETE);
-		else if (nm_put_nids(msg, a.nids)) {
+		} else if (nm_put_nids(msg, a.nids)) {
 			nlmsg_free(msg);
 			return 1;
 		}

@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# nidmap over LNet (Documentation/nidmap.rst): b publishes; a subscribes
+# to b and registers a target with two NIDs; a's copy gets it (one full
+# resync: a's first fetch).  b's changes (a target added, another added,
+# the first removed, the failover order of one changed) are noticed by a
+# and fetched as deltas: a's copy equals b's table entry by entry, name,
+# version and NIDs in order, and a resynced only once.  b may not take
+# a's target (PERM).  A malformed message to each side's endpoint is
+# dropped and counted, and the copy still follows b afterwards.  a's
+# unsubscribe empties b's subscriber list; both unload cleanly.
+set -euo pipefail
+. "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/sock_lib.sh"
+
+INJECT=/sys/kernel/debug/nidmap/inject
+T=$(mktemp)
+LIMIT=20
+[ "$LNET_DEBUG_KERNEL" = 1 ] && LIMIT=60
+A=$(nid_of a)
+B=$(nid_of b)
+X1=192.0.2.99@tcp	# NIDs of nobody: a table lists what registrants say
+X2=192.0.2.98@tcp
+
+# field KEY: "KEY: N" of lnetctl nidmap show (first match).
+field() {
+	"$LNETCTL" nidmap show | sed -n "s/^ *$1: //p" | head -1
+}
+
+# table [--copy]: one line per entry, "name version nid,nid...".
+table() {
+	"$LNETCTL" nidmap table "$@" | awk '
+		/^ *-? *name: / { if (n) print n, v, s; n = $NF; v = ""; s = "" }
+		/^ *version: / { v = $NF }
+		/^ *- [^ ]*@/ { s = s (s ? "," : "") $NF }
+		END { if (n) print n, v, s }'
+}
+
+# until_copy WANT: a's copy becomes WANT (lines) within $LIMIT s.
+until_copy() {
+	local i got
+	for ((i = 0; i < LIMIT * 5; i++)); do
+		got=$(table --copy)
+		[ "$got" = "$1" ] && return 0
+		sleep 0.2
+	done
+	"$LNETCTL" nidmap show || true
+	fail "copy: want [$1] got [$got]"
+}
+
+sock_load
+insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+t0=${EPOCHREALTIME/./}
+
+if [ "$LNET_NODE" = b ]; then
+	"$LNETCTL" nidmap publish --max-tombstones 16 || fail "publish"
+	# Refused with a message, nothing started twice.
+	"$LNETCTL" nidmap publish 2> "$T" && fail "second publish accepted"
+	grep -q "already started" "$T" || fail "second publish: $(cat "$T")"
+fi
+barrier nm_pub
+
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" nidmap subscribe --publisher "$B" || fail "subscribe"
+	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0000 \
+		--nid "$A,$X1" || fail "register fs-OST0000"
+	until_copy "fs-OST0000 1 $A,$X1"
+	[ "$(field resyncs)" = 1 ] || fail "resyncs: $(field resyncs)"
+	[ "$(field subscribed)" = 1 ] || fail "not subscribed"
+fi
+barrier nm_reg
+
+if [ "$LNET_NODE" = b ]; then
+	[ "$(table)" = "fs-OST0000 1 $A,$X1" ] || fail "table: $(table)"
+	[ "$(field subscribers)" = 1 ] || fail "subscribers: $(field subscribers)"
+	# a's target: b is neither its registrant nor one of its NIDs.
+	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0000 \
+		--nid "$B" 2> "$T" && fail "b took a's target"
+	grep -q "registered by another NID" "$T" || fail "PERM: $(cat "$T")"
+	reg() { "$LNETCTL" nidmap register --publisher "$B" "$@" ||
+		fail "register $*"; }
+	reg --name fs-MDT0000 --nid "$B"			# version 2
+	reg --name fs-OST0001 --nid "$B,$X2"			# 3
+	"$LNETCTL" nidmap remove --publisher "$B" --name fs-MDT0000 ||
+		fail "remove fs-MDT0000"			# 4
+	reg --name fs-OST0001 --nid "$X2,$B"			# 5: failover order
+	reg --name fs-OST0001 --nid "$X2,$B"			# no change
+	[ "$(field version)" = 5 ] || fail "version: $(field version)"
+	[ "$(field tombstones)" = 1 ] || fail "tombstones: $(field tombstones)"
+	[ "$(table)" = "fs-OST0000 1 $A,$X1
+fs-OST0001 5 $X2,$B" ] || fail "table: $(table)"
+fi
+barrier nm_changed
+
+if [ "$LNET_NODE" = a ]; then
+	until_copy "fs-OST0000 1 $A,$X1
+fs-OST0001 5 $X2,$B"
+	[ "$(field version)" = 5 ] || fail "copy version: $(field version)"
+	# Deltas only after the first fetch; the notices brought them.
+	[ "$(field resyncs)" = 1 ] || fail "resyncs: $(field resyncs)"
+	[ "$(field notices_received)" -ge 1 ] || fail "no notice received"
+	[ "$(field pages_applied)" -ge 2 ] || fail "pages: $(field pages_applied)"
+fi
+barrier nm_checked
+
+# Malformed messages, one to each side's endpoint.
+if [ "$LNET_NODE" = a ]; then
+	echo "$B publisher 200" > "$INJECT" || fail "inject to b"
+else
+	echo "$A subscriber 72" > "$INJECT" || fail "inject to a"
+fi
+barrier nm_junk
+for ((i = 0; i < LIMIT * 5; i++)); do
+	[ "$(field rx_dropped)" = 1 ] && break
+	sleep 0.2
+done
+[ "$(field rx_dropped)" = 1 ] || fail "rx_dropped: $(field rx_dropped)"
+if [ "$LNET_NODE" = b ]; then
+	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0002 \
+		--nid "$B" || fail "register fs-OST0002"	# 6
+else
+	until_copy "fs-OST0000 1 $A,$X1
+fs-OST0001 5 $X2,$B
+fs-OST0002 6 $B"
+	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
+	"$LNETCTL" nidmap table --copy 2> "$T" && fail "copy listed after unsubscribe"
+fi
+barrier nm_unsub
+
+if [ "$LNET_NODE" = b ]; then
+	for ((i = 0; i < LIMIT * 5; i++)); do
+		[ "$(field subscribers)" = 0 ] && break
+		sleep 0.2
+	done
+	[ "$(field subscribers)" = 0 ] || fail "subscribers: $(field subscribers)"
+	"$LNETCTL" nidmap show
+	"$LNETCTL" nidmap unpublish || fail "unpublish"
+fi
+log "nidmap: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+rmmod lnet_nidmap || fail "rmmod lnet_nidmap"
+sock_unload
