@@ -471,6 +471,8 @@ void nidmap_pub_stop(void)
 	cancel_delayed_work_sync(&pub->notice_work);
 	wait_event_idle(pub->waitq, !READ_ONCE(pub->inflight) &&
 			!READ_ONCE(pub->tx_bytes));
+	/* The callbacks that woke us run on nidmap_wq: let them return. */
+	flush_workqueue(nidmap_wq);
 	list_for_each_entry_safe(s, n, &pub->subs, link)
 		kfree(s);
 	nidmap_pub = NULL;

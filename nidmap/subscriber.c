@@ -301,6 +301,8 @@ void nidmap_sub_stop(void)
 	mutex_unlock(&sub->lock);
 	wait_event_idle(sub->waitq, !READ_ONCE(sub->req));
 	cancel_work_sync(&sub->kick);
+	/* nidmap_sub_done() woke us on nidmap_wq: let it return. */
+	flush_workqueue(nidmap_wq);
 	cancel_delayed_work_sync(&sub->tick);
 	if (sub->subscribed)
 		nidmap_sub_unsubscribe(sub);

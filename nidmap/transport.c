@@ -123,10 +123,11 @@ static void nidmap_rx_event(struct lnet_event *ev)
 	if (rx->received)
 		ep->busy++;
 	last = !--rx->refs;
+	/* Under the lock: nidmap_ep_stop() frees @ep once it is taken. */
+	wake_up(&ep->waitq);
 	spin_unlock_irqrestore(&ep->lock, flags);
 	if (last)
 		nidmap_rx_done(rx);
-	wake_up(&ep->waitq);
 }
 
 static void nidmap_rx_work(struct work_struct *work);
@@ -176,9 +177,9 @@ static int nidmap_rx_post(struct nidmap_ep *ep)
 	if (rc) {
 		list_del(&rx->link);
 		ep->posted--;
+		wake_up(&ep->waitq);
 		spin_unlock_irq(&ep->lock);
 		nidmap_rx_free(rx);
-		wake_up(&ep->waitq);
 		return rc;
 	}
 	rx->mdh = mdh;
@@ -219,8 +220,8 @@ static void nidmap_rx_work(struct work_struct *work)
 	nidmap_rx_free(rx);
 	spin_lock_irq(&ep->lock);
 	ep->busy--;
-	spin_unlock_irq(&ep->lock);
 	wake_up(&ep->waitq);
+	spin_unlock_irq(&ep->lock);
 }
 
 /**
@@ -269,6 +270,8 @@ static bool nidmap_ep_next(struct nidmap_ep *ep, struct lnet_handle_md *mdh)
  * @ep: a started endpoint
  *
  * Context: process context, not on nidmap_wq (its handlers run there).
+ * Once it returns, nothing uses @ep: its wakers wake under its lock,
+ * which it takes last.
  */
 void nidmap_ep_stop(struct nidmap_ep *ep)
 {
@@ -281,6 +284,8 @@ void nidmap_ep_stop(struct nidmap_ep *ep)
 		lnet_md_unlink(mdh);
 	wait_event_idle(ep->waitq, !READ_ONCE(ep->posted) &&
 			!READ_ONCE(ep->busy));
+	spin_lock_irq(&ep->lock);
+	spin_unlock_irq(&ep->lock);
 }
 
 /* --- requests --- */
