@@ -136,6 +136,8 @@ static int nidmap_answer_register(struct nidmap_table *t,
 			rc = nidmap_table_set(t, rec, from, &v);
 	}
 	kfree(rec);
+	if (rc)
+		nidmap_count(NIDMAP_A_CTR_REFUSED);
 	return nidmap_answer_status(&req->hdr, nidmap_table_epoch(t),
 				    nidmap_table_version(t),
 				    rc ? it.index - 1 : 0,
