@@ -257,10 +257,9 @@ static void route_add_checks(struct kunit *test)
  * The gateway chosen @n times in a row for a send preferring what @pref
  * says (NULL: nothing), as a string of peer digits.
  */
-static const char *choices_pref(struct kunit *test, struct lnet_route_table *t,
-				const char *net, u32 src_net,
-				const struct lnet_route_pref *pref,
-				unsigned int n)
+static char *choices_pref(struct kunit *test, struct lnet_route_table *t,
+			  const char *net, u32 src_net,
+			  const struct lnet_route_pref *pref, unsigned int n)
 {
 	char *s = kunit_kzalloc(test, n + 1, GFP_KERNEL);
 	struct lnet_nid gw;
@@ -278,8 +277,8 @@ static const char *choices_pref(struct kunit *test, struct lnet_route_table *t,
 	return s;
 }
 
-static const char *choices(struct kunit *test, struct lnet_route_table *t,
-			   const char *net, u32 src_net, unsigned int n)
+static char *choices(struct kunit *test, struct lnet_route_table *t,
+		     const char *net, u32 src_net, unsigned int n)
 {
 	return choices_pref(test, t, net, src_net, NULL, n);
 }
@@ -1083,6 +1082,87 @@ static void route_udsp_fallback(struct kunit *test)
 	fake_rules = NULL;
 }
 
+/* @s, a choices() string, with its digits in order (sorted in place). */
+static char *sorted(char *s)
+{
+	size_t i, j, n = strlen(s);
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && s[j - 1] > s[j]; j--)
+			swap(s[j - 1], s[j]);
+	return s;
+}
+
+/* Each fake gateway peer's best NI (index: fake_peer_of()). */
+static struct lnet_gw_rank fake_rank[4];
+
+static void fake_gw_rank(const struct lnet_nid *gw, u32 src_net,
+			 struct lnet_gw_rank *rank)
+{
+	*rank = fake_rank[fake_peer_of(gw)];
+}
+
+static const struct lnet_route_env fake_env_ranked = {
+	.net_local	= fake_net_local,
+	.nid_local	= fake_nid_local,
+	.same_gateway	= fake_same_gateway,
+	.gateway_on_net	= fake_gateway_on_net,
+	.gw_rank	= fake_gw_rank,
+};
+
+static void route_gateway_rank(struct kunit *test)
+{
+	struct lnet_route_table *t = kunit_kzalloc(test, sizeof(*t),
+						   GFP_KERNEL);
+	const struct lnet_gw_rank idle = {
+		.healthv = LNET_MAX_HEALTH_VALUE, .credits = 8,
+	};
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	lnet_route_table_init(t, &fake_env_ranked, 31);
+	for (i = 0; i < ARRAY_SIZE(fake_rank); i++)
+		fake_rank[i] = idle;
+	for (i = 1; i <= 3; i++) {
+		char gw[24];
+
+		snprintf(gw, sizeof(gw), "192.0.2.%u@tcp", i);
+		KUNIT_ASSERT_EQ(test, add(test, t, "tcp1", gw,
+					  LNET_ROUTE_HOPS_UNSET, 0, NULL), 0);
+	}
+	/*
+	 * Spec 3.2 step 4: between routes equal in priority and hops, the
+	 * healthier gateway NI, then the one with fewer bytes queued, then
+	 * the one with more credits; equal: they take turns.
+	 */
+	KUNIT_EXPECT_STREQ(test, sorted(choices(test, t, "tcp1", LNET_NET_ANY,
+						3)), "123");
+	fake_rank[2].healthv = 900;	/* 2 failed once */
+	KUNIT_EXPECT_STREQ(test, sorted(choices(test, t, "tcp1", LNET_NET_ANY,
+						4)), "1133");
+	fake_rank[1].txqnob = 1 << 20;	/* 1 has 1 MiB queued */
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 3),
+			   "333");
+	fake_rank[1].txqnob = 0;
+	fake_rank[3].credits = 2;	/* 3 has fewer credits left */
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 3),
+			   "111");
+	/*
+	 * Health ranks before load: 2, idle but less healthy, is not
+	 * chosen while 1 and 3 have 1 MiB queued each (1 wins by credits).
+	 */
+	fake_rank[1].txqnob = 1 << 20;
+	fake_rank[3].txqnob = 1 << 20;
+	KUNIT_EXPECT_STREQ(test, choices(test, t, "tcp1", LNET_NET_ANY, 2),
+			   "11");
+	/* all equal again: turns */
+	for (i = 0; i < ARRAY_SIZE(fake_rank); i++)
+		fake_rank[i] = idle;
+	KUNIT_EXPECT_STREQ(test, sorted(choices(test, t, "tcp1", LNET_NET_ANY,
+						3)), "123");
+	lnet_route_table_flush(t);
+}
+
 static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_insert),
 	KUNIT_CASE(route_add_checks),
@@ -1093,6 +1173,7 @@ static struct kunit_case lnet_route_cases[] = {
 	KUNIT_CASE(route_udsp_preferred),
 	KUNIT_CASE(route_udsp_multirail_gateway),
 	KUNIT_CASE(route_udsp_fallback),
+	KUNIT_CASE(route_gateway_rank),
 	KUNIT_CASE(route_delete),
 	KUNIT_CASE(route_gateway_net_deleted),
 	KUNIT_CASE(route_unusable_skipped),

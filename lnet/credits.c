@@ -122,7 +122,8 @@ EXPORT_SYMBOL_GPL(lnet_credits_reset_min);
  *
  * Takes the peer NI credit, then the NI credit, skipping one the message
  * already holds (it is called again for a message a credit was handed
- * to).
+ * to).  While it holds or waits for the peer NI credit, the message's
+ * bytes count in the peer NI's lpni_txqnob.
  *
  * Return: true if @msg holds both and may go to the LND; false if it is
  * queued on one of the pools.
@@ -131,6 +132,7 @@ bool lnet_msg_credits_acquire(struct lnet_msg *msg)
 {
 	if (msg->msg_txpeer && !msg->msg_peertxcredit) {
 		msg->msg_peertxcredit = true;
+		msg->msg_txpeer->lpni_txqnob += lnet_msg_txqnob(msg);
 		if (!lnet_credits_take(&msg->msg_txpeer->lpni_txc,
 				       &msg->msg_list))
 			return false;
@@ -167,6 +169,7 @@ void lnet_msg_credits_release(struct lnet_msg *msg, struct list_head *ready)
 	}
 	if (msg->msg_txpeer && msg->msg_peertxcredit) {
 		msg->msg_peertxcredit = false;
+		msg->msg_txpeer->lpni_txqnob -= lnet_msg_txqnob(msg);
 		w = lnet_credits_return(&msg->msg_txpeer->lpni_txc);
 		if (w) {
 			m = list_entry(w, struct lnet_msg, msg_list);

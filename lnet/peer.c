@@ -395,6 +395,7 @@ static bool lnet_peer_ni_drain(struct lnet_peer_ni *lpni, void *arg)
 			continue;
 		lnet_credits_unqueue(&lpni->lpni_txc, &msg->msg_list);
 		msg->msg_peertxcredit = false;
+		lpni->lpni_txqnob -= lnet_msg_txqnob(msg);
 		list_add_tail(&msg->msg_list, d->out);
 	}
 	return false;

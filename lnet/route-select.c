@@ -11,8 +11,10 @@
  *   whose gateway has a NID on the source's net (any net when no source
  *   is given), one through a gateway the destination prefers (UDSP
  *   "--dst D --rte G": a NID of the gateway on that net matches G), then
- *   the lowest priority, then the fewest hops, then the one used longest
- *   ago: lnet_route_table_select().
+ *   the lowest priority, then the fewest hops, then the healthiest
+ *   gateway NI, the least loaded (bytes queued), the one with most
+ *   credits (lnet_gateway_rank_locked()), then the one used longest ago:
+ *   lnet_route_table_select().
  * - A response (ACK, REPLY): back through the previous hop that
  *   delivered its request (the "router hint", msg_from) if that is a
  *   gateway of any route, usable or not; otherwise a route lookup as
@@ -106,6 +108,48 @@ bool lnet_gateway_preferred_locked(const struct lnet_nid *dst,
 				return true;
 	}
 	return false;
+}
+
+/**
+ * lnet_gateway_rank_locked() - the rank of a gateway's best NI
+ * @gw: a route's gateway NID
+ * @src_net: the net it is reached from, or LNET_NET_ANY: any of ours
+ * @rank: out: of its peer's NIs on that net (those nets), the healthiest,
+ *	then least loaded, then with most credits (spec 3.2 step 4); a
+ *	gateway the peer table does not know yet ranks as an idle healthy
+ *	NI with no credits counted
+ *
+ * The node's route table's gw_rank (route.c).
+ *
+ * Context: under the LNet lock.
+ */
+void lnet_gateway_rank_locked(const struct lnet_nid *gw, u32 src_net,
+			      struct lnet_gw_rank *rank)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_gw_rank r;
+	bool any = false;
+
+	*rank = (struct lnet_gw_rank){ .healthv = LNET_MAX_HEALTH_VALUE };
+	lpni = lnet_peer_ni_find_locked(gw);
+	if (!lpni)
+		return;
+	list_for_each_entry(lpn, &lnet_peer_of(lpni)->lp_nets, lpn_list) {
+		if (src_net != LNET_NET_ANY ? lpn->lpn_net_id != src_net :
+		    !lnet_net_find_in(&the_lnet.ln_nets, lpn->lpn_net_id))
+			continue;
+		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+			r = (struct lnet_gw_rank){
+				.healthv = lpni->lpni_healthv,
+				.txqnob = lpni->lpni_txqnob,
+				.credits = lpni->lpni_txc.credits,
+			};
+			if (!any || lnet_gw_rank_cmp(&r, rank) > 0)
+				*rank = r;
+			any = true;
+		}
+	}
 }
 
 /* @gw becomes its peer's NID on @net (lnet_gateway_on_net_locked() held). */

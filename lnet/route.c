@@ -358,9 +358,12 @@ EXPORT_SYMBOL_IF_KUNIT(lnet_route_table_flush);
 
 /* Is @r better than @best (NULL: none yet)?  Spec 3.2 steps 2b-2c, 4. */
 static bool lnet_route_better(const struct lnet_route *r,
-			      const struct lnet_route *best)
+			      const struct lnet_gw_rank *rk,
+			      const struct lnet_route *best,
+			      const struct lnet_gw_rank *bk)
 {
 	u32 rh, bh;
+	int c;
 
 	if (!best)
 		return true;
@@ -370,8 +373,21 @@ static bool lnet_route_better(const struct lnet_route *r,
 	bh = lnet_route_hops_rank(best->lr_hops);
 	if (rh != bh)
 		return rh < bh;
+	c = lnet_gw_rank_cmp(rk, bk);
+	if (c)
+		return c > 0;
 	/* lower sequence: the one used longest ago (round-robin) */
 	return (s32)(READ_ONCE(r->lr_seq) - READ_ONCE(best->lr_seq)) < 0;
+}
+
+/* @r's gateway's rank from @src_net (all equal without env->gw_rank). */
+static void lnet_route_table_rank(struct lnet_route_table *t,
+				  const struct lnet_route *r, u32 src_net,
+				  struct lnet_gw_rank *rank)
+{
+	*rank = (struct lnet_gw_rank){};
+	if (t->rt_env->gw_rank)
+		t->rt_env->gw_rank(&r->lr_gateway, src_net, rank);
 }
 
 /* Spec 6.4 for @r, its gateway's state asked of the table's node. */
@@ -397,15 +413,15 @@ static bool lnet_route_table_usable(struct lnet_route_table *t,
  * @pref: the gateways the destination prefers, or NULL: none
  * @gw: out: the chosen route's gateway NID
  *
- * Stock's lnet_find_route_locked() (spec 3.2) without what needs the
- * gateway's peer NIs (gateway NI health, queued bytes and credits): of
- * the usable routes (lnet_route_usable()) whose gateway has a NID on
- * @src_net, one whose gateway @pref prefers (UDSP --rte) over one it does
- * not, then the lowest priority, then the fewest hops (unset counts as
- * 1), then the one chosen longest ago; its sequence then becomes one more
- * than the highest seen, so equal routes take turns.  With no usable
- * preferred gateway, the others are chosen among as if no rule were
- * there.
+ * Stock's lnet_find_route_locked() (spec 3.2): of the usable routes
+ * (lnet_route_usable()) whose gateway has a NID on @src_net, one whose
+ * gateway @pref prefers (UDSP --rte) over one it does not, then the
+ * lowest priority, then the fewest hops (unset counts as 1), then the
+ * gateway whose best NI from @src_net is healthier, then has fewer bytes
+ * queued, then more credits (env->gw_rank, struct lnet_gw_rank), then the
+ * one chosen longest ago; its sequence then becomes one more than the
+ * highest seen, so equal routes take turns.  With no usable preferred
+ * gateway, the others are chosen among as if no rule were there.
  *
  * Context: Any; takes rcu_read_lock().
  * Return: 0, or -EHOSTUNREACH if no route fits.
@@ -417,6 +433,7 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 			    struct lnet_nid *gw)
 {
 	struct lnet_route *r, *best = NULL;
+	struct lnet_gw_rank rk, bk = {};
 	struct lnet_remotenet *rnet;
 	bool p, best_p = false;
 	u32 seq = 0;
@@ -435,14 +452,16 @@ int lnet_route_table_select(struct lnet_route_table *t, u32 net,
 				seq = READ_ONCE(r->lr_seq);
 			p = pref && pref->preferred(pref->dst, &r->lr_gateway,
 						    src_net);
+			lnet_route_table_rank(t, r, src_net, &rk);
 			if (best && p != best_p) {
 				if (!p)
 					continue;
-			} else if (!lnet_route_better(r, best)) {
+			} else if (!lnet_route_better(r, &rk, best, &bk)) {
 				continue;
 			}
 			best = r;
 			best_p = p;
+			bk = rk;
 		}
 	}
 	if (best) {
@@ -619,6 +638,7 @@ static const struct lnet_route_env lnet_node_route_env = {
 	.same_gateway	= lnet_node_same_gateway,
 	.gateway_on_net	= lnet_node_gateway_on_net,
 	.gw_state	= lnet_gw_state_locked,
+	.gw_rank	= lnet_gateway_rank_locked,
 	.start_dead	= lnet_check_routers_before_use,
 };
 

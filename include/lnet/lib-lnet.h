@@ -66,6 +66,12 @@ void lnet_credits_reset_min(struct lnet_credits *c);
 bool lnet_msg_credits_acquire(struct lnet_msg *msg);
 void lnet_msg_credits_release(struct lnet_msg *msg, struct list_head *ready);
 
+/* What a message counts in its peer NI's lpni_txqnob: payload and header. */
+static inline u32 lnet_msg_txqnob(const struct lnet_msg *msg)
+{
+	return msg->msg_len + LNET_HDR_NID4_SIZE;
+}
+
 /* finalize.c: message allocation, MD attachment, responses, finalization. */
 struct lnet_msg *lnet_msg_alloc(gfp_t gfp);
 void lnet_msg_free(struct lnet_msg *msg);

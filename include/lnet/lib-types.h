@@ -242,6 +242,9 @@ struct lnet_ni {
  * @lpni_refcount: messages that go to it (msg_txpeer)
  * @lpni_last_used: jiffies when the last of them was freed
  * @lpni_txc: per-peer-NI tx credits
+ * @lpni_txqnob: bytes of the messages holding or waiting for one of
+ *	them, payload plus a header each (stock's txqnob: a tie-break
+ *	between gateways, routing spec 3.2 step 4)
  * @lpni_rtrc: router credits of a previous hop (lnet/router.c): messages
  *	it sends us to forward wait here, FIFO, when they run out; set up
  *	when it first sends one (@lpni_rtrc_set)
@@ -277,6 +280,7 @@ struct lnet_peer_ni {
 	int			lpni_refcount;
 	unsigned long		lpni_last_used;
 	struct lnet_credits	lpni_txc;
+	u32			lpni_txqnob;
 	struct lnet_credits	lpni_rtrc;
 	bool			lpni_rtrc_set;
 	struct lnet_ni_stats	lpni_stats;

@@ -26,6 +26,35 @@
 struct lnet_route;
 struct lnet_gw_state;
 
+/**
+ * struct lnet_gw_rank - a gateway's best NI, for ties between routes
+ * @healthv: its health (higher is better)
+ * @txqnob: bytes queued to it (lpni_txqnob: fewer is better)
+ * @credits: its tx credits now (more is better)
+ *
+ * Spec 3.2 step 4: of two routes equal in preference, priority and hops,
+ * the one whose gateway NI is healthier, then less loaded, then has more
+ * credits; only then the one used longest ago.
+ */
+struct lnet_gw_rank {
+	int	healthv;
+	u32	txqnob;
+	int	credits;
+};
+
+/* > 0 if @a ranks better than @b, < 0 if worse, 0 if the same. */
+static inline int lnet_gw_rank_cmp(const struct lnet_gw_rank *a,
+				   const struct lnet_gw_rank *b)
+{
+	if (a->healthv != b->healthv)
+		return a->healthv > b->healthv ? 1 : -1;
+	if (a->txqnob != b->txqnob)
+		return a->txqnob < b->txqnob ? 1 : -1;
+	if (a->credits != b->credits)
+		return a->credits > b->credits ? 1 : -1;
+	return 0;
+}
+
 /*
  * What the table asks of the rest of the core, so that a KUnit test can
  * run a table of its own with a fake node.  Called under the table's
@@ -48,6 +77,13 @@ struct lnet_route_env {
 	 * node's needs the LNet lock held.
 	 */
 	void (*gw_state)(const struct lnet_route *r, struct lnet_gw_state *gs);
+	/*
+	 * The rank of @gw's best NI reached from @src_net (LNET_NET_ANY:
+	 * any of ours), struct lnet_gw_rank; NULL: every gateway ranks the
+	 * same.  Called as @gw_state.
+	 */
+	void (*gw_rank)(const struct lnet_nid *gw, u32 src_net,
+			struct lnet_gw_rank *rank);
 	/* routes start dead (check_routers_before_use); NULL: alive */
 	bool (*start_dead)(void);
 };
@@ -242,6 +278,8 @@ bool lnet_same_gateway_locked(const struct lnet_nid *a,
 			      const struct lnet_nid *b);
 bool lnet_gateway_preferred_locked(const struct lnet_nid *dst,
 				   const struct lnet_nid *gw, u32 src_net);
+void lnet_gateway_rank_locked(const struct lnet_nid *gw, u32 src_net,
+			      struct lnet_gw_rank *rank);
 int lnet_route_next_hop_locked(const struct lnet_nid *dst,
 			       const struct lnet_nid *self,
 			       const struct lnet_nid *hop,
