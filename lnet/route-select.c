@@ -129,13 +129,15 @@ void lnet_gateway_rank_locked(const struct lnet_nid *gw, u32 src_net,
 	struct lnet_peer_net *lpn;
 	struct lnet_peer_ni *lpni;
 	struct lnet_gw_rank r;
+	struct lnet_peer *lp;
 	bool any = false;
 
 	*rank = (struct lnet_gw_rank){ .healthv = LNET_MAX_HEALTH_VALUE };
 	lpni = lnet_peer_ni_find_locked(gw);
 	if (!lpni)
 		return;
-	list_for_each_entry(lpn, &lnet_peer_of(lpni)->lp_nets, lpn_list) {
+	lp = lnet_peer_of(lpni);	/* before lpni walks its NIs */
+	list_for_each_entry(lpn, &lp->lp_nets, lpn_list) {
 		if (src_net != LNET_NET_ANY ? lpn->lpn_net_id != src_net :
 		    !lnet_net_find_in(&the_lnet.ln_nets, lpn->lpn_net_id))
 			continue;
