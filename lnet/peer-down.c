@@ -137,9 +137,9 @@ void lnet_peer_down_flush(void)
  * one status for this and for what the peer's ping data says; here the
  * LND's word is a flag of its own (lpni_lnd_down), so that it does not
  * hide a DOWN the peer pushes later (lnet/peer-merge.c).  The LND's
- * peer-down hook is not called back: the LND reported it.  Stock also
- * takes a gateway's routes down here when discovery is off for it (spec
- * 4.8 step 6); here the router checker and health do that.
+ * peer-down hook is not called back: the LND reported it.  A gateway
+ * with discovery off has its routes through @nid follow the notice
+ * (spec 4.8 step 6, lnet_rtrcheck_notify_locked()).
  *
  * Context: process context or softirq; no LNet lock held.
  * Return: 0 (an unknown NID is ignored), -EINVAL if @nid is not on @ni's
@@ -159,8 +159,10 @@ int lnet_notify(struct lnet_ni *ni, const struct lnet_nid *nid, bool alive)
 		rc = -ESHUTDOWN;
 	} else {
 		lpni = lnet_peer_ni_find_locked(nid);
-		if (lpni)
+		if (lpni) {
 			lpni->lpni_lnd_down = !alive;
+			lnet_rtrcheck_notify_locked(ni, lpni, alive);
+		}
 	}
 	lnet_unlock();
 	return rc;

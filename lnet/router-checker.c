@@ -216,6 +216,18 @@ bool lnet_gw_alive_locked(const struct lnet_peer *lp)
 	return true;
 }
 
+/*
+ * Spec 6.4: discovery is "off" for gateway @lp when it is off here, the
+ * gateway is not multi-rail or it said discovery off; then only the
+ * routes' cached flags (lr_alive) speak for it.
+ */
+static bool lnet_gw_discovery_off(const struct lnet_peer *lp)
+{
+	return !lnet_discovery_enabled() ||
+	       !(lp->lp_state & LNET_PEER_MULTI_RAIL) ||
+	       (lp->lp_state & LNET_PEER_NO_DISCOVERY);
+}
+
 /**
  * lnet_gw_state_locked() - what spec 6.4 asks of a route's gateway
  * @r: the route
@@ -237,9 +249,7 @@ void lnet_gw_state_locked(const struct lnet_route *r, struct lnet_gw_state *gs)
 	gs->known = true;
 	gs->dead = lp->lp_gw_dead ||
 		   (lnet_check_routers_before_use() && !lp->lp_gw_checked);
-	gs->discovery_off = !lnet_discovery_enabled() ||
-			    !(lp->lp_state & LNET_PEER_MULTI_RAIL) ||
-			    (lp->lp_state & LNET_PEER_NO_DISCOVERY);
+	gs->discovery_off = lnet_gw_discovery_off(lp);
 	gs->rtr_enabled = lp->lp_rtr_enabled;
 	lpn = lnet_peer_net_find(lp, lnet_nid_net(&r->lr_gateway));
 	gs->local_up = lnet_gw_net_up(lpn);
@@ -695,13 +705,76 @@ void lnet_rtrcheck_routed_from_locked(const struct lnet_nid *from,
 	v.lp = lnet_peer_of(lpni);
 	v.lp->lp_gw_dead = false;
 	lpni->lpni_ns_status = LNET_NI_STATUS_UP;
-	if (!lnet_discovery_enabled() ||
-	    !(v.lp->lp_state & LNET_PEER_MULTI_RAIL) ||
-	    (v.lp->lp_state & LNET_PEER_NO_DISCOVERY))
+	if (lnet_gw_discovery_off(v.lp))
 		lnet_routes_each(lnet_gw_revive_route, &v);
 	lnet_nid_to_str(from, s, sizeof(s));
 	pr_info_ratelimited("LNet: gateway %s is alive: it routed a message to us\n",
 			    s);
+}
+
+struct lnet_gw_notice {
+	const struct lnet_nid	*nid;
+	bool			alive;
+};
+
+static void lnet_gw_notify_route(struct lnet_route *r, void *arg)
+{
+	struct lnet_gw_notice *g = arg;
+
+	if (lnet_nid_equal(&r->lr_gateway, g->nid))
+		WRITE_ONCE(r->lr_alive, g->alive);
+}
+
+/*
+ * Would a send to @ni's net rather take another of our NIs there?  One
+ * whose LND reports no failure beats a failed one, then the healthier
+ * wins (lnet_ni_better()'s first two rules).
+ */
+static bool lnet_ni_outranked_locked(const struct lnet_ni *ni)
+{
+	const struct lnet_ni *o;
+
+	list_for_each_entry(o, &ni->ni_net->net_nis, ni_list) {
+		if (o == ni || !o->ni_up)
+			continue;
+		if (lnet_ni_usable(o) != lnet_ni_usable(ni)) {
+			if (lnet_ni_usable(o))
+				return true;
+			continue;
+		}
+		if (o->ni_healthv > ni->ni_healthv)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * lnet_rtrcheck_notify_locked() - an LND's news of a gateway NI
+ * @ni: the NI the LND reports for
+ * @lpni: the peer NI it reports on
+ * @alive: reachable again (true) or not (false)
+ *
+ * Spec 4.8 step 6: when @lpni's peer is a gateway with discovery off,
+ * the routes added through @lpni's NID take @alive as their cached flag
+ * (with discovery on, its ping data and the router checker decide).  A
+ * "down" is ignored when a send would take another of our NIs on that
+ * net rather than @ni: the route stays up when only one local rail
+ * failed (sanity-lnet test 550).
+ *
+ * Context: under the LNet lock.
+ */
+void lnet_rtrcheck_notify_locked(const struct lnet_ni *ni,
+				 const struct lnet_peer_ni *lpni, bool alive)
+{
+	struct lnet_gw_notice g = { .nid = &lpni->lpni_nid, .alive = alive };
+	struct lnet_peer *lp = lnet_peer_of(lpni);
+
+	if (!lnet_route_is_gateway_locked(&lpni->lpni_nid) ||
+	    !lnet_gw_discovery_off(lp))
+		return;
+	if (!alive && lnet_ni_outranked_locked(ni))
+		return;
+	lnet_routes_each(lnet_gw_notify_route, &g);
 }
 
 static void lnet_gw_unchecked(struct lnet_route *r, void *arg)

@@ -286,6 +286,7 @@ int lnet_route_next_hop_locked(const struct lnet_nid *dst,
 			       struct lnet_nid *gw);
 
 /* lnet/router-checker.c: gateway liveness (spec 6). */
+struct lnet_ni;
 struct lnet_peer;
 struct lnet_peer_ni;
 struct lnet_peer_net;
@@ -308,6 +309,8 @@ bool lnet_rtrcheck_ping_dst_locked(const struct lnet_peer *lp,
 void lnet_rtrcheck_route_added(const struct lnet_nid *gw);
 void lnet_rtrcheck_routed_from_locked(const struct lnet_nid *from,
 				      u32 src_net);
+void lnet_rtrcheck_notify_locked(const struct lnet_ni *ni,
+				 const struct lnet_peer_ni *lpni, bool alive);
 void lnet_rtrcheck_start(void);
 void lnet_rtrcheck_stop(void);
 struct lnet_peer *lnet_route_gw_peer_locked(const struct lnet_route *r);
@@ -329,8 +332,6 @@ int lnet_routes_param_apply(const char *str,
 			    bool *router, char *why, size_t whysize);
 
 /* lnet/router-checker.c: a router's NI liveness (spec 6.7). */
-struct lnet_ni;
-
 void lnet_rtr_ni_pinged_locked(struct lnet_ni *ni);
 
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -237,9 +237,30 @@ fi
 barrier udsp-rte
 
 phase gateway_down
+PARAMS=/sys/module/lnet/parameters
+if [ "$LNET_NODE" = a ]; then
+	# a learns of r's loss from its LND only (spec 4.8 step 6): no
+	# checks, and discovery off, so that r's route has only its cached
+	# flag (spec 6.4 rule 2), which the LND's notice sets
+	echo 0 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 0"
+	"$LNETCTL" set discovery 0 || fail "set discovery 0"
+fi
+barrier a-unchecked
 [ "$LNET_NODE" = r ] && routed_unload
 barrier r-gone
-if [ "$LNET_NODE" != r ]; then
+if [ "$LNET_NODE" = a ]; then
+	route_state up 1
+	# the PUT's connect to r is refused: ksocklnd tells LNet, whose
+	# notice kills the route through r's NID
+	lt put "$B" 4096 1 1
+	[ "$(field rc)" = 0 ] && [ "$(field status)" = 0 ] &&
+		fail "PUT to $B through the gone r passed: $RESULT"
+	route_state down 10
+	dmesg | grep -q "gateway .* is down: its check failed" &&
+		{ diag; fail "a checked r with its checks off"; }
+	log "the LND's notice took a's route through r down (no checks)"
+elif [ "$LNET_NODE" = b ]; then
 	# the check's ping fails at once when r's socket is refused, but may
 	# wait out a transaction_timeout (50 s) when the old connection
 	# lingers: that is the bound (routing spec 15 item 11;
@@ -273,6 +294,11 @@ if [ "$LNET_NODE" = r ]; then
 	"$LNETCTL" set routing 1 || fail "set routing 1 on r (back)"
 fi
 barrier r-back
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" set discovery 1 || fail "set discovery 1"
+	echo 2 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 2"
+fi
 [ "$LNET_NODE" = r ] || route_state up 30 single-hop
 barrier routes-back
 [ "$LNET_NODE" = r ] && { echo 100 > $RPT || fail "router_ping_timeout 100"; }
@@ -280,7 +306,6 @@ barrier routes-back
 barrier pinged-again
 
 phase ni_liveness
-PARAMS=/sys/module/lnet/parameters
 # r_ni_status NID: up or down, as r's net show says.
 r_ni_status() {
 	"$LNETCTL" net show > "$T/net" || fail "net show"
