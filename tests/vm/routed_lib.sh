@@ -65,6 +65,9 @@ routed_unload() {
 	sock_unload
 }
 
+# The lnet tracepoints (include/lnet/trace.h) a test may turn on.
+TRACEFS=/sys/kernel/tracing
+
 # routed_diag: what a failing routed test wants to see, on any node.
 diag() {
 	{
@@ -76,6 +79,10 @@ diag() {
 		echo "== target"; cat "$TARGET"
 		[ "$LNET_NODE" = b ] || { echo "== ksocklnd"; cat "$KSTATS"; }
 		[ "$LNET_NODE" = a ] || { echo "== ko2iblnd"; cat "$O2IB_STATS"; }
+		echo "== peers (debugfs)"; cat /sys/kernel/debug/lnet/peers
+		if [ "$(cat "$TRACEFS/events/lnet/enable" 2>/dev/null)" = 1 ]; then
+			echo "== lnet trace"; grep -v '^#' "$TRACEFS/trace" | tail -60
+		fi
 		echo "== dmesg"; dmesg | tail -30
 	} 2>&1 | sed "s/^/[$LNET_NODE] /"
 }
