@@ -520,6 +520,7 @@ void ksock_conn_start_locked(struct ksock_peer *peer, struct ksock_conn *conn)
 			&peer->ksp_nid, true, 0);
 	list_add_tail(&conn->ksc_list, &peer->ksp_conns);
 	peer->ksp_backoff_ms = ksock_tun.min_reconnectms;
+	peer->ksp_connect_failed = false;
 	peer->ksp_last_alive = jiffies;
 	ksock_peer_send_queued_locked(peer);
 	queue_work(ksock_sched_wq, &conn->ksc_rx_work);

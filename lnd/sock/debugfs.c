@@ -65,6 +65,7 @@ static const char * const ksock_stat_names[] = {
 	[KSOCK_STAT_ZC_ABORTED]		= "zc_aborted",
 	[KSOCK_STAT_ZC_TIMEOUT]		= "zc_ack_timeout",
 	[KSOCK_STAT_ZC_ACK_OVERFLOW]	= "zc_ack_overflow",
+	[KSOCK_STAT_TX_NO_ROUTE]	= "tx_no_usable_route",
 };
 
 static_assert(ARRAY_SIZE(ksock_stat_names) == KSOCK_STAT_COUNT);

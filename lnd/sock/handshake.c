@@ -497,6 +497,7 @@ void ksock_connect_work(struct work_struct *work)
 			 rc);
 		peer->ksp_reconnect_at = jiffies +
 			msecs_to_jiffies(peer->ksp_backoff_ms);
+		peer->ksp_connect_failed = true;
 		peer->ksp_backoff_ms = min(peer->ksp_backoff_ms * 2,
 					   (unsigned int)ksock_tun.max_reconnectms);
 		if (list_empty(&peer->ksp_conns)) {

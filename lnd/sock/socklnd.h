@@ -159,6 +159,7 @@ enum ksock_stat {
 	KSOCK_STAT_ZC_ABORTED,
 	KSOCK_STAT_ZC_TIMEOUT,
 	KSOCK_STAT_ZC_ACK_OVERFLOW,
+	KSOCK_STAT_TX_NO_ROUTE,		/* failed at once: in back-off */
 	KSOCK_STAT_COUNT
 };
 
@@ -225,6 +226,9 @@ struct ksock_net {
  *	(spec 4.6 decides a race once, before the reply)
  * @ksp_backoff_ms: current reconnect delay
  * @ksp_reconnect_at: no connection attempt before (jiffies)
+ * @ksp_connect_failed: the last connection attempt failed (not a lost
+ *	race), and no connection started since: until @ksp_reconnect_at a
+ *	send with no connection fails at once (ksock_send())
  * @ksp_last_alive: last bytes received from it (jiffies)
  * @ksp_last_keepalive: last keepalive NOOP sent (jiffies)
  * @ksp_connect_work: opens the missing connections
@@ -253,6 +257,7 @@ struct ksock_peer {
 	u8			ksp_accepting[KSOCK_CONN_TYPES];
 	unsigned int		ksp_backoff_ms;
 	unsigned long		ksp_reconnect_at;
+	bool			ksp_connect_failed;
 	unsigned long		ksp_last_alive;
 	unsigned long		ksp_last_keepalive;
 	struct delayed_work	ksp_connect_work;

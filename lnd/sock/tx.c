@@ -257,19 +257,48 @@ void ksock_peer_send_queued_locked(struct ksock_peer *peer)
 	}
 }
 
-/* Queue @tx for @peer: on a connection, or waiting for one. */
-static void ksock_peer_queue_locked(struct ksock_peer *peer,
-				    struct ksock_tx *tx)
+/*
+ * Is @peer in the back-off after a failed connection attempt, with no
+ * attempt coming or running and no handshake of its own under way?  A
+ * send with no connection then fails at once, as stock's "No usable
+ * routes" (features spec 3b: REMOTE_ERROR): it would only wait out the
+ * back-off (up to max_reconnectms), holding its credit, while LNet
+ * could choose another path.  The next send after the back-off tries
+ * again.
+ */
+static bool ksock_peer_backing_off_locked(const struct ksock_peer *peer)
+{
+	int type;
+
+	if (!peer->ksp_connect_failed || peer->ksp_connecting ||
+	    delayed_work_pending(&peer->ksp_connect_work) ||
+	    !time_before(jiffies, peer->ksp_reconnect_at))
+		return false;
+	for (type = 0; type < KSOCK_CONN_TYPES; type++)
+		if (peer->ksp_accepting[type])
+			return false;
+	return true;
+}
+
+/*
+ * Queue @tx for @peer: on a connection, or waiting for one; -EHOSTUNREACH
+ * when there is none and the back-off forbids an attempt now.
+ */
+static int ksock_peer_queue_locked(struct ksock_peer *peer,
+				   struct ksock_tx *tx)
 {
 	struct ksock_conn *conn = ksock_conn_for_tx_locked(peer, tx);
 
 	peer->ksp_last_used = jiffies;
 	if (conn) {
 		ksock_tx_queue_locked(conn, tx);
-		return;
+		return 0;
 	}
+	if (ksock_peer_backing_off_locked(peer))
+		return -EHOSTUNREACH;
 	list_add_tail(&tx->tx_list, &peer->ksp_txq);
 	ksock_peer_connect_locked(peer);
+	return 0;
 }
 
 /**
@@ -316,10 +345,14 @@ int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 	spin_lock_bh(&net->ksn_lock);
 	peer = ksock_peer_get_locked(net, nid, LNET_PID_LUSTRE);
 	if (peer)
-		ksock_peer_queue_locked(peer, tx);
+		rc = ksock_peer_queue_locked(peer, tx);
 	else
 		rc = net->ksn_shutdown ? -ESHUTDOWN : -ENOMEM;
 	spin_unlock_bh(&net->ksn_lock);
+	if (rc == -EHOSTUNREACH) {
+		ksock_stat_inc(KSOCK_STAT_TX_NO_ROUTE);
+		msg->msg_health_status = LNET_MSG_STATUS_REMOTE_ERROR;
+	}
 	if (rc)
 		kfree(tx);
 	return rc;

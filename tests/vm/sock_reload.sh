@@ -72,6 +72,7 @@ for round in 1 2; do
 			# b is away: a ping fails cleanly, well under 15 s
 			# (its connection is refused), and does not hang.
 			barrier "b-down-$round"
+			nr0=$(counter "$KSTATS" tx_no_usable_route)
 			t0=${EPOCHREALTIME/./}
 			if "$LNETCTL" ping "$(nid_of b)"; then
 				fail "ping of an unloaded node succeeded"
@@ -84,6 +85,13 @@ for round in 1 2; do
 			[ "$(field done)" = 4 ] && [ "$(field errors)" = 4 ] &&
 				[ "$(field timeouts)" = 0 ] ||
 				fail "PUTs to an unloaded node: $RESULT"
+			# the refused connect started the back-off: the
+			# ping's resend at least failed at once, as stock's
+			# "No usable routes" (socklnd.rst)
+			nr=$(counter "$KSTATS" tx_no_usable_route)
+			[ "$nr" -gt "$nr0" ] ||
+				fail "no send failed at once in the back-off: tx_no_usable_route $nr0 -> $nr"
+			log "sends failed at once in the back-off: $((nr - nr0))"
 			barrier "a-tried-$round"
 		fi
 		barrier "reloaded-$round"
