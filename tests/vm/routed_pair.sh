@@ -305,20 +305,18 @@ b) # some of the PUTs of the rounds while r2 went may not have landed;
    log "target: $(field puts "$t") PUTs landed intact" ;;
 esac
 # The routes through the gone r2 deleted, then r2 as a peer: no more
-# checks of it, nor recovery pings of its NI (its health fell), whose
-# messages would keep being allocated: each waits in ksocklnd for the
-# next connect attempt, after the reconnect back-off (1, 2, 4 ... s),
-# bounded by sock_timeout (50 s).  (Stock fails a send during the
-# back-off at once, "no usable routes": a divergence, noted in issue
-# 35's closing note.)
+# checks of it, nor recovery pings of its NI (its health fell), which
+# would go on for ever.  (Before ksocklnd failed a send in its reconnect
+# back-off at once, as stock does, each of them waited for the next
+# connect attempt, up to sock_timeout: this phase's first runs found a
+# message still allocated 40 s later.)
 case $LNET_NODE in
 a) "$LNETCTL" route del --net o2ib --gateway "$R2_TCP" || fail "route del via r2"
    r2=$R2_TCP ;;
 b) "$LNETCTL" route del --net tcp --gateway "$R2_O2IB" || fail "route del via r2"
    r2=$R2_O2IB ;;
 esac
-# A peer with a message in flight is not deleted (EBUSY): retried while
-# the last one waits out its back-off.
+# A peer with a message in flight is not deleted (EBUSY): retried.
 case $LNET_NODE in
 a | b) prim=$("$LNETCTL" peer show --nid "$r2" | awk '$2 == "primary" { print $4; exit }')
        [ -n "$prim" ] || fail "no peer of $r2"
@@ -333,8 +331,7 @@ a | b) prim=$("$LNETCTL" peer show --nid "$r2" | awk '$2 == "primary" { print $4
 esac
 
 # Every node idle before any unloads: a router going first would fail
-# the others' checks of it meanwhile.  The last recovery ping of r2 may
-# still wait out its back-off: sock_timeout (50 s) bounds it.
+# the others' checks of it meanwhile.
 [ "$LNET_NODE" = r2 ] || lnet_idle 60
 barrier idle
 [ "$LNET_NODE" = r2 ] || routed_unload
