@@ -21,7 +21,9 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   STARTING windows (held open with W 110 s on r, then ended with W 4 s)
   seen by a and b, a's PUTs crossing r in each and once enabled,
   dropped by r once disabled; drop_asym_route on b dropping what r
-  routes from a while b's route to tcp does not go through r.
+  routes from a while b's route to tcp does not go through r; a, its
+  LNet unloaded, playing a stock Lustre client (utils/tests/sock_lustre.c)
+  through r to b, checked as stock would check it.
 """
 
 import vm

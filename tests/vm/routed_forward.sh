@@ -24,7 +24,10 @@
 #    "set routing 1" starts (a's PUT crosses r), then enables it (r's
 #    push reaches a and b, a's PUT crosses r): spec 5.1, 5.3;
 #  - drop_asym_route: b, with drop_asym_route on, drops a's ping that r
-#    routed while no route of b's to tcp goes through r (spec 7).
+#    routed while no route of b's to tcp goes through r (spec 7);
+#  - stock_client: a, its LNet unloaded, plays a stock Lustre client
+#    (utils/tests/sock_lustre.c) through r to b: r's router check, b's
+#    discovery, PUT/GET 0 B .. 1 MiB, checked as stock would (spec 11.1).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -559,6 +562,46 @@ fi
 # three PUTs (stopping, starting, enabled)
 [ "$LNET_NODE" = b ] && target_expect 3
 
-lnet_idle
-routed_unload
+phase stock_client
+# Spec 11.1 and 14 (items 1-3, 8), S client - N router - N server: a
+# unloads its LNet and plays a stock Lustre client on tcp
+# (utils/tests/sock_lustre.c: V3 HELLOs on a CONTROL, a BULK_IN and a
+# BULK_OUT connection to r, r's router check (ping: r's two NIs UP, no
+# RTE_DISABLED; push ACKed), b discovered through r (ping, push), PUTs
+# with ACK and GETs of 0 B .. 1 MiB to b's lnet_test, every header field
+# of the ACKs and REPLYs and every GET byte checked there, the typed
+# connection rules kept by r, pings and pushes from r or b answered).
+# b's target checks every PUT byte; r forwarded it all (route_count)
+# without a drop.
+SOCK_LUSTRE=$LNET_TOP/build/utils/sock_lustre
+case $LNET_NODE in
+a) lnet_idle
+   routed_unload ;;
+r) echo "$(routed_stat route_count) $(routed_stat drop_count)" > "$T/stock0" ;;
+esac
+barrier stock-ready
+if [ "$LNET_NODE" = a ]; then
+	"$SOCK_LUSTRE" -t 20 "$IP_r_net0" "$R_TCP" "$R_O2IB" "$B" > "$T/stock" 2>&1 ||
+		{ sed 's/^/[a] sock_lustre: /' "$T/stock"; fail "stock client through r"; }
+	sed 's/^/[a] sock_lustre: /' "$T/stock"
+	grep -qx "OK: puts=6 bytes=1122066 gets=6 .*" "$T/stock" ||
+		fail "sock_lustre: not 6 PUTs and 6 GETs: $(tail -n 1 "$T/stock")"
+fi
+barrier stock-done
+case $LNET_NODE in
+r) read -r rc0 dc0 < "$T/stock0"
+   rc1=$(routed_stat route_count)
+   # 14 requests (ping and push of b, 6 PUTs, 6 GETs) and their responses
+   [ $((rc1 - rc0)) -ge 28 ] ||
+	{ diag; fail "route_count grew by $((rc1 - rc0)) for the stock client, want >= 28"; }
+   [ "$(routed_stat drop_count)" = "$dc0" ] ||
+	{ diag; fail "r dropped $(($(routed_stat drop_count) - dc0)) of the stock client's messages"; }
+   log "stock client through r: route_count $rc0 -> $rc1, no drop" ;;
+b) target_expect $((3 + 6)) ;;
+esac
+
+if [ "$LNET_NODE" != a ]; then
+	lnet_idle
+	routed_unload
+fi
 log "routed forwarding OK"
