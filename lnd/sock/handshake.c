@@ -134,9 +134,14 @@ read_error:
 	return rc;
 }
 
+/*
+ * Our HELLO to @peer_nid.  @dst_pid and @dst_incarnation: 0 when we
+ * connect; the values the peer's HELLO carried in those fields when we
+ * reply, as stock echoes them (wire spec 4.3: never checked).
+ */
 static int ksock_hello_send(struct ksock_net *net, struct socket *sock,
 			    u32 version, const struct lnet_nid *peer_nid,
-			    u32 peer_pid, u64 peer_incarnation, u32 ctype,
+			    u32 dst_pid, u64 dst_incarnation, u32 ctype,
 			    int timeout)
 {
 	struct ksock_hello h = {
@@ -144,9 +149,9 @@ static int ksock_hello_send(struct ksock_net *net, struct socket *sock,
 		.src_nid	= net->ksn_ni->ni_nid,
 		.dst_nid	= *peer_nid,
 		.src_pid	= LNET_PID_LUSTRE,
-		.dst_pid	= peer_pid,
+		.dst_pid	= dst_pid,
 		.src_incarnation = net->ksn_incarnation,
-		.dst_incarnation = peer_incarnation,
+		.dst_incarnation = dst_incarnation,
 		.ctype		= ctype,
 	};
 	u8 buf[KSOCK_HELLO_MAX_SIZE];
@@ -233,14 +238,14 @@ static struct socket *ksock_passive(struct ksock_net *net,
 	spin_unlock_bh(&net->ksn_lock);
 	if (rc == -EALREADY) {
 		ksock_stat_inc(KSOCK_STAT_CONNS_REFUSED);
-		ksock_hello_send(net, sock, h.version, &nid, h.src_pid,
-				 h.src_incarnation, KSOCK_CONN_NONE, timeout);
+		ksock_hello_send(net, sock, h.version, &nid, h.dst_pid,
+				 h.dst_incarnation, KSOCK_CONN_NONE, timeout);
 	}
 	if (rc)
 		return sock;
 	conn = NULL;
-	if (!ksock_hello_send(net, sock, h.version, &nid, h.src_pid,
-			      h.src_incarnation, type, timeout))
+	if (!ksock_hello_send(net, sock, h.version, &nid, h.dst_pid,
+			      h.dst_incarnation, type, timeout))
 		conn = ksock_conn_alloc(sock, type, h.version, flip);
 	if (conn) {
 		conn->ksc_userspace = userspace;

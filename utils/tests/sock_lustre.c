@@ -407,10 +407,11 @@ static int open_conn(const char *ip, struct conn *c, u64 *rinc)
 	if (get32(r + 24) != PID_LUSTRE)
 		return fail("%s: HELLO reply src_pid %u, want %u", c->name,
 			    get32(r + 24), PID_LUSTRE);
-	/* stock echoes our dst_pid (0) but never checks it: noted only */
-	if (get32(r + 28) != 0)
-		printf("NOTE: %s: HELLO reply dst_pid %u, stock echoes ours (0)\n",
-		       c->name, get32(r + 28));
+	/* stock's passive side echoes our dst_pid and dst_incarnation (wire 4.3) */
+	if (get32(r + 28) != 0 || get64(r + 40) != 0)
+		return fail("%s: HELLO reply dst_pid %u, dst_incarnation 0x%llx: not ours echoed",
+			    c->name, get32(r + 28),
+			    (unsigned long long)get64(r + 40));
 	if (!get64(r + 32))
 		return fail("%s: HELLO reply incarnation 0", c->name);
 	if (*rinc && get64(r + 32) != *rinc)
