@@ -769,10 +769,9 @@ void lnet_rtrcheck_notify_locked(const struct lnet_ni *ni,
 	struct lnet_gw_notice g = { .nid = &lpni->lpni_nid, .alive = alive };
 	struct lnet_peer *lp = lnet_peer_of(lpni);
 
-	if (!lnet_route_is_gateway_locked(&lpni->lpni_nid) ||
-	    !lnet_gw_discovery_off(lp))
-		return;
-	if (!alive && lnet_ni_outranked_locked(ni))
+	/* routes whose gateway is not @lpni's NID stay as they are */
+	if (!lnet_gw_discovery_off(lp) ||
+	    (!alive && lnet_ni_outranked_locked(ni)))
 		return;
 	lnet_routes_each(lnet_gw_notify_route, &g);
 }
