@@ -27,7 +27,11 @@
 #    routed while no route of b's to tcp goes through r (spec 7);
 #  - stock_client: a, its LNet unloaded, plays a stock Lustre client
 #    (utils/tests/sock_lustre.c) through r to b: r's router check, b's
-#    discovery, PUT/GET 0 B .. 1 MiB, checked as stock would (spec 11.1).
+#    discovery, PUT/GET 0 B .. 1 MiB, checked as stock would (spec 11.1);
+#  - stock_client_o2ib: b, its LNet unloaded, plays a stock Lustre client
+#    on o2ib (utils/tests/o2ib_client.c) through r to a: the same checks,
+#    PUTs above 3976 B by PUT_REQ/RDMA into r's buffers, GETs always
+#    IMMEDIATE, large REPLYs by PUT_REQ onto its sink (spec 4.6, 11.1).
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -600,7 +604,59 @@ r) read -r rc0 dc0 < "$T/stock0"
 b) target_expect $((3 + 6)) ;;
 esac
 
-if [ "$LNET_NODE" != a ]; then
+
+phase stock_client_o2ib
+# Spec 11.1 item 5 and 14 items 2 and 6, S client - N router - N server
+# over o2ib: b unloads its LNet (rxe0 stays) and plays a stock Lustre
+# client on o2ib (utils/tests/o2ib_client.c: rdma_cm to r's ko2iblnd from
+# a privileged port, a V2 CONNREQ {8, 257, 4096} (again with r's
+# incarnation after a CONN_STALE reject), r's router check (ping GET
+# IMMEDIATE: r's two NIs UP, no RTE_DISABLED; push ACKed), a discovered
+# through r (ping, push), PUTs with ACK to a's lnet_test of 0 B .. 3976 B
+# IMMEDIATE and 3977 B .. 1 MiB as PUT_REQ (r's PUT_ACK, our RDMA WRITEs
+# into r's buffer, PUT_DONE), GETs of the same sizes always IMMEDIATE,
+# their REPLYs IMMEDIATE or PUT_REQ onto our sink (PUT_ACK, r's RDMA,
+# PUT_DONE), every header field of the ACKs and REPLYs and every GET byte
+# checked there, r's credits, message types and o2ib headers checked,
+# pings and pushes from r or a answered).  a, its LNet back (stock_client
+# left it unloaded) with its route to o2ib through r, checks every PUT
+# byte; r forwarded it all (route_count) without a drop.
+O2IB_CLIENT=$LNET_TOP/build/utils/o2ib_client
+case $LNET_NODE in
+a) routed_load
+   "$LNETCTL" route add --net o2ib --gateway "$R_TCP" || fail "route add o2ib"
+   # r dropped a as a next hop when sock_lustre hung up (spec 4.7):
+   # a's ping tells r it is back
+   ping_ok "$R_TCP" 5
+   route_state up 20 ;;
+b) lnet_idle
+   routed_unload ;;
+esac
+barrier o2ib-client-load
+[ "$LNET_NODE" = r ] &&
+	echo "$(routed_stat route_count) $(routed_stat drop_count)" > "$T/o2ib0"
+barrier o2ib-client-ready
+if [ "$LNET_NODE" = b ]; then
+	"$O2IB_CLIENT" -t 20 "$IP_r_net1" "$R_O2IB" "$R_TCP" "$A" > "$T/o2ib" 2>&1 ||
+		{ sed 's/^/[b] o2ib_client: /' "$T/o2ib"; fail "stock o2ib client through r"; }
+	sed 's/^/[b] o2ib_client: /' "$T/o2ib"
+	grep -qx "OK: puts=6 bytes=1122066 gets=6 .*" "$T/o2ib" ||
+		fail "o2ib_client: not 6 PUTs and 6 GETs: $(tail -n 1 "$T/o2ib")"
+fi
+barrier o2ib-client-done
+case $LNET_NODE in
+r) read -r rc0 dc0 < "$T/o2ib0"
+   rc1=$(routed_stat route_count)
+   # 14 requests (ping and push of a, 6 PUTs, 6 GETs) and their responses
+   [ $((rc1 - rc0)) -ge 28 ] ||
+	{ diag; fail "route_count grew by $((rc1 - rc0)) for the o2ib client, want >= 28"; }
+   [ "$(routed_stat drop_count)" = "$dc0" ] ||
+	{ diag; fail "r dropped $(($(routed_stat drop_count) - dc0)) of the o2ib client's messages"; }
+   log "stock o2ib client through r: route_count $rc0 -> $rc1, no drop" ;;
+a) target_expect 6 ;;
+esac
+
+if [ "$LNET_NODE" != b ]; then
 	lnet_idle
 	routed_unload
 fi

@@ -39,7 +39,6 @@
 #include "o2ib_peer.h"
 
 #define NRX			4
-#define MSG_PUT_REQ		0xd2
 #define LNET_PID		12345
 #define LNET_MSG_PUT		1
 #define LNET_MSG_GET		2

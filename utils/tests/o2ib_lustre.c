@@ -123,8 +123,6 @@ static struct {
 	u64 cookie;
 	bool waiting;		/* for the node's PUT_ACK */
 } rreply;
-#define MSG_PUT_REQ		0xd2
-#define MSG_PUT_DONE		0xd5
 #define LNET_OFF_HDR_DATA	56
 #define IMM_MAX			(MSG_SIZE - IMMEDIATE_HDR_SIZE)
 /* Message slots in the tx area, reused round robin: GET_DONEs, pings. */

@@ -13,6 +13,8 @@
 unsigned int wait_secs = 30;
 unsigned int queue_depth = 8;
 u64 src_nid, dst_nid, src_stamp, dst_stamp;
+unsigned int send_depth = 16, cm_retry = 7, cm_rnr_retry = 7;
+bool privileged_port;
 
 /* "a.b.c.d@o2ib[N]" or "a.b.c.d@tcp[N]" to a nid4; 0 if it is neither. */
 u64 parse_nid(const char *s)
@@ -171,7 +173,7 @@ int link_open(struct link *l, const char *ip, unsigned int nrx,
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_RC,
 		.cap = {
-			.max_send_wr = 16, .max_recv_wr = nrx,
+			.max_send_wr = send_depth, .max_recv_wr = nrx,
 			.max_send_sge = 1, .max_recv_sge = 1,
 		},
 		.sq_sig_all = 1,
@@ -189,6 +191,20 @@ int link_open(struct link *l, const char *ip, unsigned int nrx,
 		perror("rdma_create_id");
 		goto err;
 	}
+	if (privileged_port) {
+		struct sockaddr_in src = { .sin_family = AF_INET };
+		int port;
+
+		for (port = 1023; port >= 512; port--) {
+			src.sin_port = htons(port);
+			if (!rdma_bind_addr(l->id, (struct sockaddr *)&src))
+				break;
+		}
+		if (port < 512) {
+			fprintf(stderr, "no free privileged port\n");
+			goto err;
+		}
+	}
 	if (rdma_resolve_addr(l->id, NULL, (struct sockaddr *)&sa, 5000) ||
 	    expect_event(l, RDMA_CM_EVENT_ADDR_RESOLVED) ||
 	    rdma_resolve_route(l->id, 5000) ||
@@ -200,7 +216,8 @@ int link_open(struct link *l, const char *ip, unsigned int nrx,
 	l->buf = calloc(1, size);
 	l->tx = l->buf ? l->buf + (size_t)nrx * MSG_SIZE : NULL;
 	l->pd = ibv_alloc_pd(l->id->verbs);
-	l->cq = l->pd ? ibv_create_cq(l->id->verbs, 2 * nrx + 32, NULL, NULL,
+	l->cq = l->pd ? ibv_create_cq(l->id->verbs, 2 * nrx + send_depth + 16,
+				      NULL, NULL,
 				      0) : NULL;
 	l->mr = l->cq && l->buf ?
 		ibv_reg_mr(l->pd, l->buf, size, IBV_ACCESS_LOCAL_WRITE) : NULL;
@@ -234,8 +251,8 @@ int connect_with(struct link *l, const void *priv, unsigned int len)
 		.responder_resources = 0,
 		.initiator_depth = 0,
 		.flow_control = 1,
-		.retry_count = 7,
-		.rnr_retry_count = 7,
+		.retry_count = cm_retry,
+		.rnr_retry_count = cm_rnr_retry,
 	};
 
 	if (rdma_connect(l->id, &cp)) {

@@ -35,7 +35,10 @@ typedef __u64 u64;
 #define MSG_CONNACK		0xc1
 #define MSG_NOOP		0xd0
 #define MSG_IMMEDIATE		0xd1
+#define MSG_PUT_REQ		0xd2
+#define MSG_PUT_NAK		0xd3
 #define MSG_PUT_ACK		0xd4
+#define MSG_PUT_DONE		0xd5
 #define MSG_GET_REQ		0xd6
 #define MSG_GET_DONE		0xd7
 
@@ -68,6 +71,13 @@ typedef __u64 u64;
 extern unsigned int wait_secs;
 extern unsigned int queue_depth;
 extern u64 src_nid, dst_nid, src_stamp, dst_stamp;
+/*
+ * Connection knobs (defaults: those of the first peers): send queue
+ * depth, rdma_cm retry_count and rnr_retry_count, and whether to bind a
+ * privileged source port (1023 down to 512) as stock's active side does.
+ */
+extern unsigned int send_depth, cm_retry, cm_rnr_retry;
+extern bool privileged_port;
 
 /*
  * A connection: @nrx receive buffers of MSG_SIZE at @buf, then @tx_size
