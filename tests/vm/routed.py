@@ -23,7 +23,11 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   dropped by r once disabled; drop_asym_route on b dropping what r
   routes from a while b's route to tcp does not go through r; a, its
   LNet unloaded, playing a stock Lustre client (utils/tests/sock_lustre.c)
-  through r to b, checked as stock would check it.
+  through r to b, checked as stock would check it; then b, its LNet
+  unloaded (rxe0 stays), playing a stock Lustre client on o2ib
+  (utils/tests/o2ib_client.c: PUT_REQ/RDMA into r's buffers, GETs
+  always IMMEDIATE, large REPLYs by PUT_REQ onto its sink) through r to
+  a, whose LNet is back.
 """
 
 import vm

@@ -138,7 +138,7 @@ static int credits;		/* ours: credited messages we may send */
 static int r_credits;		/* the router's, as we gave them */
 static unsigned int owed;	/* credits we owe the router */
 static unsigned int noops_in_flight, rdma_in_flight;
-static unsigned int pings_answered, pushes_acked, noops_rx;
+static unsigned int pings_answered, pushes_acked, noops_rx, noops_tx;
 
 /* What the script waits for: the response to one request of ours. */
 static struct {
@@ -346,6 +346,7 @@ static int maybe_noop(void)
 	if (!uncredited(&s, MSG_NOOP, HDR_SIZE))
 		return 2;
 	noops_in_flight++;
+	noops_tx++;
 	return post_msg(s, HDR_SIZE, NULL);
 }
 
@@ -640,7 +641,7 @@ static int rx_get_req(const u8 *m, u32 nob)
 	if (nob < GET_RD_OFF + RD_HDR_SIZE)
 		return failf("GET_REQ of %u bytes", nob);
 	if (get64(h + H_DEST_NID) != src_nid)
-		return failf("GET_REQ for %s from %s: a GET through a router is IMMEDIATE (routing 4.6)",
+		return failf("GET_REQ for %s from %s: a routed GET is IMMEDIATE (4.6)",
 			     nidstr(get64(h + H_DEST_NID)),
 			     nidstr(get64(h + H_SRC_NID)));
 	rc = check_lnet(h, "GET_REQ");
@@ -1170,7 +1171,7 @@ int main(int argc, char **argv)
 		rc = failf("a transaction still open at the end");
 		goto out;
 	}
-	printf("NOOPs from the router: %u\n", noops_rx);
+	printf("NOOPs: %u from the router, %u to it\n", noops_rx, noops_tx);
 	printf("OK: puts=%u bytes=%llu gets=%u pings=%u pushes=%u\n", nputs,
 	       bytes, ngets, pings_answered, pushes_acked);
 out:
