@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * o2ib_peer: the ko2iblnd wire protocol from user space (rdma_cm and
- * verbs), shared by the test peers o2ib_hostile (attacks) and
- * o2ib_lustre (a stock Lustre node answering GETs).  Byte layouts follow
+ * verbs), shared by the test peers o2ib_hostile (attacks), o2ib_lustre
+ * (a stock Lustre node answering GETs) and o2ib_client (a stock Lustre
+ * client sending through a router).  Byte layouts follow
  * the LNet wire protocol, section 5; messages are sent in our
  * (little-endian) byte order, as the spec lets a sender do.
  */
