@@ -60,8 +60,18 @@ module_loaded() {
 	return 1
 }
 
+# Our modules that use lnet and that a scenario loads only for itself
+# (lnet_load does not): lnet_unload unloads them first if loaded, so
+# that a test which does not know them can still unload lnet.
+LNET_USER_MODULES="lnet_nidmap"
+
 lnet_unload() {
 	local m i lnet_mods=()
+	for m in $LNET_USER_MODULES; do
+		if module_loaded "$m"; then
+			rmmod "$m" || fail "rmmod $m"
+		fi
+	done
 	read -r -a lnet_mods <<< "$LNET_MODULES"
 	for ((i = ${#lnet_mods[@]} - 1; i >= 0; i--)); do
 		m=${lnet_mods[i]##*/}
