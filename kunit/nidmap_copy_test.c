@@ -292,7 +292,7 @@ static int make_register(struct kunit *test, u8 *buf, u64 seq,
 	return nidmap_enc_finish(&enc, 0);
 }
 
-/* REGISTER: applied in order, owner checked, status and index. */
+/* REGISTER: applied in order, all or none, owner checked, status, index. */
 static void nidmap_pub_register(struct kunit *test)
 {
 	struct nidmap_limits lim = { .max_entries = 8, .max_tombstones = 8 };
@@ -329,9 +329,14 @@ static void nidmap_pub_register(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rep.hdr.base, 0ULL);
 	KUNIT_EXPECT_EQ(test, rep.hdr.version, 2ULL);
 
-	/* Removal of a target it does not have: NOENT at record 1. */
+	/*
+	 * A change, then the removal of a target it does not have: NOENT
+	 * at record 1, and record 0 undone (all or none).
+	 */
 	recs[0] = recs[2];
 	recs[0].version = 0;
+	swap(recs[0].nids[0], recs[0].nids[recs[0].nnids - 1]);
+	recs[0].nids[0].nid_addr[0] ^= cpu_to_be32(0x100);
 	memset(&recs[1], 0, sizeof(recs[1]));
 	strscpy(recs[1].name, "fs-MDT0000", sizeof(recs[1].name));
 	recs[1].flags = NIDMAP_R_DELETED;
@@ -339,6 +344,14 @@ static void nidmap_pub_register(struct kunit *test)
 	answer(test, t, buf, len, &a, &rep);
 	KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_NOENT);
 	KUNIT_EXPECT_EQ(test, rep.hdr.base, 1ULL);
+	KUNIT_EXPECT_EQ(test, rep.hdr.version, 2ULL);
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 2ULL);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[0].name, &recs[1]),
+			0);
+	KUNIT_EXPECT_EQ(test, recs[1].version, 2ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(recs[1].nids, recs[2].nids,
+				     recs[2].nnids * sizeof(recs[2].nids[0])),
+			0);
 
 	/* SUBSCRIBE: OK with the table's epoch and version. */
 	{

@@ -370,9 +370,277 @@ static void table_failover_order(struct kunit *test)
 	nidmap_table_destroy(t);
 }
 
+/* A batch for nidmap_table_apply(): records from an array. */
+struct batch {
+	const struct nidmap_rec	*recs;
+	int			n;
+	int			i;
+};
+
+static bool next_rec(void *arg, struct nidmap_rec *rec)
+{
+	struct batch *b = arg;
+
+	if (b->i >= b->n)
+		return false;
+	*rec = b->recs[b->i++];
+	return true;
+}
+
+/* Every record of a table, tombstones too, in version order. */
+struct snap {
+	struct nidmap_rec	r[NAMES * 2];
+	int			n;
+	u64			version;
+	u64			horizon;
+	u32			nlive;
+	u32			ntomb;
+};
+
+static int snap_emit(void *arg, const struct nidmap_rec *rec)
+{
+	struct snap *s = arg;
+
+	if (s->n >= ARRAY_SIZE(s->r))
+		return -E2BIG;
+	s->r[s->n++] = *rec;
+	return 0;
+}
+
+static void snapshot(struct kunit *test, struct nidmap_table *t,
+		     struct snap *s)
+{
+	struct nidmap_extract res;
+
+	s->n = 0;
+	KUNIT_ASSERT_EQ(test, nidmap_table_extract(t, 0, NIDMAP_NO_RESYNC,
+						   snap_emit, s, &res), 0);
+	s->version = nidmap_table_version(t);
+	s->horizon = nidmap_table_horizon(t);
+	s->nlive = nidmap_table_count(t, &s->ntomb);
+}
+
+static void expect_same(struct kunit *test, const struct snap *a,
+			const struct snap *b)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ(test, a->version, b->version);
+	KUNIT_EXPECT_EQ(test, a->horizon, b->horizon);
+	KUNIT_EXPECT_EQ(test, a->nlive, b->nlive);
+	KUNIT_EXPECT_EQ(test, a->ntomb, b->ntomb);
+	KUNIT_ASSERT_EQ(test, a->n, b->n);
+	for (i = 0; i < a->n; i++)
+		KUNIT_EXPECT_EQ(test, memcmp(&a->r[i], &b->r[i],
+					     sizeof(a->r[i])), 0);
+}
+
+/* @rec: target @i with NID @nid (by @owner) or removed (DELETED). */
+static void simple_rec(int i, u32 nid, struct nidmap_rec *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	name_of(i, rec->name);
+	if (!nid) {
+		rec->flags = NIDMAP_R_DELETED;
+		return;
+	}
+	rec->nnids = 1;
+	mk_nid(nid, &rec->nids[0]);
+}
+
+/*
+ * A batch is applied all or none: a refusal anywhere (not the owner, no
+ * room, no such target) undoes the records before it, whatever they did
+ * (added, changed, removed, revived a tombstone, changed a target twice):
+ * every record, tombstone, count, the version and the horizon as before;
+ * the tombstones restored keep their order (the next one forgotten is
+ * the oldest).  A batch without a refusal takes consecutive versions.
+ */
+static void table_apply_all_or_none(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 8, .max_tombstones = 2 };
+	struct nidmap_rec *recs = kunit_kcalloc(test, 10, sizeof(*recs),
+						GFP_KERNEL);
+	struct snap *s0 = kunit_kzalloc(test, sizeof(*s0), GFP_KERNEL);
+	struct snap *s1 = kunit_kzalloc(test, sizeof(*s1), GFP_KERNEL);
+	struct lnet_nid owner, other;
+	struct nidmap_table *t;
+	struct nidmap_rec got;
+	struct batch b;
+	u32 index;
+	u64 v;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	KUNIT_ASSERT_NOT_NULL(test, s0);
+	KUNIT_ASSERT_NOT_NULL(test, s1);
+	t = nidmap_table_create(&lim, 9);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	mk_nid(40, &owner);
+	mk_nid(41, &other);
+	for (i = 0; i < 5; i++) {
+		simple_rec(i, 100 + i, &recs[0]);
+		KUNIT_ASSERT_EQ(test, nidmap_table_set(t, &recs[0],
+						       i < 4 ? &owner : &other,
+						       &v), 0);
+	}
+	KUNIT_ASSERT_EQ(test, nidmap_table_delete(t, recs[0].name, &other,
+						  &v), 0);
+	name_of(3, recs[0].name);
+	KUNIT_ASSERT_EQ(test, nidmap_table_delete(t, recs[0].name, &owner,
+						  &v), 0);	/* 7 */
+	simple_rec(4, 104, &recs[0]);
+	KUNIT_ASSERT_EQ(test, nidmap_table_set(t, &recs[0], &other, &v), 0);
+	snapshot(test, t, s0);
+	KUNIT_ASSERT_EQ(test, s0->version, 8ULL);
+	KUNIT_ASSERT_EQ(test, s0->ntomb, 1U);
+
+	/* Every kind of change, then a record of another owner's target. */
+	simple_rec(5, 105, &recs[0]);		/* added */
+	simple_rec(0, 200, &recs[1]);		/* changed */
+	simple_rec(1, 0, &recs[2]);		/* removed */
+	simple_rec(3, 103, &recs[3]);		/* a tombstone revived */
+	simple_rec(5, 205, &recs[4]);		/* changed in the batch */
+	simple_rec(5, 0, &recs[5]);		/* and removed */
+	simple_rec(2, 0, &recs[6]);		/* removed: 3 tombstones */
+	simple_rec(4, 204, &recs[7]);		/* other's: refused */
+	b = (struct batch){ .recs = recs, .n = 8 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+						 &index), -EPERM);
+	KUNIT_EXPECT_EQ(test, index, 7U);
+	snapshot(test, t, s1);
+	expect_same(test, s0, s1);
+	name_of(3, got.name);
+	KUNIT_EXPECT_EQ(test, nidmap_table_lookup(t, got.name, &got), -ENOENT);
+
+	/* No such target at the end: the same. */
+	simple_rec(6, 0, &recs[7]);
+	b = (struct batch){ .recs = recs, .n = 8 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+						 &index), -ENOENT);
+	KUNIT_EXPECT_EQ(test, index, 7U);
+	snapshot(test, t, s1);
+	expect_same(test, s0, s1);
+
+	/* No room (8 entries): the 5th new target is refused. */
+	for (i = 0; i < 5; i++)
+		simple_rec(8 + i, 108 + i, &recs[i]);
+	b = (struct batch){ .recs = recs, .n = 5 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+						 &index), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, index, 4U);
+	snapshot(test, t, s1);
+	expect_same(test, s0, s1);
+
+	/* Target 3's tombstone is still the oldest: forgotten first. */
+	simple_rec(1, 0, &recs[0]);
+	simple_rec(2, 0, &recs[1]);
+	b = (struct batch){ .recs = recs, .n = 2 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+						 &index), 0);
+	KUNIT_EXPECT_EQ(test, index, 2U);
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 10ULL);
+	KUNIT_EXPECT_EQ(test, nidmap_table_horizon(t), 7ULL);
+
+	/* Applied: consecutive versions, each record seeing the last. */
+	simple_rec(5, 105, &recs[0]);
+	simple_rec(5, 205, &recs[1]);
+	simple_rec(0, 200, &recs[2]);
+	b = (struct batch){ .recs = recs, .n = 3 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+						 &index), 0);
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 13ULL);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[1].name, &got), 0);
+	KUNIT_EXPECT_EQ(test, got.version, 12ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(&got.nids[0], &recs[1].nids[0],
+				     sizeof(got.nids[0])), 0);
+	/* The version 11 entry went with the batch: not in a delta. */
+	snapshot(test, t, s1);
+	for (i = 0; i < s1->n; i++)
+		KUNIT_EXPECT_NE(test, s1->r[i].version, 11ULL);
+	KUNIT_EXPECT_EQ(test, s1->nlive, 3U);	/* 0, 4, 5 */
+	nidmap_table_destroy(t);
+}
+
+static u64 fake_now;
+
+static u64 fake_clock(void)
+{
+	return fake_now;
+}
+
+/*
+ * Tombstones expire by age: one kept max_tomb_age seconds is forgotten
+ * (at the next change, fetch or count) and the horizon moves to it; a
+ * subscriber below the horizon gets the whole table, one at or above it
+ * a delta that still says what was removed since.
+ */
+static void table_tomb_age(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 8, .max_tombstones = 8,
+				     .max_tomb_age = 100 };
+	struct nidmap_extract res;
+	struct nidmap_table *t;
+	struct nidmap_rec rec;
+	struct snap *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	u32 ntomb;
+	u64 v;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	t = nidmap_table_create(&lim, 11);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	nidmap_table_set_clock(t, fake_clock);
+	fake_now = 1000;
+	for (i = 0; i < 4; i++) {
+		simple_rec(i, 100 + i, &rec);
+		KUNIT_ASSERT_EQ(test, nidmap_table_set(t, &rec, NULL, &v), 0);
+	}
+	name_of(0, rec.name);
+	KUNIT_ASSERT_EQ(test, nidmap_table_delete(t, rec.name, NULL, &v), 0);
+	KUNIT_ASSERT_EQ(test, v, 5ULL);
+	fake_now = 1050;
+	name_of(1, rec.name);
+	KUNIT_ASSERT_EQ(test, nidmap_table_delete(t, rec.name, NULL, &v), 0);
+	fake_now = 1099;
+	KUNIT_EXPECT_EQ(test, nidmap_table_count(t, &ntomb), 2U);
+	KUNIT_EXPECT_EQ(test, ntomb, 2U);
+	KUNIT_EXPECT_EQ(test, nidmap_table_horizon(t), 0ULL);
+
+	fake_now = 1100;		/* the first is 100 s old */
+	KUNIT_EXPECT_EQ(test, nidmap_table_count(t, &ntomb), 2U);
+	KUNIT_EXPECT_EQ(test, ntomb, 1U);
+	KUNIT_EXPECT_EQ(test, nidmap_table_horizon(t), 5ULL);
+	s->n = 0;
+	KUNIT_ASSERT_EQ(test, nidmap_table_extract(t, 4, NIDMAP_NO_RESYNC,
+						   snap_emit, s, &res), 0);
+	KUNIT_EXPECT_TRUE(test, res.full);
+	KUNIT_EXPECT_EQ(test, s->n, 3);		/* 2, 3 and 1's tombstone */
+	s->n = 0;
+	KUNIT_ASSERT_EQ(test, nidmap_table_extract(t, 5, NIDMAP_NO_RESYNC,
+						   snap_emit, s, &res), 0);
+	KUNIT_EXPECT_FALSE(test, res.full);
+	KUNIT_ASSERT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->r[0].version, 6ULL);
+	KUNIT_EXPECT_TRUE(test, s->r[0].flags & NIDMAP_R_DELETED);
+
+	fake_now = 1150;		/* the second too: a fetch forgets it */
+	s->n = 0;
+	KUNIT_ASSERT_EQ(test, nidmap_table_extract(t, 5, NIDMAP_NO_RESYNC,
+						   snap_emit, s, &res), 0);
+	KUNIT_EXPECT_TRUE(test, res.full);
+	KUNIT_EXPECT_EQ(test, s->n, 2);
+	KUNIT_EXPECT_EQ(test, nidmap_table_horizon(t), 6ULL);
+	KUNIT_EXPECT_EQ(test, nidmap_table_count(t, &ntomb), 2U);
+	KUNIT_EXPECT_EQ(test, ntomb, 0U);
+	nidmap_table_destroy(t);
+}
+
 static struct kunit_case nidmap_table_cases[] = {
 	KUNIT_CASE(table_model_random),
 	KUNIT_CASE(table_failover_order),
+	KUNIT_CASE(table_apply_all_or_none),
+	KUNIT_CASE(table_tomb_age),
 	{}
 };
 

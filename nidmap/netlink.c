@@ -18,6 +18,12 @@ DEFINE_MUTEX(nidmap_cfg_lock);
 
 static struct genl_family nidmap_genl_family;
 
+/* Defaults of a publisher's table. */
+#define NIDMAP_DFLT_ENTRIES	65536
+#define NIDMAP_DFLT_TOMBSTONES	4096
+#define NIDMAP_DFLT_TOMB_AGE	3600		/* seconds */
+#define NIDMAP_TOMB_AGE_MAX	(30 * 86400)
+
 #define NIDMAP_STR_POLICY(n)	{ .type = NLA_NUL_STRING, .len = (n) - 1 }
 
 static const struct nla_policy nidmap_nids_policy[NIDMAP_A_NID + 1] = {
@@ -33,12 +39,18 @@ static struct netlink_range_validation nidmap_tombstones_range = {
 	.max = NIDMAP_TARGETS_MAX,
 };
 
+static struct netlink_range_validation nidmap_tomb_age_range = {
+	.max = NIDMAP_TOMB_AGE_MAX,
+};
+
 static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 	[NIDMAP_A_ENABLE]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[NIDMAP_A_MAX_ENTRIES]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&nidmap_entries_range),
 	[NIDMAP_A_MAX_TOMBSTONES] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						&nidmap_tombstones_range),
+	[NIDMAP_A_TOMB_AGE]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&nidmap_tomb_age_range),
 	[NIDMAP_A_PUBLISHER]	= NIDMAP_STR_POLICY(NIDMAP_GENL_NID_LEN),
 	[NIDMAP_A_NAME]		= NIDMAP_STR_POLICY(NIDMAP_GENL_NAME_LEN),
 	[NIDMAP_A_NIDS]		= NLA_POLICY_NESTED(nidmap_nids_policy),
@@ -47,10 +59,6 @@ static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 						   NIDMAP_SOURCE_PUBLISHER,
 						   NIDMAP_SOURCE_SUBSCRIBER),
 };
-
-/* Defaults of a publisher's table. */
-#define NIDMAP_DFLT_ENTRIES	65536
-#define NIDMAP_DFLT_TOMBSTONES	4096
 
 static int nidmap_genl_pre_doit(const struct genl_ops *ops,
 				struct sk_buff *skb, struct genl_info *info)
@@ -97,6 +105,7 @@ static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 	struct nidmap_limits lim = {
 		.max_entries = NIDMAP_DFLT_ENTRIES,
 		.max_tombstones = NIDMAP_DFLT_TOMBSTONES,
+		.max_tomb_age = NIDMAP_DFLT_TOMB_AGE,
 	};
 	int rc = 0;
 
@@ -106,6 +115,8 @@ static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 		lim.max_entries = nla_get_u32(tb[NIDMAP_A_MAX_ENTRIES]);
 	if (tb[NIDMAP_A_MAX_TOMBSTONES])
 		lim.max_tombstones = nla_get_u32(tb[NIDMAP_A_MAX_TOMBSTONES]);
+	if (tb[NIDMAP_A_TOMB_AGE])
+		lim.max_tomb_age = nla_get_u32(tb[NIDMAP_A_TOMB_AGE]);
 	mutex_lock(&nidmap_cfg_lock);
 	if (nla_get_u8(tb[NIDMAP_A_ENABLE]))
 		rc = nidmap_pub_start(&lim);

@@ -201,10 +201,13 @@ struct nidmap_table;
  * @max_entries: live entries, at most NIDMAP_TARGETS_MAX
  * @max_tombstones: deletions remembered for deltas; beyond, the oldest
  *	is forgotten and the horizon moves up
+ * @max_tomb_age: seconds a deletion is remembered (0: no age bound);
+ *	older ones are forgotten as above
  */
 struct nidmap_limits {
 	u32	max_entries;
 	u32	max_tombstones;
+	u32	max_tomb_age;
 };
 
 /*
@@ -213,6 +216,9 @@ struct nidmap_limits {
  * or another error to stop and return it.
  */
 typedef int (*nidmap_emit_t)(void *arg, const struct nidmap_rec *rec);
+
+/* Gives nidmap_table_apply() its next record; false: no more. */
+typedef bool (*nidmap_next_t)(void *arg, struct nidmap_rec *rec);
 
 /**
  * struct nidmap_extract - what nidmap_table_extract() found
@@ -237,10 +243,13 @@ struct nidmap_extract {
 struct nidmap_table *nidmap_table_create(const struct nidmap_limits *lim,
 					 u64 epoch);
 void nidmap_table_destroy(struct nidmap_table *t);
+void nidmap_table_set_clock(struct nidmap_table *t, u64 (*clock)(void));
 int nidmap_table_set(struct nidmap_table *t, const struct nidmap_rec *rec,
 		     const struct lnet_nid *by, u64 *version);
 int nidmap_table_delete(struct nidmap_table *t, const char *name,
 			const struct lnet_nid *by, u64 *version);
+int nidmap_table_apply(struct nidmap_table *t, nidmap_next_t next, void *arg,
+		       const struct lnet_nid *by, u32 *index);
 int nidmap_table_lookup(struct nidmap_table *t, const char *name,
 			struct nidmap_rec *rec);
 int nidmap_table_extract(struct nidmap_table *t, u64 since, u64 resync,

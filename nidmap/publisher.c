@@ -115,32 +115,26 @@ static int nidmap_answer_fetch(struct nidmap_table *t,
 	return nidmap_enc_finish(&enc, 0);
 }
 
+static bool nidmap_next_rec(void *arg, struct nidmap_rec *rec)
+{
+	return nidmap_iter_rec(arg, rec);
+}
+
 static int nidmap_answer_register(struct nidmap_table *t,
 				  const struct nidmap_msg *req,
 				  const struct lnet_nid *from, void *buf,
 				  size_t size)
 {
-	struct nidmap_rec *rec;
 	struct nidmap_iter it;
-	u64 v = 0;
-	int rc = 0;
+	u32 index;
+	int rc;
 
-	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
-	if (!rec)
-		return -ENOMEM;
 	nidmap_iter_init(&it, req);
-	while (!rc && nidmap_iter_rec(&it, rec)) {
-		if (rec->flags & NIDMAP_R_DELETED)
-			rc = nidmap_table_delete(t, rec->name, from, &v);
-		else
-			rc = nidmap_table_set(t, rec, from, &v);
-	}
-	kfree(rec);
+	rc = nidmap_table_apply(t, nidmap_next_rec, &it, from, &index);
 	if (rc)
 		nidmap_count(NIDMAP_A_CTR_REFUSED);
 	return nidmap_answer_status(&req->hdr, nidmap_table_epoch(t),
-				    nidmap_table_version(t),
-				    rc ? it.index - 1 : 0,
+				    nidmap_table_version(t), rc ? index : 0,
 				    nidmap_errno_to_status(rc), buf, size);
 }
 
@@ -155,9 +149,9 @@ static int nidmap_answer_register(struct nidmap_table *t,
  * FETCH: a FETCH_REPLY page, a delta from the request's version or a
  * full resync (another epoch, a version beyond the table's, tombstones
  * forgotten), continuing a resync with FULL.  REGISTER: its records
- * applied in order, a STATUS with the table's version after, or the
- * first refusal's status and index (in @base; the records before it
- * stay applied).  SUBSCRIBE: a STATUS OK with the table's epoch and
+ * applied in order, all or none (nidmap_table_apply()), a STATUS with
+ * the table's version after, or the refusal's status and the refused
+ * record's index (in @base), the table unchanged.  SUBSCRIBE: a STATUS OK with the table's epoch and
  * version (the caller keeps the subscriber list).
  *
  * Return: the answer's length, or -errno (-EOPNOTSUPP not a request).
@@ -426,9 +420,10 @@ int nidmap_pub_start(const struct nidmap_limits *lim)
 	/* Epoch: the clock and random bits, never 0. */
 	epoch = (u64)ktime_get_real_seconds() << 32 | get_random_u32() | 1;
 	pub->table = nidmap_table_create(lim, epoch);
-	if (!pub->table) {
+	if (IS_ERR(pub->table)) {
+		rc = PTR_ERR(pub->table);
 		kfree(pub);
-		return -ENOMEM;
+		return rc;
 	}
 	mutex_init(&pub->lock);
 	INIT_LIST_HEAD(&pub->subs);

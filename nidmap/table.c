@@ -20,6 +20,7 @@
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
@@ -31,6 +32,7 @@
  * @tomb: in the table's tombstone list, oldest first (tombstones only)
  * @rcu: freeing after readers
  * @version: the version of the last change
+ * @stamp: a tombstone's deletion time (the table's clock, seconds)
  * @owner: the NID that registered it (ANY: set locally)
  * @flags: NIDMAP_R_* (DELETED for a tombstone)
  * @nnids: NIDs
@@ -44,6 +46,7 @@ struct nidmap_entry {
 	struct list_head	tomb;
 	struct rcu_head		rcu;
 	u64			version;
+	u64			stamp;
 	struct lnet_nid		owner;
 	u16			flags;
 	u8			nnids;
@@ -65,6 +68,7 @@ struct nidmap_entry {
  * @horizon: the newest version of a forgotten tombstone
  * @nlive: entries
  * @ntomb: tombstones
+ * @clock: seconds, for tombstone ages (boot time; KUnit sets its own)
  */
 struct nidmap_table {
 	struct mutex		lock;	/* changes and extraction */
@@ -77,6 +81,7 @@ struct nidmap_table {
 	u64			horizon;
 	u32			nlive;
 	u32			ntomb;
+	u64			(*clock)(void);
 };
 
 static const struct rhashtable_params nidmap_names_params = {
@@ -85,6 +90,12 @@ static const struct rhashtable_params nidmap_names_params = {
 	.head_offset	= offsetof(struct nidmap_entry, node),
 	.automatic_shrinking = true,
 };
+
+/* Seconds, for tombstone ages: boot time (suspend included). */
+static u64 nidmap_clock_boottime(void)
+{
+	return ktime_get_boottime_seconds();
+}
 
 /**
  * nidmap_table_create() - an empty table at version 0
@@ -115,9 +126,21 @@ struct nidmap_table *nidmap_table_create(const struct nidmap_limits *lim,
 	INIT_LIST_HEAD(&t->tombs);
 	t->lim = *lim;
 	t->epoch = epoch;
+	t->clock = nidmap_clock_boottime;
 	return t;
 }
 EXPORT_SYMBOL_IF_KUNIT(nidmap_table_create);
+
+/**
+ * nidmap_table_set_clock() - the clock tombstone ages are read on
+ * @t: a table with no tombstone yet
+ * @clock: seconds, never going back (KUnit's fake time)
+ */
+void nidmap_table_set_clock(struct nidmap_table *t, u64 (*clock)(void))
+{
+	t->clock = clock;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_table_set_clock);
 
 static void nidmap_entry_free(void *ptr, void *arg)
 {
@@ -175,12 +198,37 @@ static bool nidmap_may_change(const struct nidmap_entry *e,
 	return false;
 }
 
+/**
+ * struct nidmap_undo - one change of a batch (nidmap_table_apply())
+ * @old: the entry replaced, kept (in the version xarray too) until the
+ *	batch ends; NULL if there was none
+ * @new: the entry put in its place
+ */
+struct nidmap_undo {
+	struct nidmap_entry	*old;
+	struct nidmap_entry	*new;
+};
+
+/**
+ * struct nidmap_batch - the changes of a batch so far, to undo them all
+ *	if a later record is refused
+ * @undo: NIDMAP_REGISTER_MAX of them
+ * @n: changes made
+ * @version: the table's version before the batch
+ */
+struct nidmap_batch {
+	struct nidmap_undo	*undo;
+	unsigned int		n;
+	u64			version;
+};
+
 /*
  * Put @new (version t->version + 1) in place of @old (NULL: none), or fail
- * with nothing changed.
+ * with nothing changed.  In a batch @old stays allocated and at its
+ * version until the batch ends (nidmap_batch_end()).
  */
 static int nidmap_commit(struct nidmap_table *t, struct nidmap_entry *old,
-			 struct nidmap_entry *new)
+			 struct nidmap_entry *new, struct nidmap_batch *b)
 {
 	int rc;
 
@@ -200,40 +248,201 @@ static int nidmap_commit(struct nidmap_table *t, struct nidmap_entry *old,
 		return rc;
 	}
 	if (old) {
-		xa_erase(&t->versions, old->version);
 		if (old->flags & NIDMAP_R_DELETED) {
 			list_del(&old->tomb);
 			t->ntomb--;
 		} else {
 			t->nlive--;
 		}
-		kfree_rcu(old, rcu);
+		if (!b) {
+			xa_erase(&t->versions, old->version);
+			kfree_rcu(old, rcu);
+		}
 	}
 	if (new->flags & NIDMAP_R_DELETED) {
+		new->stamp = t->clock();
 		list_add_tail(&new->tomb, &t->tombs);
 		t->ntomb++;
 	} else {
 		t->nlive++;
 	}
 	t->version = new->version;
+	if (b) {
+		b->undo[b->n].old = old;
+		b->undo[b->n].new = new;
+		b->n++;
+	}
 	return 0;
 }
 
-/* Forget the oldest tombstones beyond the bound; the horizon follows. */
+/* A tombstone back in the list, which is in version order. */
+static void nidmap_tomb_restore(struct nidmap_table *t, struct nidmap_entry *e)
+{
+	struct nidmap_entry *p;
+
+	list_for_each_entry_reverse(p, &t->tombs, tomb) {
+		if (p->version < e->version) {
+			list_add(&e->tomb, &p->tomb);
+			t->ntomb++;
+			return;
+		}
+	}
+	list_add(&e->tomb, &t->tombs);
+	t->ntomb++;
+}
+
+/*
+ * End a batch: keep its changes (@undo false: the entries they replaced
+ * go) or undo them, newest first (nothing allocates: every entry an undo
+ * puts back is still at its version in the xarray).
+ */
+static void nidmap_batch_end(struct nidmap_table *t, struct nidmap_batch *b,
+			     bool undo)
+{
+	struct nidmap_undo *u;
+
+	while (b->n) {
+		u = &b->undo[--b->n];
+		if (!undo) {
+			if (u->old) {
+				xa_erase(&t->versions, u->old->version);
+				kfree_rcu(u->old, rcu);
+			}
+			continue;
+		}
+		if (u->old)
+			rhashtable_replace_fast(&t->names, &u->new->node,
+						&u->old->node,
+						nidmap_names_params);
+		else
+			rhashtable_remove_fast(&t->names, &u->new->node,
+					       nidmap_names_params);
+		xa_erase(&t->versions, u->new->version);
+		if (u->new->flags & NIDMAP_R_DELETED) {
+			list_del(&u->new->tomb);
+			t->ntomb--;
+		} else {
+			t->nlive--;
+		}
+		if (u->old) {
+			if (u->old->flags & NIDMAP_R_DELETED)
+				nidmap_tomb_restore(t, u->old);
+			else
+				t->nlive++;
+		}
+		kfree_rcu(u->new, rcu);
+	}
+	if (undo)
+		t->version = b->version;
+}
+
+/* Forget a tombstone: a delta can no longer say it; the horizon follows. */
+static void nidmap_forget(struct nidmap_table *t, struct nidmap_entry *e)
+{
+	list_del(&e->tomb);
+	t->ntomb--;
+	xa_erase(&t->versions, e->version);
+	rhashtable_remove_fast(&t->names, &e->node, nidmap_names_params);
+	t->horizon = e->version;
+	kfree_rcu(e, rcu);
+}
+
+/*
+ * Forget the oldest tombstones beyond the bound, and those older than
+ * max_tomb_age seconds; the horizon follows.
+ */
 static void nidmap_purge(struct nidmap_table *t)
 {
-	struct nidmap_entry *e;
+	struct nidmap_entry *e, *n;
+	u64 now;
 
-	while (t->ntomb > t->lim.max_tombstones) {
-		e = list_first_entry(&t->tombs, struct nidmap_entry, tomb);
-		list_del(&e->tomb);
-		t->ntomb--;
-		xa_erase(&t->versions, e->version);
-		rhashtable_remove_fast(&t->names, &e->node,
-				       nidmap_names_params);
-		t->horizon = e->version;
-		kfree_rcu(e, rcu);
+	while (t->ntomb > t->lim.max_tombstones)
+		nidmap_forget(t, list_first_entry(&t->tombs,
+						  struct nidmap_entry, tomb));
+	if (!t->lim.max_tomb_age)
+		return;
+	now = t->clock();
+	list_for_each_entry_safe(e, n, &t->tombs, tomb) {
+		if (now - e->stamp < t->lim.max_tomb_age)
+			break;
+		nidmap_forget(t, e);
 	}
+}
+
+/* nidmap_table_set()'s change, the table locked; @b: in a batch, or NULL. */
+static int nidmap_set_locked(struct nidmap_table *t,
+			     const struct nidmap_rec *rec,
+			     const struct lnet_nid *by, u64 *version,
+			     struct nidmap_batch *b)
+{
+	struct nidmap_entry *old, *new;
+	int rc;
+
+	rc = nidmap_rec_check(rec, true);
+	if (rc)
+		return rc;
+	if (rec->flags & NIDMAP_R_DELETED)
+		return -EPROTO;
+	old = nidmap_find(t, rec->name);
+	if (old && !nidmap_may_change(old, by))
+		return -EPERM;
+	if (old && !(old->flags & NIDMAP_R_DELETED) &&
+	    old->flags == rec->flags && old->nnids == rec->nnids &&
+	    old->nnets == rec->nnets &&
+	    !memcmp(old->nids, rec->nids, rec->nnids * sizeof(rec->nids[0])) &&
+	    !memcmp(old->nets, rec->nets, rec->nnets * sizeof(rec->nets[0]))) {
+		*version = old->version;
+		return 0;
+	}
+	if ((!old || old->flags & NIDMAP_R_DELETED) &&
+	    t->nlive >= t->lim.max_entries)
+		return -ENOSPC;
+	new = kzalloc(struct_size(new, nids, rec->nnids), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	strscpy(new->name, rec->name, sizeof(new->name));
+	new->owner = by ? *by : LNET_ANY_NID;
+	new->flags = rec->flags;
+	new->nnids = rec->nnids;
+	new->nnets = rec->nnets;
+	memcpy(new->nids, rec->nids, rec->nnids * sizeof(rec->nids[0]));
+	memcpy(new->nets, rec->nets, rec->nnets * sizeof(rec->nets[0]));
+	rc = nidmap_commit(t, old, new, b);
+	if (rc)
+		kfree(new);
+	else
+		*version = new->version;
+	return rc;
+}
+
+/* nidmap_table_delete()'s change, the table locked; @b as above. */
+static int nidmap_delete_locked(struct nidmap_table *t, const char *name,
+				const struct lnet_nid *by, u64 *version,
+				struct nidmap_batch *b)
+{
+	struct nidmap_entry *old, *new;
+	int rc;
+
+	if (nidmap_name_check(name, NIDMAP_NAME_MAX) < 0)
+		return -ENOENT;
+	old = nidmap_find(t, name);
+	if (!old || old->flags & NIDMAP_R_DELETED)
+		return -ENOENT;
+	if (!nidmap_may_change(old, by))
+		return -EPERM;
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	memcpy(new->name, old->name, sizeof(new->name));
+	new->owner = LNET_ANY_NID;
+	new->flags = NIDMAP_R_DELETED;
+	rc = nidmap_commit(t, old, new, b);
+	if (rc) {
+		kfree(new);
+		return rc;
+	}
+	*version = new->version;
+	return 0;
 }
 
 /**
@@ -252,52 +461,11 @@ static void nidmap_purge(struct nidmap_table *t)
 int nidmap_table_set(struct nidmap_table *t, const struct nidmap_rec *rec,
 		     const struct lnet_nid *by, u64 *version)
 {
-	struct nidmap_entry *old, *new;
 	int rc;
 
-	rc = nidmap_rec_check(rec, true);
-	if (rc)
-		return rc;
-	if (rec->flags & NIDMAP_R_DELETED)
-		return -EPROTO;
-
 	mutex_lock(&t->lock);
-	old = nidmap_find(t, rec->name);
-	if (old && !nidmap_may_change(old, by)) {
-		rc = -EPERM;
-		goto out;
-	}
-	if (old && !(old->flags & NIDMAP_R_DELETED) &&
-	    old->flags == rec->flags && old->nnids == rec->nnids &&
-	    old->nnets == rec->nnets &&
-	    !memcmp(old->nids, rec->nids, rec->nnids * sizeof(rec->nids[0])) &&
-	    !memcmp(old->nets, rec->nets, rec->nnets * sizeof(rec->nets[0]))) {
-		*version = old->version;
-		goto out;
-	}
-	if ((!old || old->flags & NIDMAP_R_DELETED) &&
-	    t->nlive >= t->lim.max_entries) {
-		rc = -ENOSPC;
-		goto out;
-	}
-	new = kzalloc(struct_size(new, nids, rec->nnids), GFP_KERNEL);
-	if (!new) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	strscpy(new->name, rec->name, sizeof(new->name));
-	new->owner = by ? *by : LNET_ANY_NID;
-	new->flags = rec->flags;
-	new->nnids = rec->nnids;
-	new->nnets = rec->nnets;
-	memcpy(new->nids, rec->nids, rec->nnids * sizeof(rec->nids[0]));
-	memcpy(new->nets, rec->nets, rec->nnets * sizeof(rec->nets[0]));
-	rc = nidmap_commit(t, old, new);
-	if (rc)
-		kfree(new);
-	else
-		*version = new->version;
-out:
+	rc = nidmap_set_locked(t, rec, by, version, NULL);
+	nidmap_purge(t);
 	mutex_unlock(&t->lock);
 	return rc;
 }
@@ -315,41 +483,72 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_table_set);
 int nidmap_table_delete(struct nidmap_table *t, const char *name,
 			const struct lnet_nid *by, u64 *version)
 {
-	struct nidmap_entry *old, *new;
 	int rc;
 
-	if (nidmap_name_check(name, NIDMAP_NAME_MAX) < 0)
-		return -ENOENT;
 	mutex_lock(&t->lock);
-	old = nidmap_find(t, name);
-	if (!old || old->flags & NIDMAP_R_DELETED) {
-		rc = -ENOENT;
-		goto out;
-	}
-	if (!nidmap_may_change(old, by)) {
-		rc = -EPERM;
-		goto out;
-	}
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
-	if (!new) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	memcpy(new->name, old->name, sizeof(new->name));
-	new->owner = LNET_ANY_NID;
-	new->flags = NIDMAP_R_DELETED;
-	rc = nidmap_commit(t, old, new);
-	if (rc) {
-		kfree(new);
-		goto out;
-	}
-	*version = new->version;
+	rc = nidmap_delete_locked(t, name, by, version, NULL);
 	nidmap_purge(t);
-out:
 	mutex_unlock(&t->lock);
 	return rc;
 }
 EXPORT_SYMBOL_IF_KUNIT(nidmap_table_delete);
+
+/**
+ * nidmap_table_apply() - apply a batch of records, all or none
+ * @t: the table
+ * @next: gives the next record (false: no more); a record with
+ *	NIDMAP_R_DELETED removes its target, any other adds or changes it
+ * @arg: @next's argument
+ * @by: as for nidmap_table_set()
+ * @index: set to the index of the record refused, or to the number of
+ *	records applied
+ *
+ * The records are applied in order, each seeing the ones before it (a
+ * target added then changed, or removed, in one batch), under the
+ * table's lock: nobody sees a part of the batch.  If one is refused,
+ * those before it are undone: the table, its version and its
+ * tombstones are as before the call, and no version is spent.
+ *
+ * Return: 0; the refused record's error (as nidmap_table_set() and
+ * nidmap_table_delete()); -E2BIG more than NIDMAP_REGISTER_MAX records.
+ */
+int nidmap_table_apply(struct nidmap_table *t, nidmap_next_t next, void *arg,
+		       const struct lnet_nid *by, u32 *index)
+{
+	struct nidmap_batch b = { };
+	struct nidmap_rec *rec;
+	u64 v;
+	int rc = 0;
+
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	b.undo = kmalloc_array(NIDMAP_REGISTER_MAX, sizeof(*b.undo),
+			       GFP_KERNEL);
+	if (!rec || !b.undo) {
+		kfree(rec);
+		kfree(b.undo);
+		*index = 0;
+		return -ENOMEM;
+	}
+	mutex_lock(&t->lock);
+	b.version = t->version;
+	for (*index = 0; next(arg, rec); ++*index) {
+		if (*index >= NIDMAP_REGISTER_MAX)
+			rc = -E2BIG;
+		else if (rec->flags & NIDMAP_R_DELETED)
+			rc = nidmap_delete_locked(t, rec->name, by, &v, &b);
+		else
+			rc = nidmap_set_locked(t, rec, by, &v, &b);
+		if (rc)
+			break;
+	}
+	nidmap_batch_end(t, &b, rc);
+	nidmap_purge(t);
+	mutex_unlock(&t->lock);
+	kfree(b.undo);
+	kfree(rec);
+	return rc;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_table_apply);
 
 /**
  * nidmap_table_lookup() - a target's entry
@@ -414,6 +613,7 @@ int nidmap_table_extract(struct nidmap_table *t, u64 since, u64 resync,
 		return -ENOMEM;
 	memset(res, 0, sizeof(*res));
 	mutex_lock(&t->lock);
+	nidmap_purge(t);		/* tombstones past their age */
 	if (resync == NIDMAP_NO_RESYNC)
 		exact = t->horizon <= since;
 	else
@@ -506,6 +706,7 @@ u32 nidmap_table_count(struct nidmap_table *t, u32 *tombstones)
 	u32 n;
 
 	mutex_lock(&t->lock);
+	nidmap_purge(t);
 	n = t->nlive;
 	if (tombstones)
 		*tombstones = t->ntomb;

@@ -21,6 +21,7 @@ enum nidmap_genl_cmd {
 	NIDMAP_CMD_REGISTER,	/* PUBLISHER, NAME, NIDS or DELETE */
 	NIDMAP_CMD_SHOW,	/* the roles' state and the counters */
 	NIDMAP_CMD_TABLE,	/* dump: NIDMAP_A_SOURCE's entries */
+	NIDMAP_CMD_LOOKUP,	/* NIDMAP_A_NAME: its NIDMAP_A_ENTRY */
 	__NIDMAP_CMD_MAX,
 };
 
@@ -50,6 +51,7 @@ enum nidmap_genl_attr {
 	NIDMAP_A_STATUS,	/* u32: REGISTER's answer (enum nidmap_status) */
 	NIDMAP_A_VERSION,	/* u64: REGISTER: the table's version after */
 	NIDMAP_A_PAD,
+	NIDMAP_A_TOMB_AGE,	/* u32: publisher's seconds a deletion is kept */
 	__NIDMAP_A_MAX,
 };
 
