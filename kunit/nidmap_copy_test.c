@@ -8,12 +8,15 @@
  * and tombstones forgotten (so resyncs), changes between pages, a
  * publisher restarted with a new epoch; after each sync the copy must
  * equal the table entry by entry.  Then REGISTER and SUBSCRIBE answers,
- * and pages the copy must refuse unchanged.
+ * pages the copy must refuse unchanged, and sending by name
+ * (nidmap_by_name_run()) over fake resolutions and sends: failover
+ * order, NIDs without a route skipped, resolving again after failures.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../nidmap/api.h"
 #include "../nidmap/node.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -368,10 +371,182 @@ static void nidmap_pub_register(struct kunit *test)
 	nidmap_table_destroy(t);
 }
 
+/* Sending by name over fakes: the table's answers and the network. */
+struct fake {
+	struct nidmap_rec	recs[2];	/* resolution k gets recs[k] */
+	int			nrecs;		/* then -ENOENT */
+	int			resolves;
+	int			refreshes;
+	u16			dead_net;	/* nid_num with no NI, no route */
+	struct lnet_nid		failing[4];	/* sends to these fail */
+	int			nfailing;
+	struct lnet_nid		tried[16];
+	int			ntried;
+};
+
+static void tnid(u16 net, u32 host, struct lnet_nid *nid)
+{
+	memset(nid, 0, sizeof(*nid));
+	nid->nid_type = LNET_LND_SOCK;
+	nid->nid_num = cpu_to_be16(net);
+	nid->nid_addr[0] = cpu_to_be32(0xc0000200 + host);
+}
+
+static int fake_resolve(void *arg, const char *name, struct nidmap_rec *rec)
+{
+	struct fake *f = arg;
+
+	if (f->resolves >= f->nrecs || strcmp(name, f->recs[0].name))
+		return -ENOENT;
+	*rec = f->recs[f->resolves++];
+	return 0;
+}
+
+static void fake_refresh(void *arg)
+{
+	((struct fake *)arg)->refreshes++;
+}
+
+static int fake_put(void *arg, const struct lnet_nid *nid)
+{
+	struct fake *f = arg;
+	int i;
+
+	if (f->ntried < ARRAY_SIZE(f->tried))
+		f->tried[f->ntried++] = *nid;
+	if (be16_to_cpu(nid->nid_num) == f->dead_net)
+		return -EHOSTUNREACH;
+	for (i = 0; i < f->nfailing; i++)
+		if (lnet_nid_equal(nid, &f->failing[i]))
+			return -ETIMEDOUT;
+	return 0;
+}
+
+static const struct nidmap_by_name_ops fake_ops = {
+	.resolve	= fake_resolve,
+	.refresh	= fake_refresh,
+	.put		= fake_put,
+};
+
+/* @f's resolution @k: "fs-MDT0000" at @version, NIDs (net, host) pairs. */
+static void fake_rec(struct fake *f, int k, u64 version, int n,
+		     const u16 (*nids)[2])
+{
+	struct nidmap_rec *rec = &f->recs[k];
+	int i;
+
+	memset(rec, 0, sizeof(*rec));
+	strscpy(rec->name, "fs-MDT0000", sizeof(rec->name));
+	rec->version = version;
+	rec->nnids = n;
+	for (i = 0; i < n; i++)
+		tnid(nids[i][0], nids[i][1], &rec->nids[i]);
+	f->nrecs = k + 1;
+}
+
+static void expect_tried(struct kunit *test, const struct fake *f, int n,
+			 const struct lnet_nid *want)
+{
+	int i;
+
+	KUNIT_ASSERT_EQ(test, f->ntried, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&f->tried[i], &want[i]));
+}
+
+/*
+ * The NIDs are tried in failover order: one on a net with no NI and no
+ * route is skipped (counted, not a failure), one whose send fails is
+ * passed, the first that takes the PUT ends it.  When all fail the name
+ * is resolved again after a refresh: a new version's NIDs are tried, the
+ * same version ends it with the last error; a target removed meanwhile
+ * gives -ENOENT; no reachable NID at all gives -EHOSTUNREACH.
+ */
+static void nidmap_by_name_failover(struct kunit *test)
+{
+	static const u16 v3[][2] = { { 9, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 } };
+	static const u16 v4[][2] = { { 0, 5 } };
+	struct fake *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct nidmap_by_name_res res;
+	struct lnet_nid want[4];
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	/* tcp9: no route; the 2nd fails; the 3rd takes it, the 4th unused. */
+	fake_rec(f, 0, 3, 4, v3);
+	f->dead_net = 9;
+	f->failing[f->nfailing++] = f->recs[0].nids[1];
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
+						 &res), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&res.nid, &f->recs[0].nids[2]));
+	KUNIT_EXPECT_EQ(test, res.version, 3ULL);
+	KUNIT_EXPECT_EQ(test, res.resolves, 1U);
+	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
+	KUNIT_EXPECT_EQ(test, res.failed, 1U);
+	KUNIT_EXPECT_EQ(test, f->refreshes, 0);
+	expect_tried(test, f, 3, f->recs[0].nids);
+
+	/* All fail; the entry did not change: the last error, tried once. */
+	memset(f, 0, sizeof(*f));
+	fake_rec(f, 0, 3, 3, v3);
+	fake_rec(f, 1, 3, 3, v3);
+	f->dead_net = 9;
+	f->failing[f->nfailing++] = f->recs[0].nids[1];
+	f->failing[f->nfailing++] = f->recs[0].nids[2];
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
+						 &res), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, res.resolves, 1U);
+	KUNIT_EXPECT_EQ(test, res.failed, 2U);
+	KUNIT_EXPECT_EQ(test, f->refreshes, 1);
+	expect_tried(test, f, 3, f->recs[0].nids);
+
+	/* All fail; the target moved (version 4): its new NID takes it. */
+	memset(f, 0, sizeof(*f));
+	fake_rec(f, 0, 3, 2, v3);
+	fake_rec(f, 1, 4, 1, v4);
+	f->dead_net = 9;
+	f->failing[f->nfailing++] = f->recs[0].nids[1];
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
+						 &res), 0);
+	KUNIT_EXPECT_EQ(test, res.version, 4ULL);
+	KUNIT_EXPECT_EQ(test, res.resolves, 2U);
+	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
+	KUNIT_EXPECT_EQ(test, res.failed, 1U);
+	want[0] = f->recs[0].nids[0];
+	want[1] = f->recs[0].nids[1];
+	want[2] = f->recs[1].nids[0];
+	expect_tried(test, f, 3, want);
+
+	/* Removed while its NIDs failed: -ENOENT. */
+	memset(f, 0, sizeof(*f));
+	fake_rec(f, 0, 3, 2, v3);
+	f->dead_net = 9;
+	f->failing[f->nfailing++] = f->recs[0].nids[1];
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
+						 &res), -ENOENT);
+
+	/* Only a net we cannot reach: -EHOSTUNREACH, nothing failed. */
+	memset(f, 0, sizeof(*f));
+	fake_rec(f, 0, 3, 1, v3);
+	fake_rec(f, 1, 3, 1, v3);
+	f->dead_net = 9;
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
+						 &res), -EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
+	KUNIT_EXPECT_EQ(test, res.failed, 0U);
+
+	/* No such name. */
+	memset(f, 0, sizeof(*f));
+	fake_rec(f, 0, 3, 1, v3);
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-OST0009",
+						 &res), -ENOENT);
+	KUNIT_EXPECT_EQ(test, f->ntried, 0);
+}
+
 static struct kunit_case nidmap_copy_cases[] = {
 	KUNIT_CASE(nidmap_copy_random),
 	KUNIT_CASE(nidmap_copy_refuses),
 	KUNIT_CASE(nidmap_pub_register),
+	KUNIT_CASE(nidmap_by_name_failover),
 	{}
 };
 

@@ -6,6 +6,15 @@
  * counted:
  *
  *	echo "192.0.2.11@tcp subscriber 200" > inject
+ *
+ * send and sink: a send by name (nidmap_put_by_name()) checked at the
+ * receiver.  "echo on > sink" posts a sink on NIDMAP_PORTAL (match bits
+ * NIDMAP_MB_TEST) that checks each PUT's bytes against the pattern of
+ * its hdr_data; reading it gives "puts=N bad=N" ("off" removes it).
+ * "echo 'TARGET LEN SEED' > send" PUTs LEN bytes of SEED's pattern to
+ * TARGET by name, with an ACK; the write fails with the send's error;
+ * reading send gives the last one's "rc= nid= version= resolves=
+ * skipped= failed=".
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -14,6 +23,7 @@
 
 #include <lnet/ctl.h>
 
+#include "api.h"
 #include "node.h"
 
 #define NIDMAP_INJECT_MAX	4096
@@ -83,14 +93,229 @@ static const struct file_operations nidmap_inject_fops = {
 	.llseek	= noop_llseek,
 };
 
+#define NIDMAP_TEST_MAX		4096	/* bytes of a test PUT */
+
+/* Byte @i of the test pattern for @seed. */
+static u8 nidmap_test_byte(u64 seed, u32 i)
+{
+	return (u8)(seed * 131 + i * 7 + (i >> 8));
+}
+
+/* The sink: one MD, PUTs land at offset 0 and are checked on arrival. */
+static struct {
+	struct mutex		lock;		/* on/off, send */
+	spinlock_t		elock;		/* the event state below */
+	bool			on;
+	bool			unlinked;
+	struct lnet_handle_md	mdh;
+	void			*buf;
+	unsigned int		puts;
+	unsigned int		bad;
+	wait_queue_head_t	waitq;
+	char			last[192];	/* the last send's result */
+} nidmap_test;
+
+static void nidmap_sink_event(struct lnet_event *ev)
+{
+	const u8 *p = ev->md_start;
+	bool ok = !ev->status && ev->mlength == ev->rlength;
+	u32 i;
+
+	if (ev->type == LNET_EVENT_PUT) {
+		for (i = 0; ok && i < ev->mlength; i++)
+			ok = p[ev->offset + i] ==
+			     nidmap_test_byte(ev->hdr_data, i);
+		spin_lock(&nidmap_test.elock);
+		if (ok)
+			nidmap_test.puts++;
+		else
+			nidmap_test.bad++;
+		spin_unlock(&nidmap_test.elock);
+	}
+	if (ev->unlinked) {
+		spin_lock(&nidmap_test.elock);
+		nidmap_test.unlinked = true;
+		spin_unlock(&nidmap_test.elock);
+		wake_up(&nidmap_test.waitq);
+	}
+}
+
+static int nidmap_sink_on(void)
+{
+	struct lnet_processid any = { .nid = LNET_ANY_NID,
+				      .pid = LNET_PID_ANY };
+	struct lnet_md md = {
+		.length = NIDMAP_TEST_MAX,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE,
+		.handler = nidmap_sink_event,
+	};
+	struct lnet_me *me;
+	int rc;
+
+	if (nidmap_test.on)
+		return -EALREADY;
+	if (!lnet_is_configured())
+		return -ENETDOWN;
+	rc = lnet_ni_init();
+	if (rc)
+		return rc;
+	nidmap_test.buf = kzalloc(NIDMAP_TEST_MAX, GFP_KERNEL);
+	if (!nidmap_test.buf) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	md.start = nidmap_test.buf;
+	nidmap_test.puts = 0;
+	nidmap_test.bad = 0;
+	nidmap_test.unlinked = false;
+	me = lnet_me_attach(NIDMAP_PORTAL, &any, NIDMAP_MB_TEST, 0,
+			    LNET_INS_AFTER);
+	rc = PTR_ERR_OR_ZERO(me);
+	if (!rc)
+		rc = lnet_md_attach(me, &md, LNET_UNLINK, &nidmap_test.mdh);
+	if (rc)
+		goto fail;
+	nidmap_test.on = true;
+	return 0;
+fail:
+	kfree(nidmap_test.buf);
+	nidmap_test.buf = NULL;
+	lnet_ni_fini();
+	return rc;
+}
+
+static void nidmap_sink_off(void)
+{
+	if (!nidmap_test.on)
+		return;
+	lnet_md_unlink(nidmap_test.mdh);
+	wait_event_idle(nidmap_test.waitq, READ_ONCE(nidmap_test.unlinked));
+	kfree(nidmap_test.buf);
+	nidmap_test.buf = NULL;
+	nidmap_test.on = false;
+	lnet_ni_fini();
+}
+
+static ssize_t nidmap_sink_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[8];
+	int rc = 0;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	mutex_lock(&nidmap_test.lock);
+	if (sysfs_streq(buf, "on"))
+		rc = nidmap_sink_on();
+	else if (sysfs_streq(buf, "off"))
+		nidmap_sink_off();
+	else
+		rc = -EINVAL;
+	mutex_unlock(&nidmap_test.lock);
+	return rc ?: count;
+}
+
+static ssize_t nidmap_sink_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[64];
+	int n;
+
+	spin_lock_irq(&nidmap_test.elock);
+	n = scnprintf(buf, sizeof(buf), "puts=%u bad=%u\n", nidmap_test.puts,
+		      nidmap_test.bad);
+	spin_unlock_irq(&nidmap_test.elock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static const struct file_operations nidmap_sink_fops = {
+	.owner	= THIS_MODULE,
+	.read	= nidmap_sink_read,
+	.write	= nidmap_sink_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[128], name[NIDMAP_NAME_MAX], nidstr[LNET_NIDSTR_SIZE];
+	struct nidmap_by_name_res res = { };
+	struct nidmap_put put = {
+		.pid = LNET_PID_LUSTRE,
+		.portal = NIDMAP_PORTAL,
+		.match_bits = NIDMAP_MB_TEST,
+		.ack = LNET_ACK_REQ,
+	};
+	unsigned int len, i;
+	u8 *data;
+	u64 seed;
+	int rc;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%63s %u %llu", name, &len, &seed) != 3 || !len ||
+	    len > NIDMAP_TEST_MAX)
+		return -EINVAL;
+	data = kmalloc(len, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	for (i = 0; i < len; i++)
+		data[i] = nidmap_test_byte(seed, i);
+	put.start = data;
+	put.length = len;
+	put.hdr_data = seed;
+	mutex_lock(&nidmap_test.lock);
+	rc = nidmap_put_by_name(name, &put, &res);
+	lnet_nid_to_str(&res.nid, nidstr, sizeof(nidstr));
+	scnprintf(nidmap_test.last, sizeof(nidmap_test.last),
+		  "rc=%d nid=%s version=%llu resolves=%u skipped=%u failed=%u\n",
+		  rc, rc ? "none" : nidstr, res.version, res.resolves,
+		  res.skipped, res.failed);
+	mutex_unlock(&nidmap_test.lock);
+	kfree(data);
+	return rc ?: count;
+}
+
+static ssize_t nidmap_send_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[sizeof(nidmap_test.last)];
+
+	mutex_lock(&nidmap_test.lock);
+	strscpy(buf, nidmap_test.last, sizeof(buf));
+	mutex_unlock(&nidmap_test.lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations nidmap_send_fops = {
+	.owner	= THIS_MODULE,
+	.read	= nidmap_send_read,
+	.write	= nidmap_send_write,
+	.llseek	= default_llseek,
+};
+
 /**
  * nidmap_debugfs_init() - /sys/kernel/debug/nidmap/
  */
 void nidmap_debugfs_init(void)
 {
+	mutex_init(&nidmap_test.lock);
+	spin_lock_init(&nidmap_test.elock);
+	init_waitqueue_head(&nidmap_test.waitq);
 	nidmap_debugfs = debugfs_create_dir("nidmap", NULL);
 	debugfs_create_file("inject", 0200, nidmap_debugfs, NULL,
 			    &nidmap_inject_fops);
+	debugfs_create_file("sink", 0600, nidmap_debugfs, NULL,
+			    &nidmap_sink_fops);
+	debugfs_create_file("send", 0600, nidmap_debugfs, NULL,
+			    &nidmap_send_fops);
 }
 
 /**
@@ -99,4 +324,7 @@ void nidmap_debugfs_init(void)
 void nidmap_debugfs_fini(void)
 {
 	debugfs_remove_recursive(nidmap_debugfs);
+	mutex_lock(&nidmap_test.lock);
+	nidmap_sink_off();
+	mutex_unlock(&nidmap_test.lock);
 }

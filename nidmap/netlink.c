@@ -2,13 +2,14 @@
 /*
  * The "nidmap" generic netlink family (include/uapi/lnet/nidmap_genl.h):
  * start and stop the roles, register a target, show the state and
- * counters, list a table with its versions.  Strict policies, extack
+ * counters, list a table with its versions, look a target up.  Strict policies, extack
  * messages, CAP_NET_ADMIN for every command (a table lists the cluster's
  * addresses).  parallel_ops: REGISTER waits for the publisher's answer
  * and must not hold genl_mutex meanwhile; nidmap_cfg_lock serialises the
  * rest.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include "node.h"
@@ -383,12 +384,34 @@ struct nidmap_dump {
 	struct netlink_callback	*cb;
 };
 
+/* @rec as a NIDMAP_A_ENTRY nest; Return: 0 or -EMSGSIZE. */
+static int nidmap_fill_entry(struct sk_buff *skb, const struct nidmap_rec *rec)
+{
+	struct nlattr *ent, *nids;
+	int i;
+
+	ent = nla_nest_start(skb, NIDMAP_A_ENTRY);
+	if (!ent ||
+	    nla_put_string(skb, NIDMAP_A_ENT_NAME, rec->name) ||
+	    nla_put_u64_64bit(skb, NIDMAP_A_ENT_VERSION, rec->version,
+			      NIDMAP_A_ENT_PAD) ||
+	    nla_put_u32(skb, NIDMAP_A_ENT_FLAGS, rec->flags))
+		return -EMSGSIZE;
+	nids = nla_nest_start(skb, NIDMAP_A_ENT_NIDS);
+	if (!nids)
+		return -EMSGSIZE;
+	for (i = 0; i < rec->nnids; i++)
+		if (nidmap_put_nid(skb, NIDMAP_A_NID, &rec->nids[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nids);
+	nla_nest_end(skb, ent);
+	return 0;
+}
+
 static int nidmap_put_entry(void *arg, const struct nidmap_rec *rec)
 {
 	struct nidmap_dump *d = arg;
-	struct nlattr *ent, *nids;
 	void *hdr;
-	int i;
 
 	if (rec->flags & NIDMAP_R_DELETED) {
 		d->cb->args[0] = rec->version;
@@ -399,27 +422,13 @@ static int nidmap_put_entry(void *arg, const struct nidmap_rec *rec)
 			  NLM_F_MULTI, NIDMAP_CMD_TABLE);
 	if (!hdr)
 		return -ENOSPC;
-	ent = nla_nest_start(d->skb, NIDMAP_A_ENTRY);
-	if (!ent ||
-	    nla_put_string(d->skb, NIDMAP_A_ENT_NAME, rec->name) ||
-	    nla_put_u64_64bit(d->skb, NIDMAP_A_ENT_VERSION, rec->version,
-			      NIDMAP_A_ENT_PAD) ||
-	    nla_put_u32(d->skb, NIDMAP_A_ENT_FLAGS, rec->flags))
-		goto full;
-	nids = nla_nest_start(d->skb, NIDMAP_A_ENT_NIDS);
-	if (!nids)
-		goto full;
-	for (i = 0; i < rec->nnids; i++)
-		if (nidmap_put_nid(d->skb, NIDMAP_A_NID, &rec->nids[i]))
-			goto full;
-	nla_nest_end(d->skb, nids);
-	nla_nest_end(d->skb, ent);
+	if (nidmap_fill_entry(d->skb, rec)) {
+		genlmsg_cancel(d->skb, hdr);
+		return -ENOSPC;
+	}
 	genlmsg_end(d->skb, hdr);
 	d->cb->args[0] = rec->version;
 	return 0;
-full:
-	genlmsg_cancel(d->skb, hdr);
-	return -ENOSPC;
 }
 
 static int nidmap_genl_table(struct sk_buff *skb, struct netlink_callback *cb)
@@ -467,6 +476,55 @@ static int nidmap_genl_table(struct sk_buff *skb, struct netlink_callback *cb)
 	return rc ?: skb->len;
 }
 
+/*
+ * LOOKUP: a target's entry as a send by name resolves it (the copy, or
+ * on a publisher that does not subscribe its table): NIDs in failover
+ * order and the entry's version, with NIDMAP_A_SOURCE saying which.
+ */
+static int nidmap_genl_lookup(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nidmap_rec *rec;
+	struct sk_buff *rep;
+	bool copy = false;
+	void *hdr;
+	int rc;
+
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_NAME))
+		return -EINVAL;
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	rc = nidmap_resolve(nla_data(info->attrs[NIDMAP_A_NAME]), rec, &copy);
+	if (rc == -ENODEV) {
+		NL_SET_ERR_MSG(info->extack,
+			       "this node neither subscribes nor publishes");
+	} else if (rc == -ENOENT) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NIDMAP_A_NAME],
+				    "no such target");
+	}
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	rep = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rep)
+		goto out;
+	hdr = genlmsg_put_reply(rep, info, &nidmap_genl_family, 0,
+				NIDMAP_CMD_LOOKUP);
+	if (!hdr ||
+	    nla_put_u32(rep, NIDMAP_A_SOURCE, copy ? NIDMAP_SOURCE_SUBSCRIBER :
+			NIDMAP_SOURCE_PUBLISHER) ||
+	    nidmap_fill_entry(rep, rec)) {
+		nlmsg_free(rep);
+		rc = -EMSGSIZE;
+		goto out;
+	}
+	genlmsg_end(rep, hdr);
+	rc = genlmsg_reply(rep, info);
+out:
+	kfree(rec);
+	return rc;
+}
+
 static const struct genl_ops nidmap_genl_ops[] = {
 	{ .cmd = NIDMAP_CMD_PUBLISH,	.doit = nidmap_genl_publish },
 	{ .cmd = NIDMAP_CMD_SUBSCRIBE,	.doit = nidmap_genl_subscribe },
@@ -474,6 +532,8 @@ static const struct genl_ops nidmap_genl_ops[] = {
 	{ .cmd = NIDMAP_CMD_SHOW,	.doit = nidmap_genl_show },
 	{ .cmd = NIDMAP_CMD_TABLE,	.dumpit = nidmap_genl_table,
 	  .flags = GENL_ADMIN_PERM },
+	/* Strict: no attribute beyond the policy, no trailing data. */
+	{ .cmd = NIDMAP_CMD_LOOKUP,	.doit = nidmap_genl_lookup },
 };
 
 static struct genl_family nidmap_genl_family __ro_after_init = {

@@ -19,6 +19,7 @@
 /* Match bits on NIDMAP_PORTAL. */
 #define NIDMAP_MB_PUBLISHER	0x1ULL		/* FETCH, REGISTER, SUBSCRIBE */
 #define NIDMAP_MB_SUBSCRIBER	0x2ULL		/* NOTICE */
+#define NIDMAP_MB_TEST		0x4ULL		/* debugfs send/sink hook */
 #define NIDMAP_MB_REPLY		0x8000000000000000ULL	/* | the request's seq */
 
 /* Message types. */

@@ -179,6 +179,11 @@ int nidmap_sub_start(const struct lnet_nid *publisher);
 void nidmap_sub_stop(void);
 struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
 				    bool *subscribed);
+void nidmap_sub_refresh(unsigned long timeout);
+
+/* --- byname.c --- */
+
+int nidmap_resolve(const char *name, struct nidmap_rec *rec, bool *copy);
 
 /* --- registrant.c --- */
 

@@ -151,8 +151,9 @@ static int nidmap_answer_register(struct nidmap_table *t,
  * forgotten), continuing a resync with FULL.  REGISTER: its records
  * applied in order, all or none (nidmap_table_apply()), a STATUS with
  * the table's version after, or the refusal's status and the refused
- * record's index (in @base), the table unchanged.  SUBSCRIBE: a STATUS OK with the table's epoch and
- * version (the caller keeps the subscriber list).
+ * record's index (in @base), the table unchanged.  SUBSCRIBE: a STATUS
+ * OK with the table's epoch and version (the caller keeps the subscriber
+ * list).
  *
  * Return: the answer's length, or -errno (-EOPNOTSUPP not a request).
  */

@@ -329,3 +329,31 @@ struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
 	*subscribed = READ_ONCE(nidmap_sub->subscribed);
 	return nidmap_sub->copy;
 }
+
+/**
+ * nidmap_sub_refresh() - fetch now and wait for the copy to be current
+ * @timeout: the most to wait, in jiffies
+ *
+ * A send by name whose NIDs all failed asks this before resolving
+ * again: the target may have moved and the notice not yet come.  Does
+ * nothing on a node that does not subscribe.
+ *
+ * Context: process context, not on nidmap_wq (takes nidmap_cfg_lock).
+ */
+void nidmap_sub_refresh(unsigned long timeout)
+{
+	struct nidmap_sub *sub;
+
+	mutex_lock(&nidmap_cfg_lock);
+	sub = nidmap_sub;
+	if (sub) {
+		mutex_lock(&sub->lock);
+		sub->want_fetch = true;
+		nidmap_sub_next_locked(sub);
+		mutex_unlock(&sub->lock);
+		/* Done when no fetch is in flight or wanted (MORE pages). */
+		wait_event_idle_timeout(sub->waitq, !READ_ONCE(sub->req) &&
+					!READ_ONCE(sub->want_fetch), timeout);
+	}
+	mutex_unlock(&nidmap_cfg_lock);
+}

@@ -7,13 +7,18 @@
 # and fetched as deltas: a's copy equals b's table entry by entry, name,
 # version and NIDs in order, and a resynced only once.  b may not take
 # a's target (PERM).  A malformed message to each side's endpoint is
-# dropped and counted, and the copy still follows b afterwards.  a's
-# unsubscribe empties b's subscriber list; both unload cleanly.
+# dropped and counted, and the copy still follows b afterwards.  Both
+# look a target up (a in its copy, b in its table); a sends to it by
+# name: its first NID is on a net a cannot reach (skipped), its second
+# is nobody's (the send fails), its third is b's, where the PUT lands in
+# a sink that checks its bytes.  a's unsubscribe empties b's subscriber
+# list; both unload cleanly.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
 
-INJECT=/sys/kernel/debug/nidmap/inject
+NMDBG=/sys/kernel/debug/nidmap
+INJECT=$NMDBG/inject
 T=$(mktemp)
 LIMIT=20
 [ "$LNET_DEBUG_KERNEL" = 1 ] && LIMIT=60
@@ -21,6 +26,7 @@ A=$(nid_of a)
 B=$(nid_of b)
 X1=192.0.2.99@tcp	# NIDs of nobody: a table lists what registrants say
 X2=192.0.2.98@tcp
+XNET=192.0.2.97@tcp9	# a net nobody here has an NI on or a route to
 
 # field KEY: "KEY: N" of lnetctl nidmap show (first match).
 field() {
@@ -34,6 +40,18 @@ table() {
 		/^ *version: / { v = $NF }
 		/^ *- [^ ]*@/ { s = s (s ? "," : "") $NF }
 		END { if (n) print n, v, s }'
+}
+
+# lookup_nids TARGET SOURCE VERSION NIDS: lnetctl nidmap lookup says so.
+lookup_nids() {
+	local out got
+	out=$("$LNETCTL" nidmap lookup --name "$1") || fail "lookup $1"
+	got=$(echo "$out" | awk '
+		/^ *name: / { n = $NF } /^ *version: / { v = $NF }
+		/^ *source: / { src = $NF }
+		/^ *- [^ ]*@/ { s = s (s ? "," : "") $NF }
+		END { print n, src, v, s }')
+	[ "$got" = "$1 $2 $3 $4" ] || fail "lookup $1: [$got] want [$1 $2 $3 $4]: $out"
 }
 
 # until_copy WANT: a's copy becomes WANT (lines) within $LIMIT s.
@@ -123,6 +141,40 @@ else
 	until_copy "fs-OST0000 1 $A,$X1
 fs-OST0001 5 $X2,$B
 fs-OST0002 6 $B"
+fi
+barrier nm_junked
+
+# Sending by name: fs-MDT0001's first NID is on a net a has no NI or
+# route on (skipped at once), its second is nobody's (the send fails),
+# its third is b's: a's PUT by name lands in b's sink, checked there.
+if [ "$LNET_NODE" = b ]; then
+	echo on > "$NMDBG/sink" || fail "sink on"
+	"$LNETCTL" nidmap register --publisher "$B" --name fs-MDT0001 \
+		--nid "$XNET,$X2,$B" || fail "register fs-MDT0001"	# 7
+	lookup_nids fs-MDT0001 publisher 7 "$XNET,$X2,$B"
+else
+	until_copy "fs-OST0000 1 $A,$X1
+fs-OST0001 5 $X2,$B
+fs-OST0002 6 $B
+fs-MDT0001 7 $XNET,$X2,$B"
+	lookup_nids fs-MDT0001 copy 7 "$XNET,$X2,$B"
+	"$LNETCTL" nidmap lookup --name fs-MDT0009 2> "$T" &&
+		fail "lookup of an unknown target"
+	grep -q "no such target" "$T" || fail "lookup unknown: $(cat "$T")"
+	t1=${EPOCHREALTIME/./}
+	echo "fs-MDT0001 3000 77" > "$NMDBG/send" ||
+		fail "send by name: $(cat "$NMDBG/send")"
+	got=$(cat "$NMDBG/send")
+	log "send by name: $got ($(((${EPOCHREALTIME/./} - t1) / 1000)) ms)"
+	[ "$got" = "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1" ] ||
+		fail "send by name: $got"
+fi
+barrier nm_sent
+if [ "$LNET_NODE" = b ]; then
+	[ "$(cat "$NMDBG/sink")" = "puts=1 bad=0" ] ||
+		fail "sink: $(cat "$NMDBG/sink")"
+	echo off > "$NMDBG/sink" || fail "sink off"
+else
 	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
 	"$LNETCTL" nidmap table --copy > /dev/null 2> "$T" &&
 		fail "copy listed after unsubscribe"

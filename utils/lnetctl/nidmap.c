@@ -4,6 +4,7 @@
  * (include/uapi/lnet/nidmap_genl.h, Documentation/nidmap.rst):
  *
  *	nidmap publish [--max-entries N] [--max-tombstones N]
+ *		[--tombstone-age SECONDS]
  *	nidmap unpublish
  *	nidmap subscribe --publisher NID
  *	nidmap unsubscribe
@@ -11,6 +12,7 @@
  *	nidmap remove --publisher NID --name TARGET
  *	nidmap show
  *	nidmap table [--copy]
+ *	nidmap lookup --name TARGET
  *
  * show prints the roles' state and the counters; table the publisher's
  * table (or with --copy this node's copy) with the version of each
@@ -21,6 +23,17 @@
  *	      version: 3
  *	      nids:
  *	          - 192.0.2.1@tcp
+ *
+ * lookup resolves one target as a send by name does (this node's copy,
+ * or on a publisher that does not subscribe its table) and prints its
+ * NIDs in failover order with the entry's version and the source:
+ *
+ *	nidmap_lookup:
+ *	    name: fs-OST0000
+ *	    version: 3
+ *	    source: copy
+ *	    nids:
+ *	        - 192.0.2.1@tcp
  */
 #include <errno.h>
 #include <getopt.h>
@@ -83,10 +96,11 @@ static int nm_publish(int argc, char **argv, bool enable)
 	static const struct option opts[] = {
 		{ "max-entries", required_argument, NULL, 'e' },
 		{ "max-tombstones", required_argument, NULL, 't' },
+		{ "tombstone-age", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what = enable ? "publish" : "unpublish";
-	long long entries = -1, tombs = -1;
+	long long entries = -1, tombs = -1, age = -1;
 	struct nl_msg *msg;
 	int c;
 
@@ -94,6 +108,13 @@ static int nm_publish(int argc, char **argv, bool enable)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == '?' || !enable)
 			return bad_option(OP, what, argv);
+		if (c == 'a') {
+			if (parse_long(optarg, 0, 2592000, &age) < 0)
+				return usage_error(OP, what,
+						   "'%s': must be seconds in 0..2592000 (0: no age bound)",
+						   optarg);
+			continue;
+		}
 		if (parse_long(optarg, c == 'e' ? 1 : 0, 262144,
 			       c == 'e' ? &entries : &tombs) < 0)
 			return usage_error(OP, what,
@@ -112,6 +133,8 @@ static int nm_publish(int argc, char **argv, bool enable)
 			nla_put_u32(msg, NIDMAP_A_MAX_ENTRIES, entries);
 		if (tombs >= 0)
 			nla_put_u32(msg, NIDMAP_A_MAX_TOMBSTONES, tombs);
+		if (age >= 0)
+			nla_put_u32(msg, NIDMAP_A_TOMB_AGE, age);
 	}
 	return nm_run(msg, what, enable ? "cannot publish" :
 		      "cannot stop publishing", NULL, NULL);
@@ -327,22 +350,21 @@ static int nm_show(int argc, char **argv)
 	return yout_end(&y) < 0 ? 1 : rc;
 }
 
-static int nm_table_cb(struct nlattr **tb, struct nlattr *head, int len,
-		       void *arg)
+/* An entry's keys (name, version, router, NIDs in failover order). */
+static int nm_emit_entry(struct yout *y, struct nlattr *entry,
+			 const char *source)
 {
 	struct nlattr *et[NIDMAP_A_ENT_MAX + 1], *a;
-	struct yout *y = arg;
 	int rem;
 
-	(void)head;
-	(void)len;
-	if (!tb[NIDMAP_A_ENTRY] ||
-	    lnl_nest_parse(et, NIDMAP_A_ENT_MAX, tb[NIDMAP_A_ENTRY]) < 0 ||
+	if (!entry || lnl_nest_parse(et, NIDMAP_A_ENT_MAX, entry) < 0 ||
 	    !et[NIDMAP_A_ENT_NAME] || !et[NIDMAP_A_ENT_VERSION])
 		return -EPROTO;
 	yout_map(y);
 	yout_kv_str(y, "name", nla_get_string(et[NIDMAP_A_ENT_NAME]));
 	yout_kv_uint(y, "version", nla_get_u64(et[NIDMAP_A_ENT_VERSION]));
+	if (source)
+		yout_kv_str(y, "source", source);
 	if (et[NIDMAP_A_ENT_FLAGS] && nla_get_u32(et[NIDMAP_A_ENT_FLAGS]) & 2)
 		yout_kv_str(y, "router", "yes");
 	yout_str(y, "nids");
@@ -354,6 +376,14 @@ static int nm_table_cb(struct nlattr **tb, struct nlattr *head, int len,
 	yout_end_seq(y);
 	yout_end_map(y);
 	return 0;
+}
+
+static int nm_table_cb(struct nlattr **tb, struct nlattr *head, int len,
+		       void *arg)
+{
+	(void)head;
+	(void)len;
+	return nm_emit_entry(arg, tb[NIDMAP_A_ENTRY], NULL);
 }
 
 static int nm_table(int argc, char **argv)
@@ -392,6 +422,57 @@ static int nm_table(int argc, char **argv)
 	return yout_end(&y) < 0 ? 1 : rc;
 }
 
+static int nm_lookup_cb(struct nlattr **tb, struct nlattr *head, int len,
+			void *arg)
+{
+	(void)head;
+	(void)len;
+	return nm_emit_entry(arg, tb[NIDMAP_A_ENTRY],
+			     tb[NIDMAP_A_SOURCE] &&
+			     nla_get_u32(tb[NIDMAP_A_SOURCE]) ==
+			     NIDMAP_SOURCE_SUBSCRIBER ? "copy" : "publisher");
+}
+
+static int nm_lookup(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name = NULL;
+	struct nl_msg *msg;
+	char prefix[128];
+	struct yout y;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'n')
+			return bad_option(OP, "lookup", argv);
+		name = optarg;
+	}
+	if (optind < argc)
+		return usage_error(OP, "lookup", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!name)
+		return usage_error(OP, "lookup", "%s", "--name TARGET is needed");
+	if (strlen(name) >= NIDMAP_GENL_NAME_LEN)
+		return usage_error(OP, "lookup", "target name '%s' is too long",
+				   name);
+	if (nm_open("lookup"))
+		return 1;
+	msg = lnl_msg(NIDMAP_CMD_LOOKUP, false);
+	if (msg)
+		nla_put_string(msg, NIDMAP_A_NAME, name);
+	snprintf(prefix, sizeof(prefix), "cannot look up %s", name);
+	yout_begin(&y, stdout);
+	yout_map(&y);
+	yout_str(&y, "nidmap_lookup");
+	rc = nm_run(msg, "lookup", prefix, nm_lookup_cb, &y);
+	yout_end_map(&y);
+	return yout_end(&y) < 0 ? 1 : rc;
+}
+
 /**
  * cmd_nidmap() - "lnetctl nidmap ..."
  * @argc: arguments, from "nidmap"
@@ -415,5 +496,7 @@ int cmd_nidmap(int argc, char **argv)
 		return nm_show(argc, argv);
 	if (!strcmp(sub, "table"))
 		return nm_table(argc, argv);
+	if (!strcmp(sub, "lookup"))
+		return nm_lookup(argc, argv);
 	return usage_error(OP, sub, "unknown subcommand '%s'", sub);
 }
