@@ -415,10 +415,11 @@ static int fake_put(void *arg, const struct lnet_nid *nid)
 	if (f->ntried < ARRAY_SIZE(f->tried))
 		f->tried[f->ntried++] = *nid;
 	if (be16_to_cpu(nid->nid_num) == f->dead_net)
-		return -EHOSTUNREACH;
+		return NIDMAP_PUT_SKIPPED;
+	/* A failed connection's -EHOSTUNREACH is a failure, not a skip. */
 	for (i = 0; i < f->nfailing; i++)
 		if (lnet_nid_equal(nid, &f->failing[i]))
-			return -ETIMEDOUT;
+			return i ? -EHOSTUNREACH : -ETIMEDOUT;
 	return 0;
 }
 
@@ -493,8 +494,9 @@ static void nidmap_by_name_failover(struct kunit *test)
 	f->failing[f->nfailing++] = f->recs[0].nids[1];
 	f->failing[f->nfailing++] = f->recs[0].nids[2];
 	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
-						 &res), -ETIMEDOUT);
+						 &res), -EHOSTUNREACH);
 	KUNIT_EXPECT_EQ(test, res.resolves, 1U);
+	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
 	KUNIT_EXPECT_EQ(test, res.failed, 2U);
 	KUNIT_EXPECT_EQ(test, f->refreshes, 1);
 	expect_tried(test, f, 3, f->recs[0].nids);

@@ -50,6 +50,9 @@ struct nidmap_by_name_res {
 	unsigned int	failed;
 };
 
+/* nidmap_by_name_ops.put(): no NI or route to the NID's net, nothing sent. */
+#define NIDMAP_PUT_SKIPPED	1
+
 /* Resolutions of one send by name: the first, and one after failures. */
 #define NIDMAP_BY_NAME_ROUNDS	2
 
@@ -58,8 +61,8 @@ struct nidmap_by_name_res {
  * @resolve: the target's record (0, or -errno: ends the send)
  * @refresh: before resolving again: bring the table up to date (may be
  *	NULL)
- * @put: send to a NID: 0 taken, -EHOSTUNREACH no NI or route to its net
- *	(skipped), another -errno failed
+ * @put: send to a NID: 0 taken, NIDMAP_PUT_SKIPPED nothing sent (no NI
+ *	of ours and no route on its net), -errno the send failed
  */
 struct nidmap_by_name_ops {
 	int	(*resolve)(void *arg, const char *name, struct nidmap_rec *rec);

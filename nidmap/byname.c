@@ -29,8 +29,9 @@
  * @name: the target
  * @res: what was done (zeroed first)
  *
- * A NID whose send says -EHOSTUNREACH (no NI of ours and no route on its
- * net) counts in @res->skipped, any other failure in @res->failed.  At
+ * A NID @ops->put skips (NIDMAP_PUT_SKIPPED: no NI of ours and no route
+ * on its net) counts in @res->skipped, a failed send in @res->failed
+ * (whatever its error, -EHOSTUNREACH from a failed connection too).  At
  * most NIDMAP_BY_NAME_ROUNDS resolutions; a resolution that finds the
  * entry at the version already tried ends the loop (nothing new to try).
  *
@@ -69,7 +70,7 @@ int nidmap_by_name_run(const struct nidmap_by_name_ops *ops, void *arg,
 				kfree(rec);
 				return 0;
 			}
-			if (prc == -EHOSTUNREACH) {
+			if (prc == NIDMAP_PUT_SKIPPED) {
 				res->skipped++;
 			} else {
 				res->failed++;
@@ -156,7 +157,11 @@ static void nidmap_by_name_event(struct lnet_event *ev)
 	wake_up(&s->waitq);
 }
 
-/* One PUT to @nid: 0 once sent (and ACKed if asked), or -errno. */
+/*
+ * One PUT to @nid: 0 once sent (and ACKed if asked); NIDMAP_PUT_SKIPPED
+ * when lnet_put() refuses at once with -EHOSTUNREACH (no NI of ours and
+ * no route on @nid's net: nothing was sent); or the failure's -errno.
+ */
 static int nidmap_by_name_put(void *arg, const struct lnet_nid *nid)
 {
 	struct nidmap_by_name *s = arg;
@@ -186,7 +191,7 @@ static int nidmap_by_name_put(void *arg, const struct lnet_nid *nid)
 		      p->offset, p->hdr_data);
 	if (rc) {
 		lnet_md_unlink(mdh);
-		return rc;
+		return rc == -EHOSTUNREACH ? NIDMAP_PUT_SKIPPED : rc;
 	}
 	/* LNet ends every operation (transaction_timeout bounds it). */
 	wait_event_idle(s->waitq, READ_ONCE(s->unlinked) ||
