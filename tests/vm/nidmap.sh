@@ -27,6 +27,8 @@ B=$(nid_of b)
 X1=192.0.2.99@tcp	# NIDs of nobody: a table lists what registrants say
 X2=192.0.2.98@tcp
 XNET=192.0.2.97@tcp9	# a net nobody here has an NI on or a route to
+X3IP=192.0.2.96		# b's second address: no acceptor, refused at once
+X3=$X3IP@tcp
 
 # field KEY: "KEY: N" of lnetctl nidmap show (first match).
 field() {
@@ -145,19 +147,21 @@ fi
 barrier nm_junked
 
 # Sending by name: fs-MDT0001's first NID is on a net a has no NI or
-# route on (skipped at once), its second is nobody's (the send fails),
-# its third is b's: a's PUT by name lands in b's sink, checked there.
+# route on (skipped at once), its second is an address of b's where
+# nothing listens (the connection is refused: the send fails), its
+# third is b's: a's PUT by name lands in b's sink, checked there.
 if [ "$LNET_NODE" = b ]; then
+	ip addr add "$X3IP/24" dev eth0 || fail "ip addr add $X3IP"
 	echo on > "$NMDBG/sink" || fail "sink on"
 	"$LNETCTL" nidmap register --publisher "$B" --name fs-MDT0001 \
-		--nid "$XNET,$X2,$B" || fail "register fs-MDT0001"	# 7
-	lookup_nids fs-MDT0001 publisher 7 "$XNET,$X2,$B"
+		--nid "$XNET,$X3,$B" || fail "register fs-MDT0001"	# 7
+	lookup_nids fs-MDT0001 publisher 7 "$XNET,$X3,$B"
 else
 	until_copy "fs-OST0000 1 $A,$X1
 fs-OST0001 5 $X2,$B
 fs-OST0002 6 $B
-fs-MDT0001 7 $XNET,$X2,$B"
-	lookup_nids fs-MDT0001 copy 7 "$XNET,$X2,$B"
+fs-MDT0001 7 $XNET,$X3,$B"
+	lookup_nids fs-MDT0001 copy 7 "$XNET,$X3,$B"
 	"$LNETCTL" nidmap lookup --name fs-MDT0009 2> "$T" &&
 		fail "lookup of an unknown target"
 	grep -q "no such target" "$T" || fail "lookup unknown: $(cat "$T")"
@@ -174,6 +178,7 @@ if [ "$LNET_NODE" = b ]; then
 	[ "$(cat "$NMDBG/sink")" = "puts=1 bad=0" ] ||
 		fail "sink: $(cat "$NMDBG/sink")"
 	echo off > "$NMDBG/sink" || fail "sink off"
+	ip addr del "$X3IP/24" dev eth0 || fail "ip addr del $X3IP"
 else
 	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
 	"$LNETCTL" nidmap table --copy > /dev/null 2> "$T" &&
