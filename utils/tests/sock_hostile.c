@@ -32,96 +32,28 @@
  * Exit status: 0 the node behaved, 1 it did not (the reason is printed),
  * 2 usage or local error.  "sock_hostile -l" lists the attacks.
  */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <linux/types.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "mutate.h"
+#include "sock_wire.h"
 
-typedef __u8 u8;
-typedef __u32 u32;
-typedef __u64 u64;
-
-#define ACCEPT_PORT		988
-#define ACCEPTOR_MAGIC		0xACCE7100U
-#define PROTO_MAGIC		0x45726963U	/* LNET_PROTO_MAGIC */
 #define PROTO_TCP_MAGIC		0xEEBC0DEDU	/* socklnd V1 */
-#define KSOCK_V3		3
-#define CTYPE_NONE		0xFFFFFFFFU
-#define CTYPE_CONTROL		1
-#define HELLO_SIZE		56
-#define CONNREQ_SIZE		16
-#define KSOCK_MSG_HDR_SIZE	24
-#define KSOCK_MSG_NOOP		0xC0
-#define KSOCK_MSG_LNET		0xC1
-#define LNET_HDR_SIZE		72
-#define LNET_MSG_PUT		1
-#define LNET_MSG_GET		2
-#define LNET_MSG_REPLY		3
-#define PING_MATCHBITS		0x8000000000000000ULL
+#define KSOCK_MSG_HDR_SIZE	KSOCK_HDR
+#define KSOCK_MSG_NOOP		KSOCK_NOOP
+#define KSOCK_MSG_LNET		KSOCK_LNET
+#define LNET_HDR_SIZE		LNET_HDR
+#define LNET_MSG_PUT		MSG_PUT
+#define LNET_MSG_GET		MSG_GET
+#define LNET_MSG_REPLY		MSG_REPLY
+#define PING_MATCHBITS		PING_BITS
 #define GET_COOKIE		0x600dc0de5eedULL
 #define ROUTED_SRC		"198.18.7.7@tcp9"
-#define LNET_MTU		1048576U
-#define LNET_PID_LUSTRE		12345
+#define LNET_PID_LUSTRE		PID_LUSTRE
 #define NID_ANY			0xFFFFFFFFFFFFFFFFULL
 #define NID_HIGH		0x0B00000000000000ULL	/* bits 63..56: no NID */
-#define SOCKLND			2
 
 static unsigned int wait_secs = 30;
-
-static void put32(u8 *b, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		b[i] = v >> (8 * i);
-}
-
-static void put64(u8 *b, u64 v)
-{
-	for (int i = 0; i < 8; i++)
-		b[i] = v >> (8 * i);
-}
-
-static u32 get32(const u8 *b)
-{
-	return b[0] | b[1] << 8 | b[2] << 16 | (u32)b[3] << 24;
-}
-
-static u64 get64(const u8 *b)
-{
-	return get32(b) | (u64)get32(b + 4) << 32;
-}
-
-/* "a.b.c.d@tcp[N]" to a nid4; 0 if it is not one. */
-static u64 parse_nid(const char *s)
-{
-	char addr[INET_ADDRSTRLEN];
-	const char *at = strchr(s, '@');
-	unsigned long num = 0;
-	struct in_addr in;
-	char *end;
-
-	if (!at || at - s >= (long)sizeof(addr) || strncmp(at + 1, "tcp", 3))
-		return 0;
-	memcpy(addr, s, at - s);
-	addr[at - s] = '\0';
-	if (inet_pton(AF_INET, addr, &in) != 1)
-		return 0;
-	if (at[4]) {
-		num = strtoul(at + 4, &end, 10);
-		if (*end || num > 0xffff)
-			return 0;
-	}
-	return (u64)(SOCKLND << 16 | num) << 32 | ntohl(in.s_addr);
-}
 
 static int fail(const char *why)
 {
@@ -134,57 +66,7 @@ static int fail(const char *why)
  */
 static int connect_node(const char *ip, bool unpriv)
 {
-	struct sockaddr_in local = { .sin_family = AF_INET };
-	struct sockaddr_in sa = {
-		.sin_family = AF_INET,
-		.sin_port = htons(ACCEPT_PORT),
-	};
-	struct timeval tv = { .tv_sec = 10 };
-	int port = unpriv ? 0 : 1023;
-	int fd;
-
-	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1) {
-		fprintf(stderr, "bad address %s\n", ip);
-		return -1;
-	}
-	for (; unpriv || port >= 512; port--) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd < 0) {
-			perror("socket");
-			return -1;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		local.sin_port = htons(port);
-		if (bind(fd, (struct sockaddr *)&local, sizeof(local)) == 0 &&
-		    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
-			return fd;
-		if (unpriv || (errno != EADDRINUSE && errno != EADDRNOTAVAIL)) {
-			perror("bind/connect");
-			close(fd);
-			return -1;
-		}
-		close(fd);
-	}
-	fprintf(stderr, "no free privileged port\n");
-	return -1;
-}
-
-static int send_all(int fd, const void *buf, size_t len)
-{
-	const u8 *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
+	return sw_connect(ip, NULL, unpriv);
 }
 
 /*
@@ -236,25 +118,15 @@ static int expect_close(int fd)
 static void connreq(u8 *b, u32 magic, u32 version,
 		    u64 nid)
 {
-	put32(b, magic);
-	put32(b + 4, version);
-	put64(b + 8, nid);
+	sw_connreq(b, magic, version, nid);
 }
 
 /* A V3 HELLO from @src to @dst. */
 static void hello(u8 *b, u64 src, u64 dst, u32 ctype,
 		  u32 nips)
 {
-	memset(b, 0, HELLO_SIZE);
-	put32(b, PROTO_MAGIC);
-	put32(b + 4, KSOCK_V3);
-	put64(b + 8, src);
-	put64(b + 16, dst);
-	put32(b + 24, LNET_PID_LUSTRE);
-	put32(b + 28, 0);
-	put64(b + 32, 0x1badcafe0000ULL + (u64)time(NULL));
-	put32(b + 48, ctype);
-	put32(b + 52, nips);
+	sw_hello(b, src, dst, 0, 0x1badcafe0000ULL + (u64)time(NULL), 0,
+		 ctype, nips);
 }
 
 /* The node's answer to a bad connreq: {ACCEPTOR_MAGIC, 1, nid 0}. */
@@ -300,10 +172,7 @@ static int expect_hello(int fd, u64 nid, u32 ctype)
 /* A ksock message header, LE. */
 static void ksock_hdr(u8 *b, u32 type, u64 c0, u64 c1)
 {
-	memset(b, 0, KSOCK_MSG_HDR_SIZE);
-	put32(b, type);
-	put64(b + 8, c0);
-	put64(b + 16, c1);
+	sw_ksock_hdr(b, type, c0, c1);
 }
 
 /* A ksock LNET message header + nid4 LNet PUT header to @dst. */
@@ -313,13 +182,7 @@ static void lnet_put(u8 *b, u64 dst, u64 src, u32 type,
 	u8 *h = b + KSOCK_MSG_HDR_SIZE;
 
 	ksock_hdr(b, KSOCK_MSG_LNET, 0, 0);
-	memset(h, 0, LNET_HDR_SIZE);
-	put64(h, dst);
-	put64(h + 8, src);
-	put32(h + 16, LNET_PID_LUSTRE);
-	put32(h + 20, LNET_PID_LUSTRE);
-	put32(h + 24, type);
-	put32(h + 28, len);
+	sw_lnet_hdr(h, dst, src, type, len);
 	/* PUT: no ACK wanted, match bits, hdr_data, portal 63, offset 0 */
 	memset(h + 32, 0xff, 16);
 	put64(h + 48, 0x4057113ULL);
@@ -332,13 +195,7 @@ static void lnet_ping_get(u8 *b, u64 dst, u64 src)
 	u8 *h = b + KSOCK_MSG_HDR_SIZE;
 
 	ksock_hdr(b, KSOCK_MSG_LNET, 0, 0);
-	memset(h, 0, LNET_HDR_SIZE);
-	put64(h, dst);
-	put64(h + 8, src);
-	put32(h + 16, LNET_PID_LUSTRE);
-	put32(h + 20, LNET_PID_LUSTRE);
-	put32(h + 24, LNET_MSG_GET);
-	put32(h + 28, 0);
+	sw_lnet_hdr(h, dst, src, LNET_MSG_GET, 0);
 	put64(h + 32, 0x1234);			/* return wmd */
 	put64(h + 40, GET_COOKIE);
 	put64(h + 48, PING_MATCHBITS);
@@ -715,7 +572,7 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			src = parse_nid(optarg);
-			if (!src)
+			if (!src || src >> 48 != SOCKLND)
 				return bad_usage();
 			break;
 		case 'm':
@@ -736,7 +593,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(attacks) / sizeof(*attacks); i++)
 		if (!strcmp(argv[optind + 2], attacks[i].name))
 			a = &attacks[i];
-	if (!nid || !a)
+	if (!nid || nid >> 48 != SOCKLND || !a)
 		return bad_usage();
 	if (!strcmp(a->name, "acc_flood"))
 		return flood(argv[optind], count, wait_secs);

@@ -47,62 +47,17 @@
  * pushes it answered).  Exit status: 0 all as the spec says, 1 not (the
  * reason is printed), 2 usage or local error.
  */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <linux/types.h>
-#include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
-typedef __u8 u8;
-typedef __u32 u32;
-typedef __u64 u64;
+#include "sock_wire.h"
 
-#define ACCEPT_PORT		988
-#define ACCEPTOR_MAGIC		0xACCE7100U
-#define PROTO_MAGIC		0x45726963U	/* LNET_PROTO_MAGIC */
-#define KSOCK_V3		3
-#define CTYPE_NONE		0xFFFFFFFFU
-#define CTYPE_CONTROL		1
-#define CTYPE_BULK_IN		2
-#define CTYPE_BULK_OUT		3
 #define NCONNS			3
 #define MIN_BULK		1024	/* bytes with headers: BULK_OUT */
-#define HELLO_SIZE		56
-#define CONNREQ_SIZE		16
-#define KSOCK_HDR		24
-#define KSOCK_NOOP		0xC0
-#define KSOCK_LNET		0xC1
-#define LNET_HDR		72
-#define MSG_ACK			0
-#define MSG_PUT			1
-#define MSG_GET			2
-#define MSG_REPLY		3
-#define PID_LUSTRE		12345
-#define LNET_MTU		1048576U
-#define PING_BITS		0x8000000000000000ULL
-#define PING_MAGIC		0x70696E67U
 #define PING_SINK		272	/* a discovery ping's first sink */
 #define PING_MAX		4096
-#define NS_UP			0x15AAC0DEU
-#define NS_DOWN			0xDEADFACEU
-#define FEAT_NI_STATUS		0x02
-#define FEAT_RTE_DISABLED	0x04
-#define FEAT_MULTI_RAIL		0x08
-#define FEAT_DISCOVERY		0x10
-#define FEAT_LARGE_ADDR		0x20
-#define NID_LO			0x0009000000000000ULL
-#define SOCKLND			2
-#define O2IBLND			5
-#define WMD_NONE		0xFFFFFFFFFFFFFFFFULL
 /* lnet_test's target (lnettest/lnet_test.c) */
 #define LT_PORTAL		60
 #define LT_PUT_BITS		0x1000000000ULL
@@ -141,33 +96,6 @@ static u8 ping_buf[48];
 static u8 *rxbuf;
 static unsigned int pings_answered, pushes_acked;
 
-static void put32(u8 *b, u32 v)
-{
-	for (int i = 0; i < 4; i++)
-		b[i] = v >> (8 * i);
-}
-
-static void put64(u8 *b, u64 v)
-{
-	put32(b, v);
-	put32(b + 4, v >> 32);
-}
-
-static u32 get32(const u8 *b)
-{
-	return b[0] | b[1] << 8 | b[2] << 16 | (u32)b[3] << 24;
-}
-
-static u64 get64(const u8 *b)
-{
-	return get32(b) | (u64)get32(b + 4) << 32;
-}
-
-static u32 swab32(u32 v)
-{
-	return __builtin_bswap32(v);
-}
-
 /* A ping buffer's integers are in its sender's order: @sw if swapped. */
 static u32 pg32(const u8 *b, bool sw)
 {
@@ -177,67 +105,6 @@ static u32 pg32(const u8 *b, bool sw)
 static u64 pg64(const u8 *b, bool sw)
 {
 	return sw ? __builtin_bswap64(get64(b)) : get64(b);
-}
-
-/* "a.b.c.d@tcp[N]" or "a.b.c.d@o2ib[N]" to a nid4; 0 if it is not one. */
-static u64 parse_nid(const char *s)
-{
-	char addr[INET_ADDRSTRLEN];
-	const char *at = strchr(s, '@'), *num;
-	unsigned long n = 0, lnd;
-	struct in_addr in;
-	char *end;
-
-	if (!at || at - s >= (long)sizeof(addr))
-		return 0;
-	if (!strncmp(at + 1, "tcp", 3)) {
-		lnd = SOCKLND;
-		num = at + 4;
-	} else if (!strncmp(at + 1, "o2ib", 4)) {
-		lnd = O2IBLND;
-		num = at + 5;
-	} else {
-		return 0;
-	}
-	memcpy(addr, s, at - s);
-	addr[at - s] = '\0';
-	if (inet_pton(AF_INET, addr, &in) != 1)
-		return 0;
-	if (*num) {
-		n = strtoul(num, &end, 10);
-		if (*end || n > 0xffff)
-			return 0;
-	}
-	return (u64)(lnd << 16 | n) << 32 | ntohl(in.s_addr);
-}
-
-/* A nid4 as text, in one of four static buffers. */
-static const char *nidstr(u64 nid)
-{
-	static char bufs[4][48];
-	static int i;
-	char *b = bufs[i++ & 3];
-	u32 a = nid, net = nid >> 32;
-	const char *lnd;
-
-	switch (net >> 16) {
-	case SOCKLND:
-		lnd = "tcp";
-		break;
-	case O2IBLND:
-		lnd = "o2ib";
-		break;
-	case 9:
-		return "0@lo";
-	default:
-		snprintf(b, 48, "0x%016llx", (unsigned long long)nid);
-		return b;
-	}
-	snprintf(b, 48, "%u.%u.%u.%u@%s", a >> 24, (a >> 16) & 0xff,
-		 (a >> 8) & 0xff, a & 0xff, lnd);
-	if (net & 0xffff)
-		snprintf(b + strlen(b), 48 - strlen(b), "%u", net & 0xffff);
-	return b;
 }
 
 static int fail(const char *fmt, ...)
@@ -253,60 +120,14 @@ static int fail(const char *fmt, ...)
 	return 1;
 }
 
-/* Connect to @ip:988 from a privileged port, 1023 down to 512 (wire 3.3). */
+/* Connect to @ip:988 from a privileged port (wire 3.3), no Nagle. */
 static int connect_router(const char *ip)
 {
-	struct sockaddr_in local = { .sin_family = AF_INET };
-	struct sockaddr_in sa = {
-		.sin_family = AF_INET,
-		.sin_port = htons(ACCEPT_PORT),
-	};
-	struct timeval tv = { .tv_sec = 10 };
-	int one = 1, port, fd;
+	int one = 1, fd = sw_connect(ip, NULL, false);
 
-	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1) {
-		fprintf(stderr, "bad address %s\n", ip);
-		return -1;
-	}
-	for (port = 1023; port >= 512; port--) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd < 0) {
-			perror("socket");
-			return -1;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (fd >= 0)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		local.sin_port = htons(port);
-		if (bind(fd, (struct sockaddr *)&local, sizeof(local)) == 0 &&
-		    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
-			return fd;
-		if (errno != EADDRINUSE && errno != EADDRNOTAVAIL) {
-			perror("bind/connect");
-			close(fd);
-			return -1;
-		}
-		close(fd);
-	}
-	fprintf(stderr, "no free privileged port\n");
-	return -1;
-}
-
-static int send_all(int fd, const void *buf, size_t len)
-{
-	const u8 *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
+	return fd;
 }
 
 /* Read exactly @len bytes within wait_secs: 0, or -1 (the reason printed). */
@@ -367,20 +188,9 @@ static int open_conn(const char *ip, struct conn *c, u64 *rinc)
 		return fail("%s: local address %s, not %s as before", c->name,
 			    nidstr(nid), nidstr(self));
 	self = nid;
-	memset(b, 0, sizeof(b));
-	put32(b, ACCEPTOR_MAGIC);
-	put32(b + 4, 1);
-	put64(b + 8, router);
-	put32(b + 16, PROTO_MAGIC);
-	put32(b + 20, KSOCK_V3);
-	put64(b + 24, self);
-	put64(b + 32, router);
-	put32(b + 40, PID_LUSTRE);
-	put32(b + 44, 0);			/* dst_pid: stock sends 0 */
-	put64(b + 48, incarnation);
-	put64(b + 56, 0);			/* dst_incarnation */
-	put32(b + 64, c->ctype);
-	put32(b + 68, 0);			/* nips */
+	/* stock's dst_pid and dst_incarnation: 0 */
+	sw_connreq(b, ACCEPTOR_MAGIC, 1, router);
+	sw_hello(b + CONNREQ_SIZE, self, router, 0, incarnation, 0, c->ctype, 0);
 	if (send_all(c->fd, b, sizeof(b)))
 		return fail("%s: send connreq + HELLO: %s", c->name,
 			    strerror(errno));
@@ -430,13 +240,7 @@ static int open_conn(const char *ip, struct conn *c, u64 *rinc)
 /* An LNet header from us (nid4, LE), zeroed first (wire 2.2). */
 static void lnet_hdr(u8 *h, u64 to, u32 type, u32 len)
 {
-	memset(h, 0, LNET_HDR);
-	put64(h, to);
-	put64(h + 8, self);
-	put32(h + 16, PID_LUSTRE);
-	put32(h + 20, PID_LUSTRE);
-	put32(h + 24, type);
-	put32(h + 28, len);
+	sw_lnet_hdr(h, to, self, type, len);
 }
 
 /*
@@ -450,8 +254,7 @@ static int send_lnet(const u8 *h, const u8 *payload, u32 len)
 			 &conns[0] : &conns[2];
 	u8 k[KSOCK_HDR + LNET_HDR];
 
-	memset(k, 0, KSOCK_HDR);
-	put32(k, KSOCK_LNET);
+	sw_ksock_hdr(k, KSOCK_LNET, 0, 0);
 	memcpy(k + KSOCK_HDR, h, LNET_HDR);
 	if (send_all(c->fd, k, sizeof(k)) ||
 	    (len && send_all(c->fd, payload, len)))
@@ -464,9 +267,7 @@ static int send_zc_ack(u64 cookie)
 {
 	u8 k[KSOCK_HDR];
 
-	memset(k, 0, sizeof(k));
-	put32(k, KSOCK_NOOP);
-	put64(k + 16, cookie);
+	sw_ksock_hdr(k, KSOCK_NOOP, 0, cookie);
 	if (send_all(conns[1].fd, k, sizeof(k)))
 		return fail("BULK_IN: send ZC ACK: %s", strerror(errno));
 	return 0;
@@ -828,6 +629,7 @@ int main(int argc, char **argv)
 	unsigned int quiet = 2, nputs = 0, ngets = 0, i;
 	unsigned long long bytes = 0;
 	u64 rinc = 0, want[2];
+	u32 ns_up = NS_UP;
 	struct timespec ts;
 	u32 feat, seed, off, j;
 	u8 *tx;
@@ -869,15 +671,8 @@ int main(int argc, char **argv)
 			return rc;
 	}
 	/* our ping buffer, as a client's (wire 6.2): 0@lo, our NID UP */
-	put32(ping_buf, PING_MAGIC);
-	put32(ping_buf + 4, FEAT_NI_STATUS | FEAT_RTE_DISABLED |
-	      FEAT_MULTI_RAIL | FEAT_DISCOVERY);
-	put32(ping_buf + 8, PID_LUSTRE);
-	put32(ping_buf + 12, 2);
-	put64(ping_buf + 16, NID_LO);
-	put32(ping_buf + 24, 1);
-	put64(ping_buf + 32, self);
-	put32(ping_buf + 40, NS_UP);
+	sw_ping_info(ping_buf, FEAT_NI_STATUS | FEAT_RTE_DISABLED |
+		     FEAT_MULTI_RAIL | FEAT_DISCOVERY, 1, &self, &ns_up, 1);
 	printf("stock client %s, router %s (%s), destination %s\n",
 	       nidstr(self), nidstr(router), nidstr(router_far), nidstr(dest));
 
