@@ -27,13 +27,22 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   unloaded (rxe0 stays), playing a stock Lustre client on o2ib
   (utils/tests/o2ib_client.c: PUT_REQ/RDMA into r's buffers, GETs
   always IMMEDIATE, large REPLYs by PUT_REQ onto its sink) through r to
-  a, whose LNet is back.
+  a, whose LNet is back;
+- routed_stock: the other way round, our a and b through a stock Lustre
+  router: r, its LNet unloaded, runs utils/tests/sock_router (a scripted
+  stock 2.17 router on tcp and tcp1; b has a tcp1 NI on eth0 here):
+  ping, discovery and PUT/GET of 0 B .. 1 MiB from a to b through it
+  with every byte checked, its discovery of b before forwarding, a's and
+  b's router checks, its drain (RTE_DISABLED: a's route down, a's sends
+  failing with -EHOSTUNREACH, nothing accepted lost) and its routing 1
+  (forced push: a's route up, a's PUTs through again), checked as the
+  spec asks of end nodes behind a stock router (11.2, 14 items 8-11, 13).
 """
 
 import vm
 from cases import VmTest
 
-SCENARIOS = ["routed_config.sh", "routed_forward.sh"]
+SCENARIOS = ["routed_config.sh", "routed_forward.sh", "routed_stock.sh"]
 
 TESTS = [
     VmTest("routed",
