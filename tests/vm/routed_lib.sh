@@ -32,21 +32,11 @@ fi
 # on a, tcp and o2ib on r, o2ib on b (its rxe0 ACTIVE first).  lnet_test
 # serves (it is the target of the other end's PUTs and GETs).
 routed_load() {
-	local m
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	case $LNET_NODE in
 	r | r2) rxe_setup eth1 ;;
 	b) rxe_setup eth0 ;;
 	esac
-	for m in $LNET_MODULES; do
-		if [ "$m" = lnet/lnet.ko ]; then
-			insmod "$LNET_MODDIR/$m" "$@" || fail "insmod $m $*"
-		else
-			insmod "$LNET_MODDIR/$m" || fail "insmod $m"
-		fi
-	done
-	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
-	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+	routed_insmod "$@"
 	case $LNET_NODE in
 	a) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp" ;;
 	r | r2) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp"
@@ -57,6 +47,23 @@ routed_load() {
 	*) fail "routed_load: no such node $LNET_NODE" ;;
 	esac
 	echo serve > "$RUN" || fail "serve"
+}
+
+# routed_insmod [LNET_PARAM=VALUE...]: debugfs mounted, our modules
+# (lnet.ko with the given parameters) and lnet_test loaded, LNet
+# configured with no NI yet.
+routed_insmod() {
+	local m
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	for m in $LNET_MODULES; do
+		if [ "$m" = lnet/lnet.ko ]; then
+			insmod "$LNET_MODDIR/$m" "$@" || fail "insmod $m $*"
+		else
+			insmod "$LNET_MODDIR/$m" || fail "insmod $m"
+		fi
+	done
+	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
+	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
 }
 
 # routed_unload: the reverse of routed_load; rmmod fails on a leaked

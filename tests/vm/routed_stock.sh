@@ -57,18 +57,7 @@ router_alive() {
 # stock_load: our modules (lnet.ko checking its gateway every ARCI s)
 # and lnet_test serving; a's NI on tcp (eth0), b's on tcp1 (eth0).
 stock_load() {
-	local m
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	for m in $LNET_MODULES; do
-		if [ "$m" = lnet/lnet.ko ]; then
-			insmod "$LNET_MODDIR/$m" alive_router_check_interval=$ARCI \
-				router_ping_timeout=2 || fail "insmod $m"
-		else
-			insmod "$LNET_MODDIR/$m" || fail "insmod $m"
-		fi
-	done
-	insmod "$LNET_MODDIR/lnettest/lnet_test.ko" || fail "insmod lnet_test"
-	"$LNETCTL" lnet configure || fail "lnetctl lnet configure"
+	routed_insmod alive_router_check_interval=$ARCI router_ping_timeout=2
 	case $LNET_NODE in
 	a) "$LNETCTL" net add --net tcp --if eth0 || fail "net add tcp" ;;
 	b) "$LNETCTL" net add --net tcp1 --if eth0 || fail "net add tcp1" ;;

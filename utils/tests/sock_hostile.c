@@ -75,25 +75,12 @@ static int connect_node(const char *ip, bool unpriv)
  */
 static ssize_t recv_all(int fd, void *buf, size_t len)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	time_t end = time(NULL) + wait_secs;
-	size_t got = 0;
-	ssize_t n;
+	bool timedout;
+	size_t got = sw_recv(fd, buf, len, wait_secs, &timedout);
 
-	while (got < len) {
-		int left = end - time(NULL);
-
-		if (left <= 0 || poll(&pfd, 1, left * 1000) == 0)
-			return -1;
-		n = recv(fd, (u8 *)buf + got, len - got, 0);
-		if (n == 0 || (n < 0 && errno == ECONNRESET))
-			return 0;
-		if (n < 0 && errno != EINTR)
-			return 0;
-		if (n > 0)
-			got += n;
-	}
-	return got;
+	if (got == len)
+		return got;
+	return timedout ? -1 : 0;
 }
 
 /* The node must close the connection (EOF or reset) within wait_secs,

@@ -133,29 +133,18 @@ static int connect_router(const char *ip)
 /* Read exactly @len bytes within wait_secs: 0, or -1 (the reason printed). */
 static int recv_all(struct conn *c, void *buf, size_t len, const char *what)
 {
-	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
-	time_t end = time(NULL) + wait_secs;
-	size_t got = 0;
-	ssize_t n;
+	bool timedout;
+	size_t got = sw_recv(c->fd, buf, len, wait_secs, &timedout);
 
-	while (got < len) {
-		int left = end - time(NULL);
-
-		if (left <= 0 || poll(&pfd, 1, left * 1000) == 0) {
-			fail("%s: %s: %zu of %zu bytes after %us", c->name,
-			     what, got, len, wait_secs);
-			return -1;
-		}
-		n = recv(c->fd, (u8 *)buf + got, len - got, 0);
-		if (n == 0 || (n < 0 && errno != EINTR)) {
-			fail("%s: %s: connection closed by the router after %zu of %zu bytes",
-			     c->name, what, got, len);
-			return -1;
-		}
-		if (n > 0)
-			got += n;
-	}
-	return 0;
+	if (got == len)
+		return 0;
+	if (timedout)
+		fail("%s: %s: %zu of %zu bytes after %us", c->name, what, got,
+		     len, wait_secs);
+	else
+		fail("%s: %s: connection closed by the router after %zu of %zu bytes",
+		     c->name, what, got, len);
+	return -1;
 }
 
 static u32 invert(u32 ctype)

@@ -157,28 +157,18 @@ static const char *ctype_name(u32 ctype)
 static int recv_all(int fd, void *buf, size_t len, const char *what,
 		    bool eof_ok)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	time_t end = time(NULL) + wait_secs;
-	size_t got = 0;
-	ssize_t n;
+	bool timedout;
+	size_t got = sw_recv(fd, buf, len, wait_secs, &timedout);
 
-	while (got < len) {
-		int left = end - time(NULL);
-
-		if (left <= 0 || poll(&pfd, 1, left * 1000) == 0)
-			fail("%s: %zu of %zu bytes after %us", what, got, len,
-			     wait_secs);
-		n = recv(fd, (u8 *)buf + got, len - got, 0);
-		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-			if (!got && eof_ok)
-				return -1;
-			fail("%s: connection closed after %zu of %zu bytes",
-			     what, got, len);
-		}
-		if (n > 0)
-			got += n;
-	}
-	return 0;
+	if (got == len)
+		return 0;
+	if (timedout)
+		fail("%s: %zu of %zu bytes after %us", what, got, len,
+		     wait_secs);
+	if (!got && eof_ok)
+		return -1;
+	return fail("%s: connection closed after %zu of %zu bytes", what, got,
+		    len);
 }
 
 static struct peer *peer_of(u64 nid)

@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <linux/types.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef __u8 u8;
@@ -169,6 +171,36 @@ static inline int send_all(int fd, const void *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+/*
+ * Read @len bytes from @fd within @secs seconds: how many came (@len:
+ * all); fewer if the time ran out (*@timedout set) or the peer closed or
+ * reset the connection (*@timedout clear).
+ */
+static inline size_t sw_recv(int fd, void *buf, size_t len, unsigned int secs,
+			     bool *timedout)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	time_t end = time(NULL) + secs;
+	size_t got = 0;
+	ssize_t n;
+
+	*timedout = false;
+	while (got < len) {
+		int left = end - time(NULL);
+
+		if (left <= 0 || poll(&pfd, 1, left * 1000) == 0) {
+			*timedout = true;
+			break;
+		}
+		n = recv(fd, (u8 *)buf + got, len - got, 0);
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+		if (n > 0)
+			got += n;
+	}
+	return got;
 }
 
 /*
