@@ -8,7 +8,9 @@
 #   make check            the whole test suite (what CI runs)
 #   make check-quick      host checks and the distro VM tests (developers)
 #   make demo             two VMs running LNet
-#   make bench            LND benchmarks: ksocklnd vs iperf3, ko2iblnd vs ib_write_bw (not a test)
+#   make bench            LND benchmarks: ksocklnd vs iperf3, ko2iblnd vs ib_write_bw,
+#                         then routed vs unrouted (not a test)
+#   make bench-routed     the routed benchmark alone (three VMs)
 #   make kunit [SUITE=s]  KUnit suites in a VM (debug kernel)
 #   make vmtest T=<name>  one VM test (FLAVOUR=distro|debug)
 #   make shell            a shell in a VM with the modules (FLAVOUR=...)
@@ -71,9 +73,13 @@ check-quick:
 demo:
 	scripts/demo.sh
 
-.PHONY: bench
+.PHONY: bench bench-routed
 bench:
 	scripts/bench.py
+	scripts/bench_routed.py
+
+bench-routed:
+	scripts/bench_routed.py
 
 kunit:
 	tests/run.py --flavour debug kunit $(if $(SUITE),--suite $(SUITE))

@@ -1368,10 +1368,12 @@ static const char usage[] =
 	"      [-p PORTAL] [-m TYPE]\n"
 	"  fault drop|delay del --all | -s SRC -d DST\n"
 	"  fault drop|delay reset | show\n"
-	"  nidmap publish [--max-entries N] [--max-tombstones N] | unpublish\n"
+	"  nidmap publish [--max-entries N] [--max-tombstones N]\n"
+	"         [--tombstone-age SECONDS] | unpublish\n"
 	"  nidmap subscribe --publisher NID | unsubscribe\n"
 	"  nidmap register --publisher NID --name TARGET --nid NID[,NID...]\n"
 	"  nidmap remove --publisher NID --name TARGET\n"
+	"  nidmap lookup --name TARGET\n"
 	"  nidmap show | nidmap table [--copy]\n"
 	"  export [FILE] [--backup]\n"
 	"  import [FILE] [--add | --del | --show | --exec] [--old-api]\n";
