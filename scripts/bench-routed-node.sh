@@ -81,9 +81,13 @@ bench_raw() {
 	fi
 	barrier iperf3-done 1800
 	[ "$LNET_NODE" = r ] && kill "$(cat /tmp/iperf3.pid)"
-	[ "$LNET_NODE" = a ] && return 0
 	local ibw=(ib_write_bw -d "$RXE" -R -F -s 1048576 -D "$SECONDS_PER_RUN")
 	for ((r = 1; r <= RUNS; r++)); do
+		if [ "$LNET_NODE" = a ]; then	# barriers are every node's
+			barrier "ibw-$r"
+			barrier "ibw-done-$r" 600
+			continue
+		fi
 		if [ "$LNET_NODE" = r ]; then
 			timeout $((SECONDS_PER_RUN + 120)) "${ibw[@]}" > "/tmp/ibw.$r" 2>&1 &
 			barrier "ibw-$r"
