@@ -43,10 +43,8 @@ def read_results(paths):
         with open(path) as f:
             for line in f:
                 kind, *v = line.split()
-                if kind in BULK:
-                    val = int(v[1]) * 1e9 / int(v[0])         # MiB/s
-                elif kind in RATES:
-                    val = int(v[1]) * 1e9 / int(v[0])         # per second
+                if kind in BULK or kind in RATES:       # MiB/s or per s
+                    val = int(v[1]) * 1e9 / int(v[0])
                 elif kind == "iperf3_bps":
                     val = int(v[0]) / 8 / MIB
                 elif kind == "ibwrite_mibps":
