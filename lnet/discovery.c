@@ -3,8 +3,9 @@
  * Discovery (wire spec 7): learn a peer's NIDs and features from its ping
  * buffer and tell it ours by a push, as Lustre does.
  *
- * When: the first PUT or GET on a portal other than 0 to a peer that is
- * not up to date (never discovered, or our ping buffer changed since it
+ * When: the first PUT or GET on a portal other than 0, sent by us or
+ * forwarded by us as a router (routing spec 4.4), to a peer that is not
+ * up to date (never discovered, or our ping buffer changed since it
  * acknowledged ours) while discovery is on; a push from the peer; a
  * change of our NIs (a push to every multi-rail peer); "lnetctl
  * discover".  Meanwhile messages to the peer are held on it (at most
@@ -40,6 +41,7 @@
 #include <lnet/ctl.h>
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
+#include <lnet/router.h>
 #include <lnet/trace.h>
 
 #include "peer.h"
@@ -185,7 +187,8 @@ static struct lnet_peer *lnet_dc_peer_get_locked(const struct lnet_nid *nid)
 
 /**
  * lnet_dc_hold_locked() - hold a message until its peer is discovered?
- * @msg: a PUT or GET being started, its MD not attached yet
+ * @msg: a PUT or GET being started, its MD not attached yet, or one
+ *	being forwarded (in its router buffer; lnet_fwd_resume() sends it)
  * @portal: its portal
  *
  * Return: the peer to hold it on (lnet_dc_hold_msg_locked() once the MD
@@ -626,6 +629,8 @@ static void lnet_dc_release(struct list_head *held, int rc)
 		list_del_init(&msg->msg_list);
 		if (rc)
 			lnet_finalize(msg, rc);
+		else if (msg->msg_routing)
+			lnet_fwd_resume(msg);	/* a router's, spec 4.4 */
 		else
 			lnet_msg_resume(msg);
 	}

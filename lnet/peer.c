@@ -114,6 +114,8 @@ static void lnet_peer_ni_init(struct lnet_peer_ni *lpni,
 	lpni->lpni_pref_nid = LNET_ANY_NID;
 	lpni->lpni_healthv = LNET_MAX_HEALTH_VALUE;
 	lpni->lpni_ns_status = LNET_NI_STATUS_UP;
+	/* Routing spec 4.7: DOWN to a router until heard from, if asked. */
+	lpni->lpni_lnd_down = lnet_check_routers_before_use();
 	INIT_LIST_HEAD(&lpni->lpni_recovery);
 	lnet_credits_init(&lpni->lpni_txc, credits);
 }

@@ -335,6 +335,7 @@ void lnet_gw_ping_info_locked(const struct lnet_nid *from,
 	 * lists the sender DOWN (a router's push of its unpinged NI, spec
 	 * 6.7) leaves it DOWN, as the merge set it.
 	 */
+	lpni->lpni_lnd_down = false;
 	if (!lnet_gw_lists_down(from, nids, statuses, n))
 		lpni->lpni_ns_status = LNET_NI_STATUS_UP;
 	if (!p.lp->lp_rtr_enabled) {
@@ -705,6 +706,7 @@ void lnet_rtrcheck_routed_from_locked(const struct lnet_nid *from,
 	v.lp = lnet_peer_of(lpni);
 	v.lp->lp_gw_dead = false;
 	lpni->lpni_ns_status = LNET_NI_STATUS_UP;
+	lpni->lpni_lnd_down = false;
 	if (lnet_gw_discovery_off(v.lp))
 		lnet_routes_each(lnet_gw_revive_route, &v);
 	lnet_nid_to_str(from, s, sizeof(s));

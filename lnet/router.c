@@ -13,8 +13,10 @@
  *      or wait on it (FIFO) -> a pool credit and buffer (rtrbuf.c), or
  *      wait on the pool (FIFO)
  *   -> the LND's lnd_recv() into the buffer's pages (lnet_fwd_recv_rc())
- *   -> lnet_finalize() of the receive: lnet_fwd_send(), with the usual
- *      tx credits (credits.c)
+ *   -> lnet_finalize() of the receive: lnet_fwd_send(): a PUT or GET
+ *      on a portal other than 0 may first wait for its destination's
+ *      discovery (spec 4.4, lnet_fwd_resume() then), then the usual tx
+ *      credits (credits.c)
  *   -> lnet_finalize() of the send: tx credits, then the buffer (to the
  *      pool's oldest waiter), then the router credit (to the peer NI's
  *      oldest waiter): lnet_fwd_release_locked().
@@ -318,35 +320,90 @@ static int lnet_fwd_path_locked(struct lnet_msg *msg)
 	return 0;
 }
 
-/**
- * lnet_fwd_send() - send a forwarded message on
- * @msg: its payload received into its router buffer
- *
- * The header goes unchanged (dest_nid and src_nid kept).  A failure
- * finalizes @msg with the error, which counts it as dropped.
- *
- * Context: Process context or softirq; no LNet lock held.
+/*
+ * Spec 4.4, discovery by the router: a PUT or GET on a portal other than
+ * 0 waits, in its router buffer, for the discovery of its destination
+ * (dest_nid's peer, however far) when that is not up to date and
+ * discovery is on, as an originator's would (lnet_dc_hold_locked()).
+ * ACK, REPLY and portal-0 traffic never wait.
  */
-void lnet_fwd_send(struct lnet_msg *msg)
+static struct lnet_peer *lnet_fwd_dc_hold_locked(struct lnet_msg *msg)
 {
+	const struct lnet_hdr *hdr = &msg->msg_hdr;
+	unsigned int portal;
+
+	if (hdr->type == LNET_MSG_PUT)
+		portal = hdr->msg.put.ptl_index;
+	else if (hdr->type == LNET_MSG_GET)
+		portal = hdr->msg.get.ptl_index;
+	else
+		return NULL;
+	msg->msg_target.nid = hdr->dest_nid;
+	return lnet_dc_hold_locked(msg, portal);
+}
+
+/*
+ * Send a forwarded message on, after its destination's discovery if it
+ * needs one (@may_hold) and that is not up to date.  A failure finalizes
+ * @msg with the error, which counts it as dropped.
+ */
+static void lnet_fwd_send_on(struct lnet_msg *msg, bool may_hold)
+{
+	struct lnet_peer *lp = NULL;
 	bool go = false;
 	int rc;
 
-	msg->msg_send = true;
-	msg->msg_finalized = false;
 	lnet_lock();
-	rc = lnet_fwd_path_locked(msg);
+	if (may_hold)
+		lp = lnet_fwd_dc_hold_locked(msg);
+	if (lp && !IS_ERR(lp)) {
+		lnet_dc_hold_msg_locked(lp, msg);
+		lnet_unlock();
+		return;
+	}
+	rc = IS_ERR(lp) ? PTR_ERR(lp) : lnet_fwd_path_locked(msg);
 	if (!rc)
 		go = lnet_msg_credits_acquire(msg);
 	else if (rc == -EHOSTDOWN)
 		rc = -EHOSTUNREACH;	/* counted as peer_down */
-	else
+	else		/* no route, or too many wait for that peer */
 		the_lnet.ln_drops[LNET_DROP_NO_ROUTE]++;
 	lnet_unlock();
 	if (rc)
 		lnet_finalize(msg, rc);
 	else if (go)
 		lnet_ni_send(msg);
+}
+
+/**
+ * lnet_fwd_send() - send a forwarded message on
+ * @msg: its payload received into its router buffer
+ *
+ * The header goes unchanged (dest_nid and src_nid kept).  A PUT or GET
+ * on a portal other than 0 may first wait for its destination's
+ * discovery (spec 4.4); that discovery's failure drops it.  A failure
+ * finalizes @msg with the error, which counts it as dropped.
+ *
+ * Context: Process context or softirq; no LNet lock held.
+ */
+void lnet_fwd_send(struct lnet_msg *msg)
+{
+	msg->msg_send = true;
+	msg->msg_finalized = false;
+	lnet_fwd_send_on(msg, true);
+}
+
+/**
+ * lnet_fwd_resume() - send on a forwarded message its discovery held
+ * @msg: from lnet_fwd_send(), held on its destination's peer
+ *
+ * Its next hop is chosen now, by the peer table as discovery left it.
+ *
+ * Context: Process context; no LNet lock held.
+ */
+void lnet_fwd_resume(struct lnet_msg *msg)
+{
+	lnet_fwd_send_on(msg, false);
 }
 
 /**

@@ -261,9 +261,9 @@ struct lnet_ni {
  * @lpni_hstats: its failures by class
  * @lpni_ns_status: LNET_NI_STATUS_UP or _DOWN as its peer's last ping
  *	reply or push listed it (UP until one does, as Lustre)
- * @lpni_lnd_down: an LND reported it unreachable (lnet_notify()) and
- *	nothing was heard from it since: a router forwards nothing to it
- *	(routing spec 4.7)
+ * @lpni_lnd_down: an LND reported it unreachable (lnet_notify()), or,
+ *	with check_routers_before_use, it is new, and nothing was heard
+ *	from it since: a router forwards nothing to it (routing spec 4.7)
  * @lpni_last_alive: when a message from it last arrived (jiffies; 0:
  *	never): only a peer NI heard from is recovered
  * @lpni_recovery: in the_lnet.ln_peer_ni_recoveryq while its health is

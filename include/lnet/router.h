@@ -120,6 +120,7 @@ unsigned int lnet_fwd_check_locked(struct lnet_ni *ni,
 				   bool *eproto);
 void lnet_fwd_start(struct lnet_msg *msg);
 void lnet_fwd_send(struct lnet_msg *msg);
+void lnet_fwd_resume(struct lnet_msg *msg);
 void lnet_fwd_release_locked(struct lnet_msg *msg, struct list_head *rx);
 int lnet_fwd_recv_rc(struct lnet_msg *msg);
 int lnet_rtr_peer_credits(const struct lnet_ni *ni);

@@ -35,6 +35,14 @@
 #    NI on its net down) and a's (single-hop, r's NI on the remote net
 #    down) go down from r's push and ping info; b pings r's o2ib NI: up
 #    again on r, both routes up.
+#  - router_discovery: r reloaded with check_routers_before_use=1 and
+#    routing, b then not checking r, its peer deleted on r: a's ping of b through r is
+#    dropped (r's new peer NI of b is DOWN until heard from, spec 4.7,
+#    peer_down), a's PUT to b waits on r for b's discovery (spec 4.4:
+#    b multi-rail on r after it, b's ping heard makes it UP) and lands
+#    intact, then a's ping passes; b's peer deleted on r and r's pings
+#    dropped by a fault rule on b: a's next PUT is dropped by r with the
+#    failed discovery, b gets nothing.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
@@ -386,6 +394,109 @@ b)
 	;;
 esac
 barrier liveness-done
+
+phase router_discovery
+# r_peer_mr: "true" or "false", r's view of b as multi-rail (only b's
+# ping data, from a discovery, says True; b's checks are off here).
+r_peer_mr() {
+	"$LNETCTL" peer show --nid "$B" 2>/dev/null |
+		awk '$1 == "Multi-Rail:" { print tolower($2); exit }'
+}
+if [ "$LNET_NODE" = r ]; then
+	routed_unload
+	# shellcheck disable=SC2086 # RTR_OPTS is words
+	routed_load $RTR_OPTS check_routers_before_use=1
+	# routing ENABLED after a W of 3 s, then W back to 102 s (r's NI
+	# liveness, spec 6.7: b stops pinging r below)
+	echo 1 > $PARAMS/router_ping_timeout || fail "router_ping_timeout 1"
+	"$LNETCTL" set routing 1 || fail "set routing 1 on r (reloaded)"
+	routing_wait 1 30
+	echo 100 > $PARAMS/router_ping_timeout || fail "router_ping_timeout 100"
+fi
+barrier r-reloaded
+[ "$LNET_NODE" = r ] || route_state up 30 single-hop
+barrier r-routes
+if [ "$LNET_NODE" = a ]; then
+	# a's own discovery of b would ping b through r, which drops it as
+	# it drops any portal-0 message to a peer NI it never heard from
+	# (spec 4.7, as stock): a then waits out its transaction_timeout
+	"$LNETCTL" set discovery 0 || fail "set discovery 0 on a"
+fi
+if [ "$LNET_NODE" = b ]; then
+	puts0=$(field puts "$(cat "$TARGET")")
+	# b is heard from by r only if r asks: no checks, no recovery pings
+	hs=$("$LNETCTL" global show | awk '$1 == "health_sensitivity:" { print $2 }')
+	"$LNETCTL" set health_sensitivity 0 || fail "set health_sensitivity 0"
+	echo 0 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 0"
+fi
+barrier b-quiet
+if [ "$LNET_NODE" = r ]; then
+	# b's checks made its peer on r, UP: a new one, never heard from,
+	# starts DOWN (check_routers_before_use, spec 4.7)
+	nap 0.5		# b's last check answered
+	"$LNETCTL" peer del --prim_nid "$B" || fail "peer del $B on r"
+	"$LNETCTL" set transaction_timeout 3 || fail "set transaction_timeout 3"
+	pd0=$(counter /sys/kernel/debug/lnet/drops peer_down)
+	dc0=$(routed_stat drop_count)
+fi
+barrier b-deleted
+if [ "$LNET_NODE" = a ]; then
+	# portal 0 never waits for discovery: b's new peer NI on r is DOWN
+	"$LNETCTL" ping "$B" > "$T/ping" 2>&1 &&
+		{ cat "$T/ping"; diag; fail "ping of $B through r passed before r heard from b"; }
+	log "ping of $B through r dropped (r never heard from b)"
+fi
+barrier pinged-down
+if [ "$LNET_NODE" = r ]; then
+	[ "$(counter /sys/kernel/debug/lnet/drops peer_down)" -gt "$pd0" ] ||
+		{ diag; fail "r did not drop a's ping to the unheard b as peer_down"; }
+	[ "$(r_peer_mr)" = false ] ||
+		{ "$LNETCTL" peer show --nid "$B"; fail "r knows b multi-rail before any discovery"; }
+fi
+barrier r-checked
+if [ "$LNET_NODE" = a ]; then
+	lt_ok put "$B" 4096 1 1
+	ping_ok "$B" 1
+	log "PUT to $B through r after r's discovery of b: OK; ping too"
+fi
+barrier discovered
+case $LNET_NODE in
+r)	[ "$(r_peer_mr)" = true ] ||
+		{ "$LNETCTL" peer show -v --nid "$B"; diag; fail "r forwarded the PUT without discovering b"; }
+	"$LNETCTL" peer del --prim_nid "$B" || fail "peer del $B on r"
+	dc1=$(routed_stat drop_count) ;;
+b)	target_expect $((puts0 + 1))
+	"$LNETCTL" fault drop add -s "$R_O2IB" -d "$B" -m get -p 0 -r 1 ||
+		fail "fault drop add (r's pings)" ;;
+esac
+barrier dc-fails
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" set transaction_timeout 6 || fail "set transaction_timeout 6"
+	lt put "$B" 4096 1 1
+	[ "$(field errors)" = 1 ] && [ "$(field bytes)" = 0 ] ||
+		{ diag; fail "PUT to $B did not fail though r's discovery of b failed: $RESULT"; }
+	# ended by a's response tracker after its 6 s (-ETIMEDOUT), not by
+	# lnet_test giving up after its op_timeout: a's pings of r lost
+	# while r reloaded, tracked with the 150 s timeout, must not hold it
+	[ "$(field status)" = -110 ] && [ "$(field timeouts)" = 0 ] ||
+		{ diag; fail "PUT to $B not ended by a's transaction_timeout: $RESULT"; }
+	log "PUT to $B dropped by r (its discovery of b failed): $RESULT"
+fi
+barrier dc-failed
+case $LNET_NODE in
+r)	[ "$(routed_stat drop_count)" -gt "$dc1" ] ||
+		{ diag; fail "r did not count the PUT it dropped"; }
+	log "r: drop_count $dc0 -> $(routed_stat drop_count)" ;;
+a)	"$LNETCTL" set discovery 1 || fail "set discovery 1 on a" ;;
+b)	target_expect $((puts0 + 1))
+	"$LNETCTL" fault drop del --all || fail "fault drop del --all"
+	echo 2 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 2"
+	"$LNETCTL" set health_sensitivity "$hs" || fail "set health_sensitivity $hs" ;;
+esac
+lnet_idle
+barrier dc-done
 
 routed_unload
 log "routed config OK"
