@@ -12,11 +12,12 @@
  * forever.  lnet_response_tracking chooses what is tracked: bit 0 GETs,
  * bit 1 PUTs (Lustre's values; default 3, both).
  *
- * Tracked MDs are kept on one list in the order they were started.  The
- * timeout is the same for all, so that is deadline order, and the expiry
+ * Tracked MDs are kept on one list in deadline order, and the expiry
  * work, run every second while the list is not empty, stops at the first
- * MD that is not late.  (If the timeout is lowered, MDs started after one
- * tracked with the old value wait for it: late by at most the old value.)
+ * MD that is not late.  The timeout is normally the same for all, so an
+ * MD goes at the tail; when it has been lowered, an MD goes before those
+ * tracked with the old, longer value (a ping lost while a gateway
+ * restarted must not hold a later PUT's shorter deadline back).
  */
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -26,6 +27,21 @@
 
 #define LNET_RSP_TRACK_GET	BIT(0)
 #define LNET_RSP_TRACK_PUT	BIT(1)
+
+/* Put @md on the list behind the last MD due no later than it. */
+static void lnet_rsp_insert_locked(struct lnet_libmd *md)
+{
+	struct list_head *pos = &the_lnet.ln_rsp_list;
+	struct lnet_libmd *t;
+
+	list_for_each_entry_reverse(t, &the_lnet.ln_rsp_list, md_rsp_list) {
+		if (!time_after(t->md_rsp_deadline, md->md_rsp_deadline))
+			break;
+		pos = &t->md_rsp_list;
+	}
+	/* Before @pos: the first later one, or the head (the tail). */
+	list_add_tail(&md->md_rsp_list, pos);
+}
 
 /**
  * lnet_rsp_track_locked() - start the clock on an operation's response
@@ -50,9 +66,10 @@ void lnet_rsp_track_locked(struct lnet_libmd *md, const struct lnet_msg *msg,
 	/* A recovery ping's loss moves no health value (spec 3b). */
 	md->md_rsp_nid = msg->msg_txpeer && !msg->msg_recovery ?
 			 msg->msg_txpeer->lpni_nid : LNET_ANY_NID;
-	first = list_empty(&the_lnet.ln_rsp_list);
 	/* An MD reused by its next operation: the clock restarts. */
-	list_move_tail(&md->md_rsp_list, &the_lnet.ln_rsp_list);
+	list_del_init(&md->md_rsp_list);
+	first = list_empty(&the_lnet.ln_rsp_list);
+	lnet_rsp_insert_locked(md);
 	if (first)
 		schedule_delayed_work(&the_lnet.ln_rsp_work, HZ);
 }
