@@ -13,8 +13,11 @@
  * attached throughout, so the caller sees one outcome: the event of its
  * last try.
  *
- * Only PUTs and GETs are resent (an ACK or REPLY must go back by the NID
- * its request came from, so there is no other path to try).  Nothing is
+ * Only PUTs and GETs we start are resent (an ACK or REPLY must go back by
+ * the NID its request came from, so there is no other path to try), and
+ * any message a router forwards (routing spec 8: its next hop is chosen
+ * again from its unchanged header; it keeps its router buffer and
+ * credit, only its tx credits go back).  Nothing is
  * resent once LNet stops, after the deadline, or for a message marked
  * msg_no_resend.  A message is never resent for a class that says the
  * peer may have acted on it: the health module decides by class, and the
@@ -23,7 +26,9 @@
  * The deadline of a PUT or GET is set when it is first sent: the LND's
  * timeout times (retry_count + 1), plus a second (Lustre's, spec 3d), or
  * transaction_timeout for an LND that has none.  A message still waiting
- * for credits at its deadline is not sent late: it fails.
+ * for credits at its deadline is not sent late: it fails.  A forwarded
+ * message's deadline restarts with each onward send and bounds only its
+ * resends: a router sends late (routing spec 8).
  */
 #include <linux/export.h>
 #include <linux/rcupdate.h>
@@ -107,12 +112,16 @@ bool lnet_msg_late(const struct lnet_msg *msg)
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_msg_late);
 
-/* May @msg, which failed in a resendable way, be sent again at all? */
+/*
+ * May @msg, which failed in a resendable way, be sent again at all?  A
+ * forwarded message of any type may (routing spec 8: its next hop is
+ * chosen from its header's destination again, an ACK or REPLY's too).
+ */
 static bool lnet_msg_may_resend(const struct lnet_msg *msg)
 {
 	return msg->msg_send && msg->msg_deadline && !msg->msg_no_resend &&
 	       !msg->msg_recovery &&
-	       (msg->msg_type == LNET_MSG_PUT ||
+	       (msg->msg_routing || msg->msg_type == LNET_MSG_PUT ||
 		msg->msg_type == LNET_MSG_GET) &&
 	       msg->msg_md && !msg->msg_md->md_aborted &&
 	       the_lnet.ln_state == LNET_STATE_RUNNING;

@@ -218,7 +218,6 @@ void lnet_fwd_start(struct lnet_msg *msg)
 	LIST_HEAD(rx);
 
 	msg->msg_routing = true;
-	msg->msg_no_resend = true;	/* routers ignore deadlines (spec 4.7) */
 	msg->msg_len = msg->msg_hdr.payload_length;
 	lnet_lock();
 	lpni = lnet_peer_ni_find_locked(&msg->msg_from);
@@ -362,8 +361,14 @@ static void lnet_fwd_send_on(struct lnet_msg *msg, bool may_hold)
 		return;
 	}
 	rc = IS_ERR(lp) ? PTR_ERR(lp) : lnet_fwd_path_locked(msg);
-	if (!rc)
+	if (!rc) {
+		/*
+		 * Spec 8: the deadline restarts with each onward send; it
+		 * only bounds resends (routers send late, spec 4.7).
+		 */
+		msg->msg_deadline = lnet_msg_deadline(msg->msg_txni);
 		go = lnet_msg_credits_acquire(msg);
+	}
 	else if (rc == -EHOSTDOWN)
 		rc = -EHOSTUNREACH;	/* counted as peer_down */
 	else		/* no route, or too many wait for that peer */
@@ -395,9 +400,13 @@ void lnet_fwd_send(struct lnet_msg *msg)
 
 /**
  * lnet_fwd_resume() - send on a forwarded message its discovery held
- * @msg: from lnet_fwd_send(), held on its destination's peer
+ * @msg: from lnet_fwd_send(), held on its destination's peer; or, from
+ *	lnet_msg_resend(), one whose onward send failed in a way another
+ *	path may not (spec 8): decommitted, its router buffer and credit
+ *	kept
  *
- * Its next hop is chosen now, by the peer table as discovery left it.
+ * Its next hop is chosen now, by the peer table as discovery (or the
+ * failure's health demerit) left it; the header is unchanged.
  *
  * Context: Process context; no LNet lock held.
  */

@@ -594,7 +594,8 @@ enum lnet_match_result {
  *	LND before lnet_finalize(); OK if it did not, or if nobody said
  * @msg_retry_count: times it was sent again (lnet/resend.c)
  * @msg_deadline: a PUT or GET we started: when it must be done, sent
- *	again or not (jiffies); 0 for other messages
+ *	again or not (jiffies); a forwarded message: from its last onward
+ *	send, the end of its resends; 0 for other messages
  * @msg_no_resend: never sent again (a recovery ping; a GET whose REPLY
  *	the LND made, which would otherwise complete twice)
  * @msg_recovery: a recovery ping (health/recovery.c): its failure moves
