@@ -18,6 +18,12 @@
 #    routing 1" on r, traffic still running: r's routes come back at a
 #    and b, traffic crosses r again, and neither router dropped anything
 #    (sanity-lnet test 257);
+#  - gateway_resend: r2's tcp NI deleted (its listener closed) while
+#    a's route through it stays up (a's checks off): each of a's PUTs to
+#    b that meets r2's refused connection is resent through r (spec 8:
+#    REMOTE_DROPPED sending to a multi-rail gateway), so all pass, and a
+#    counts successful resends; a's check then takes the route down; r2's
+#    tcp NI back, a's and b's routes through r2 up again;
 #  - gateway_gone: r2's modules unloaded under a's traffic: every
 #    operation ends with a status (none hangs), a's and b's routes
 #    through r2 go down, and a's traffic after that all passes through
@@ -247,6 +253,49 @@ r | r2) d0=$(cat "$T/drops0")
 		{ diag; fail "$LNET_NODE dropped messages while r routed again"; } ;;
 esac
 barrier drain-done
+
+phase gateway_resend
+# Spec 8: a send to a gateway that fails in the LND with REMOTE_DROPPED
+# (r2's connection refused, ksocklnd's class for it, features spec 3b)
+# is resent by full selection again, the gateway being multi-rail (r2's
+# tcp and o2ib NIs): r2's NI demerited, r's route ranks first (3.2 step
+# 4).  Every PUT passes, whichever gateway it took first.
+PARAMS=/sys/module/lnet/parameters
+if [ "$LNET_NODE" = a ]; then
+	# no checks: a's route through r2 stays up after r2's tcp NI went
+	echo 0 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 0"
+fi
+barrier resend-ready
+if [ "$LNET_NODE" = r2 ]; then
+	"$LNETCTL" net del --net tcp || fail "net del --net tcp on r2"
+fi
+barrier r2-tcp-gone
+if [ "$LNET_NODE" = a ]; then
+	[ "$(route_to_gw_state "$R2_TCP")" = up ] ||
+		{ diag; fail "a's route through r2 not up with a's checks off"; }
+	rs0=$(routed_stat successful_resends)
+	lt_ok put "$B" 65536 16 1
+	rs1=$(routed_stat successful_resends)
+	[ "$rs1" -gt "$rs0" ] ||
+		{ diag; fail "no PUT met r2's refusal and was resent through r (successful_resends $rs0 -> $rs1)"; }
+	log "r2 refusing, a's route through it up: 16 PUTs passed, successful_resends $rs0 -> $rs1"
+	echo 1 > $PARAMS/alive_router_check_interval ||
+		fail "alive_router_check_interval 1"
+	gw_route_wait "$R2_TCP" down 30
+fi
+barrier resent
+PUTS=$((PUTS + 16))
+if [ "$LNET_NODE" = r2 ]; then
+	"$LNETCTL" net add --net tcp --if eth0 || fail "net add --net tcp on r2"
+fi
+barrier r2-tcp-back
+# a's connects to r2 wait out ksocklnd's back-off from the refusals
+case $LNET_NODE in
+a) gw_route_wait "$R2_TCP" up 60 ;;
+b) gw_route_wait "$R2_O2IB" up 60 ;;
+esac
+barrier r2-back
 
 phase gateway_gone
 # r2 goes (its modules unloaded) while a's traffic runs: what was in
