@@ -7,7 +7,8 @@ alone (tests/run.py, Runner.run).  One scenario (routed_pair.sh, spec
 lnet-routing.md 3.2, 5.3 and 6, sanity-lnet test 257): a's and b's
 routes through both routers used in turn, r drained with "set routing
 0" and brought back with "set routing 1" under a's traffic with nothing
-lost and no drop on either router, and r2 gone (its modules unloaded)
+lost and no drop on either router, a's PUTs that meet r2's refused
+connection resent through r (spec 8), and r2 gone (its modules unloaded)
 under traffic: its routes down at a and b within a few checks, every
 operation finished with a status, and the traffic after through r.
 """
