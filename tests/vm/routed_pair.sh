@@ -261,11 +261,15 @@ phase gateway_resend
 # tcp and o2ib NIs): r2's NI demerited, r's route ranks first (3.2 step
 # 4).  Every PUT passes, whichever gateway it took first.
 PARAMS=/sys/module/lnet/parameters
-if [ "$LNET_NODE" = a ]; then
-	# no checks: a's route through r2 stays up after r2's tcp NI went
+case $LNET_NODE in
+a)	# no checks: a's route through r2 stays up after r2's tcp NI went
 	echo 0 > $PARAMS/alive_router_check_interval ||
-		fail "alive_router_check_interval 0"
-fi
+		fail "alive_router_check_interval 0" ;;
+r)	# nor of r then: r's W (5 s) would take its unpinged tcp NI down
+	# (spec 6.7) and a's route through r with it; W 61 s for the phase
+	echo 60 > $PARAMS/router_ping_timeout ||
+		fail "router_ping_timeout 60" ;;
+esac
 barrier resend-ready
 if [ "$LNET_NODE" = r2 ]; then
 	"$LNETCTL" net del --net tcp || fail "net del --net tcp on r2"
@@ -280,11 +284,17 @@ if [ "$LNET_NODE" = a ]; then
 	[ "$rs1" -gt "$rs0" ] ||
 		{ diag; fail "no PUT met r2's refusal and was resent through r (successful_resends $rs0 -> $rs1)"; }
 	log "r2 refusing, a's route through it up: 16 PUTs passed, successful_resends $rs0 -> $rs1"
+	[ "$(route_to_gw_state "$R_TCP")" = up ] ||
+		{ cat "$T/route.v"; diag; fail "a's route through r went down while a did not check it"; }
 	echo 1 > $PARAMS/alive_router_check_interval ||
 		fail "alive_router_check_interval 1"
 	gw_route_wait "$R2_TCP" down 30
 fi
 barrier resent
+if [ "$LNET_NODE" = r ]; then
+	# a checks r again (every 1 s): W back to 5 s
+	echo 4 > $PARAMS/router_ping_timeout || fail "router_ping_timeout 4"
+fi
 PUTS=$((PUTS + 16))
 if [ "$LNET_NODE" = r2 ]; then
 	"$LNETCTL" net add --net tcp --if eth0 || fail "net add --net tcp on r2"
