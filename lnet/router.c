@@ -271,7 +271,8 @@ int lnet_fwd_recv_rc(struct lnet_msg *msg)
 
 /*
  * The next hop of a forwarded message (spec 4.4): its destination on one
- * of our nets, else the route table's gateway, reached from any NI.
+ * of our nets (or another NI of it, MR forwarding, which the header then
+ * names), else the route table's gateway, reached from any NI.
  * Spec 4.7: a next hop its LND reported down (lnet_notify()) takes none
  * until it is heard from again, nor one whose peer's ping data lists it
  * DOWN, when its net has a peer_timeout: the
@@ -295,8 +296,15 @@ static int lnet_fwd_path_locked(struct lnet_msg *msg)
 						&LNET_ANY_NID, &next);
 		if (rc)
 			return rc;
+	} else {
+		/* MR forwarding (spec 4.4): the header names the NI chosen */
+		lpni = lnet_select_fwd_final(&msg->msg_hdr);
+		if (lpni) {
+			msg->msg_hdr.dest_nid = lpni->lpni_nid;
+			next = lpni->lpni_nid;
+		}
 	}
-	/* Exactly @next (given as the hop): no multi-rail redirection. */
+	/* Exactly @next (given as the hop), chosen above. */
 	rc = lnet_select_pathway_locked(&next, &LNET_ANY_NID, &next, false,
 					&ni, &lpni, NULL);
 	if (rc)

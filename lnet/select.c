@@ -335,6 +335,43 @@ static bool lnet_peer_ni_mr(const struct lnet_peer_ni *lpni)
 	return lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_MULTI_RAIL;
 }
 
+/**
+ * lnet_select_fwd_final() - a router's final hop to a multi-rail peer
+ * @hdr: a forwarded message's header; its destination is on one of our
+ *	nets
+ *
+ * Routing spec 4.4, MR forwarding: a PUT or GET from a multi-rail
+ * originator (its source's peer, as this router knows it) to a
+ * multi-rail destination may go to another NI of the destination on the
+ * same net when the one the header names is DOWN or not fully healthy:
+ * the best of them that is not DOWN (lnet_peer_ni_better(): healthiest
+ * first).  An ACK or REPLY goes exactly where it is addressed.
+ *
+ * Context: the LNet lock held.
+ * Return: the peer NI to send to instead, or NULL to keep the header's.
+ */
+struct lnet_peer_ni *lnet_select_fwd_final(const struct lnet_hdr *hdr)
+{
+	struct lnet_peer_ni *dst, *src, *lpni, *best = NULL;
+
+	if (hdr->type != LNET_MSG_PUT && hdr->type != LNET_MSG_GET)
+		return NULL;
+	dst = lnet_peer_ni_find_locked(&hdr->dest_nid);
+	if (!dst || !lnet_peer_ni_mr(dst) ||
+	    (!lnet_peer_ni_down_locked(dst) &&
+	     dst->lpni_healthv >= LNET_MAX_HEALTH_VALUE))
+		return NULL;
+	src = lnet_peer_ni_find_locked(&hdr->src_nid);
+	if (!src || !lnet_peer_ni_mr(src))
+		return NULL;
+	list_for_each_entry(lpni, &dst->lpni_peer_net->lpn_peer_nis,
+			    lpni_list)
+		if (!lnet_peer_ni_down_locked(lpni) &&
+		    (!best || lnet_peer_ni_better(lpni, best, NULL)))
+			best = lpni;
+	return best != dst ? best : NULL;
+}
+
 /*
  * The final destination of a routed send (routing spec 3.1): its peer
  * NI, made for a new NID of a send we start (@make), as stock makes the

@@ -212,6 +212,7 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 			       struct lnet_ni **nip,
 			       struct lnet_peer_ni **lpnip,
 			       struct lnet_nid *finalp);
+struct lnet_peer_ni *lnet_select_fwd_final(const struct lnet_hdr *hdr);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct lnet_ni *lnet_select_local(struct list_head *nets,
 				  struct lnet_ni *loni,

@@ -27,6 +27,8 @@
 #    routed while no route of b's to tcp goes through r (spec 7);
 #  - router_resend: r's onward sends of a's PUTs failed by a health-error
 #    drop rule (LOCAL_DROPPED) are resent by r: all land (spec 8);
+#  - mr_forwarding: b's PUTs to a's NID A land on a's other NI A2 when A
+#    is not fully healthy on r, which rewrites dest_nid (spec 4.4);
 #  - stock_client: a, its LNet unloaded, plays a stock Lustre client
 #    (utils/tests/sock_lustre.c) through r to b: r's router check, b's
 #    discovery, PUT/GET 0 B .. 1 MiB, checked as stock would (spec 11.1);
@@ -598,6 +600,84 @@ r)	read -r rs0 ok0 < "$T/rs0"
 b)	target_expect $((3 + 8)) ;;
 esac
 barrier resend-done
+
+phase mr_forwarding
+# Spec 4.4, MR forwarding: r may send the final hop of a PUT or GET from
+# a multi-rail originator (b, as r knows it) to a multi-rail destination
+# (a, with a second tcp NI on eth0's alias) to another NI of it when the
+# one the header names is DOWN or not fully healthy, and writes that NI
+# into dest_nid.  b addresses exactly A (its discovery off, a's peer
+# made anew: one NID, not multi-rail); A healthy on r: the PUTs land on
+# A; A's health 0 on r (r's recovery pings of A dropped at a, a's checks
+# of r off, so nothing from A makes it healthy again): they land on A2.
+A2=${IP_a_net0%.*}.60@tcp
+# ni_rx_bytes NID: the payload bytes local NI NID received (debugfs nis)
+ni_rx_bytes() {
+	awk -v nid="$1" '$1 == nid { print $10 }' /sys/kernel/debug/lnet/nis
+}
+case $LNET_NODE in
+a)	puts0=$(field puts "$(cat "$TARGET")")
+	ip addr add "${A2%@*}/24" dev eth0 label eth0:1 || fail "ip addr add ${A2%@*}"
+	"$LNETCTL" net add --net tcp --if eth0:1 || fail "net add --net tcp --if eth0:1" ;;
+b)	"$LNETCTL" set discovery 0 || fail "set discovery 0 on b" ;;
+esac
+barrier mr-nis
+case $LNET_NODE in
+r)	"$LNETCTL" discover "$A" > "$T/disc" 2>&1 || { cat "$T/disc"; fail "discover $A"; }
+	"$LNETCTL" peer show --nid "$A" > "$T/peer" || fail "peer show --nid $A"
+	grep -q "nid: $A2\$" "$T/peer" && grep -qi "Multi-Rail: true" "$T/peer" ||
+		{ cat "$T/peer"; fail "r does not know a multi-rail with $A2"; }
+	grep -qi "Multi-Rail: true" <("$LNETCTL" peer show --nid "$B") ||
+		{ "$LNETCTL" peer show --nid "$B"; fail "r does not know b multi-rail"; } ;;
+b)	"$LNETCTL" peer del --prim_nid "$A" || fail "peer del $A on b" ;;
+esac
+barrier mr-known
+mr_puts() {	# N: b PUTs N x 64 KiB to A; a says which NI took them
+	case $LNET_NODE in
+	a) echo "$(ni_rx_bytes "$A") $(ni_rx_bytes "$A2")" > "$T/rx0" ;;
+	esac
+	barrier "mr-puts-$1-$2"
+	[ "$LNET_NODE" = b ] && lt_ok put "$A" 65536 "$1" 1
+	barrier "mr-puts-$1-$2-done"
+	if [ "$LNET_NODE" = a ]; then
+		read -r x0 y0 < "$T/rx0"
+		x=$(($(ni_rx_bytes "$A") - x0))
+		y=$(($(ni_rx_bytes "$A2") - y0))
+		log "b's $1 PUTs to $A ($2): $x bytes on $A, $y on $A2"
+		if [ "$2" = healthy ]; then
+			[ "$x" -ge $(($1 * 65536)) ] && [ "$y" -lt 65536 ]
+		else
+			[ "$y" -ge $(($1 * 65536)) ] && [ "$x" -lt 65536 ]
+		fi || { diag; fail "b's PUTs to $A, $A $2 on r: $x bytes on $A, $y on $A2"; }
+	fi
+}
+mr_puts 2 healthy
+case $LNET_NODE in
+a)	echo 0 > $ARCI || fail "alive_router_check_interval 0"
+	"$LNETCTL" fault drop add -s "$R_TCP" -d "$A" -m get -r 1 ||
+		fail "fault drop add (r's pings of $A)" ;;
+esac
+barrier mr-quiet
+if [ "$LNET_NODE" = r ]; then
+	"$LNETCTL" peer set --nid "$A" --health 0 || fail "peer set --health 0"
+fi
+barrier mr-sick
+mr_puts 4 unhealthy
+case $LNET_NODE in
+a)	"$LNETCTL" fault drop del --all || fail "fault drop del --all"
+	"$LNETCTL" net del --net tcp --if eth0:1 || fail "net del --if eth0:1"
+	ip addr del "${A2%@*}/24" dev eth0 || fail "ip addr del ${A2%@*}"
+	echo 2 > $ARCI || fail "alive_router_check_interval 2"
+	target_expect $((puts0 + 2 + 4)) ;;
+b)	"$LNETCTL" set discovery 1 || fail "set discovery 1 on b" ;;
+esac
+barrier mr-undone
+# r forgets a's two-NI peer (the stock client below plays A alone)
+if [ "$LNET_NODE" = r ]; then
+	lnet_idle
+	"$LNETCTL" peer del --prim_nid "$A" || fail "peer del $A on r"
+fi
+barrier mr-done
 
 phase stock_client
 # Spec 11.1 and 14 (items 1-3, 8), S client - N router - N server: a
