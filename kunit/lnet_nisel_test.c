@@ -533,6 +533,48 @@ static void nisel_remote_mr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, used[1], 2U);
 }
 
+/*
+ * MR forwarding (routing spec 4.4): a router sends a PUT or GET between
+ * multi-rail peers to another NI of the destination on the same net
+ * when the one named is DOWN or not fully healthy; never otherwise.
+ */
+static void nisel_fwd_final(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_peer_ni *named = w->lpni[0], *other = w->lpni[1];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		w->lpni[i]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+		w->lpni[i]->lpni_ns_status = LNET_NI_STATUS_UP;
+	}
+	w->lp.lp_state = LNET_PEER_MULTI_RAIL;
+	/* Healthy and up: exactly as addressed. */
+	KUNIT_EXPECT_NULL(test, lnet_fwd_final_choice(named, true));
+	/* Not fully healthy: the other NI of its net, never net 1's. */
+	named->lpni_healthv = 999;
+	w->lpni[2]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_fwd_final_choice(named, true), other);
+	/* ... only from a multi-rail originator, to a multi-rail peer. */
+	KUNIT_EXPECT_NULL(test, lnet_fwd_final_choice(named, false));
+	w->lp.lp_state = 0;
+	KUNIT_EXPECT_NULL(test, lnet_fwd_final_choice(named, true));
+	w->lp.lp_state = LNET_PEER_MULTI_RAIL;
+	/* The other one sicker still: the named one is the best. */
+	other->lpni_healthv = 500;
+	KUNIT_EXPECT_NULL(test, lnet_fwd_final_choice(named, true));
+	/* DOWN (its LND, or its peer's ping data), however healthy. */
+	named->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	named->lpni_lnd_down = true;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_fwd_final_choice(named, true), other);
+	named->lpni_lnd_down = false;
+	named->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	KUNIT_EXPECT_PTR_EQ(test, lnet_fwd_final_choice(named, true), other);
+	/* Every NI of its net DOWN: none to take instead. */
+	other->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	KUNIT_EXPECT_NULL(test, lnet_fwd_final_choice(named, true));
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
@@ -549,6 +591,7 @@ static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_mr_health),
 	KUNIT_CASE(nisel_local_dst),
 	KUNIT_CASE(nisel_remote_mr),
+	KUNIT_CASE(nisel_fwd_final),
 	{}
 };
 

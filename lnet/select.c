@@ -336,33 +336,25 @@ static bool lnet_peer_ni_mr(const struct lnet_peer_ni *lpni)
 }
 
 /**
- * lnet_select_fwd_final() - a router's final hop to a multi-rail peer
- * @hdr: a forwarded message's header; its destination is on one of our
- *	nets
+ * lnet_fwd_final_choice() - MR forwarding's choice (routing spec 4.4)
+ * @dst: the peer NI a forwarded PUT or GET names, on one of our nets
+ * @src_mr: its originator is a multi-rail peer, as this router knows it
  *
- * Routing spec 4.4, MR forwarding: a PUT or GET from a multi-rail
- * originator (its source's peer, as this router knows it) to a
- * multi-rail destination may go to another NI of the destination on the
- * same net when the one the header names is DOWN or not fully healthy:
- * the best of them that is not DOWN (lnet_peer_ni_better(): healthiest
- * first).  An ACK or REPLY goes exactly where it is addressed.
+ * A multi-rail destination's NI that is DOWN or not fully healthy gives
+ * way to the best NI of its peer on the same net that is not DOWN
+ * (lnet_peer_ni_better(): healthiest first), when the originator is
+ * multi-rail too.
  *
- * Context: the LNet lock held.
- * Return: the peer NI to send to instead, or NULL to keep the header's.
+ * Return: the peer NI to send to instead, or NULL to keep @dst.
  */
-struct lnet_peer_ni *lnet_select_fwd_final(const struct lnet_hdr *hdr)
+VISIBLE_IF_KUNIT struct lnet_peer_ni *
+lnet_fwd_final_choice(struct lnet_peer_ni *dst, bool src_mr)
 {
-	struct lnet_peer_ni *dst, *src, *lpni, *best = NULL;
+	struct lnet_peer_ni *lpni, *best = NULL;
 
-	if (hdr->type != LNET_MSG_PUT && hdr->type != LNET_MSG_GET)
-		return NULL;
-	dst = lnet_peer_ni_find_locked(&hdr->dest_nid);
-	if (!dst || !lnet_peer_ni_mr(dst) ||
+	if (!src_mr || !lnet_peer_ni_mr(dst) ||
 	    (!lnet_peer_ni_down_locked(dst) &&
 	     dst->lpni_healthv >= LNET_MAX_HEALTH_VALUE))
-		return NULL;
-	src = lnet_peer_ni_find_locked(&hdr->src_nid);
-	if (!src || !lnet_peer_ni_mr(src))
 		return NULL;
 	list_for_each_entry(lpni, &dst->lpni_peer_net->lpn_peer_nis,
 			    lpni_list)
@@ -370,6 +362,34 @@ struct lnet_peer_ni *lnet_select_fwd_final(const struct lnet_hdr *hdr)
 		    (!best || lnet_peer_ni_better(lpni, best, NULL)))
 			best = lpni;
 	return best != dst ? best : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(lnet_fwd_final_choice);
+
+/**
+ * lnet_select_fwd_final() - a router's final hop to a multi-rail peer
+ * @hdr: a forwarded message's header; its destination is on one of our
+ *	nets
+ *
+ * Routing spec 4.4, MR forwarding (lnet_fwd_final_choice()), for a PUT
+ * or GET from a multi-rail originator (its source's peer here); an ACK
+ * or REPLY goes exactly where it is addressed.
+ *
+ * Context: the LNet lock held.
+ * Return: the peer NI to send to instead, or NULL to keep the header's.
+ */
+struct lnet_peer_ni *lnet_select_fwd_final(const struct lnet_hdr *hdr)
+{
+	struct lnet_peer_ni *dst, *src;
+
+	if (hdr->type != LNET_MSG_PUT && hdr->type != LNET_MSG_GET)
+		return NULL;
+	dst = lnet_peer_ni_find_locked(&hdr->dest_nid);
+	if (!dst || !lnet_peer_ni_mr(dst) ||
+	    (!lnet_peer_ni_down_locked(dst) &&
+	     dst->lpni_healthv >= LNET_MAX_HEALTH_VALUE))
+		return NULL;	/* the common case: no second lookup */
+	src = lnet_peer_ni_find_locked(&hdr->src_nid);
+	return lnet_fwd_final_choice(dst, src && lnet_peer_ni_mr(src));
 }
 
 /*

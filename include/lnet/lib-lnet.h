@@ -226,6 +226,8 @@ struct lnet_peer_ni *lnet_select_mr(struct lnet_peer *lp,
 				    struct lnet_ni **nip);
 struct lnet_peer_ni *lnet_select_remote_mr(struct lnet_peer *lp,
 					   bool (*routable)(u32 net));
+struct lnet_peer_ni *lnet_fwd_final_choice(struct lnet_peer_ni *dst,
+					   bool src_mr);
 #endif
 
 /* lo.c: the loopback LND. */
