@@ -414,7 +414,13 @@ if [ "$LNET_NODE" = r ]; then
 	echo 100 > $PARAMS/router_ping_timeout || fail "router_ping_timeout 100"
 fi
 barrier r-reloaded
-[ "$LNET_NODE" = r ] || route_state up 30 single-hop
+# r's tcp NI is DOWN until a ping reaches it (r's first W was 3 s, spec
+# 6.7), and b's route is single-hop only once r lists it UP.  a's checks
+# of r may wait out ksocklnd's back-off from its connects refused while
+# r reloaded (a debug run saw none for 30 s): a pings r's tcp NID itself.
+[ "$LNET_NODE" = a ] && ping_ok "$R_TCP" 40
+barrier r-pinged
+[ "$LNET_NODE" = r ] || route_state up 60 single-hop
 barrier r-routes
 if [ "$LNET_NODE" = a ]; then
 	# a's own discovery of b would ping b through r, which drops it as
