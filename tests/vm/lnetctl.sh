@@ -730,6 +730,19 @@ n=$("$LNETCTL" route show --net tcp1 | grep -c "^      gateway: ")
 [ "$n" = 2 ] || fail "route show --net tcp1: $n routes, want 2"
 out=$("$LNETCTL" route show --net tcp3) || fail "route show of no match"
 [ -z "$out" ] || fail "route show of no match printed: $out"
+# a --gateway of NID ranges (stock's lnetctl expands them, as peer add
+# --nid): one route per NID; route del takes ranges too
+"$LNETCTL" route add --net tcp6 --gateway '192.0.2.[10-14/2]@tcp9,192.0.2.20@tcp9' ||
+	fail "route add of a gateway range"
+[ "$("$LNETCTL" route show --net tcp6 | sed -n 's/^      gateway: //p' | sort | tr '\n' ' ')" = \
+  "192.0.2.10@tcp9 192.0.2.12@tcp9 192.0.2.14@tcp9 192.0.2.20@tcp9 " ] ||
+	{ "$LNETCTL" route show --net tcp6; fail "route add of a gateway range: not its 4 routes"; }
+must_fail "route add of a bad gateway range" "invalid --gateway value '192.0.2.\[9-8\]@tcp9'" \
+	"$LNETCTL" route add --net tcp6 --gateway '192.0.2.30@tcp9,192.0.2.[9-8]@tcp9'
+"$LNETCTL" route del --net tcp6 --gateway '192.0.2.[10-14/2]@tcp9,192.0.2.20@tcp9' ||
+	fail "route del of a gateway range"
+out=$("$LNETCTL" route show --net tcp6) || fail "route show tcp6"
+[ -z "$out" ] || fail "route del of a gateway range left: $out"
 # readable by anyone, as net show
 setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
 	"$LNETCTL" route show --net tcp1 --gateway $gw1 |
@@ -1264,6 +1277,20 @@ must_fail "import of an invalid CPT" "invalid CPT '\[0,1\]'" \
 	"$LNETCTL" import "$T/bad4.yaml"
 "$LNETCTL" export --backup | expect_yaml "export after refused imports" \
 	"$T/stock.before"
+# LNet in a network namespace other than the initial one: refused, the
+# reason named (the modules hold one LNet, the initial namespace's; its
+# netlink family is not netns-aware).  The debug kernel has no
+# CONFIG_NET_NS: no process can be in another namespace there.
+if unshare -n true 2>/dev/null; then
+	must_fail "net show in another netns" "initial network namespace only" \
+		unshare -n "$LNETCTL" net show
+	must_fail "lnet configure in another netns" "initial network namespace only" \
+		unshare -n "$LNETCTL" lnet configure
+elif [ "${LNET_DEBUG_KERNEL:-0}" = 1 ]; then
+	log "netns: this kernel makes no other network namespace (unshare -n refused)"
+else
+	fail "unshare -n refused on the distro kernel"
+fi
 "$LNETCTL" lnet unconfigure || fail "lnet unconfigure (stock_forms end)"
 "$LNETCTL" lnet configure || fail "lnet configure (stock_forms end)"
 

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -45,6 +47,26 @@ int lnl_open(struct lnl_error *err)
 	return lnl_open_family(LNET_GENL_NAME, "lnet.ko", LNET_A_MAX, err);
 }
 
+/*
+ * Is @module loaded while this process is in a network namespace other
+ * than init's (PID 1's)?  LNet's netlink families exist in the initial
+ * namespace only: the modules hold one LNet instance, not one per
+ * namespace.  Said so rather than "is it loaded?".
+ */
+static bool lnl_other_netns(const char *module)
+{
+	char path[96];
+	struct stat self, init;
+	size_t len = strcspn(module, ".");
+
+	snprintf(path, sizeof(path), "/sys/module/%.*s", (int)len, module);
+	if (access(path, F_OK))
+		return false;
+	if (stat("/proc/self/ns/net", &self) || stat("/proc/1/ns/net", &init))
+		return false;
+	return self.st_ino != init.st_ino || self.st_dev != init.st_dev;
+}
+
 /**
  * lnl_open_family() - connect to a generic netlink family.
  * @name: the family.
@@ -78,6 +100,13 @@ int lnl_open_family(const char *name, const char *module, int maxattr,
 		   &one, sizeof(one));
 	lnl_maxattr = maxattr < LNL_MAXATTR_CAP ? maxattr : LNL_MAXATTR_CAP - 1;
 	lnl_family = genl_ctrl_resolve(lnl_sock, name);
+	if (lnl_family < 0 && lnl_other_netns(module)) {
+		err->errnum = EOPNOTSUPP;
+		snprintf(err->msg, sizeof(err->msg),
+			 "LNet runs in the initial network namespace only: this process is in another one (%s is loaded there)",
+			 module);
+		goto fail;
+	}
 	if (lnl_family < 0) {
 		err->errnum = ENOENT;
 		snprintf(err->msg, sizeof(err->msg),

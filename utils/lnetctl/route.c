@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "lnetctl.h"
+#include "nidrange.h"
 
 int do_route_add(const struct route_req *r, struct lnl_error *err)
 {
@@ -224,6 +225,61 @@ static int route_check_net(const char *op, const char *net)
 	return 0;
 }
 
+/* The first item of list @gws that does not expand (@buf: room). */
+static const char *bad_gateway(const char *gws, char (*buf)[LNET_GENL_NID_LEN])
+{
+	static char item[LNET_GENL_NID_LEN * 4];
+	const char *s = gws, *p;
+	int depth = 0;
+
+	for (p = gws;; p++) {
+		if (*p == '[') {
+			depth++;
+		} else if (*p == ']') {
+			depth--;
+		} else if ((*p == ',' && !depth) || !*p) {
+			snprintf(item, sizeof(item), "%.*s", (int)(p - s), s);
+			if (nid_list_expand(item, buf, LNET_GENL_PEER_NIDS_MAX) < 0)
+				return item;
+			if (!*p)
+				return gws;
+			s = p + 1;
+		}
+	}
+}
+
+/*
+ * The NIDs of a --gateway value: NIDs and NID range expressions, comma
+ * separated (stock's lnetctl expands ranges there as in peer add --nid;
+ * the spec is silent).  *@gw is allocated (free() it, also on error).
+ * Return: how many, or -1 after saying why.
+ */
+static int route_gateways(const char *op, const char *gws,
+			  char (**gw)[LNET_GENL_NID_LEN])
+{
+	int n;
+
+	*gw = calloc(LNET_GENL_PEER_NIDS_MAX, sizeof(**gw));
+	if (!*gw) {
+		usage_error(op, "route", "%s", "out of memory");
+		return -1;
+	}
+	n = nid_list_expand(gws, *gw, LNET_GENL_PEER_NIDS_MAX);
+	if (n == -E2BIG) {
+		usage_error(op, "route",
+			    "invalid --gateway value '%s': more than 256 NIDs",
+			    gws);
+		return -1;
+	}
+	if (n < 0) {
+		usage_error(op, "route",
+			    "invalid --gateway value '%s': not a NID",
+			    bad_gateway(gws, *gw));
+		return -1;
+	}
+	return n;
+}
+
 static int route_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -235,12 +291,12 @@ static int route_add(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct route_req r = { .hop = -1, .prio = -1 };
-	char *list, *tok, *save;
+	char (*gw)[LNET_GENL_NID_LEN] = NULL;
 	const char *gws = NULL;
 	const char *net = NULL;
 	struct lnl_error err;
+	int c, i, n, rc = 0;
 	long long v;
-	int c, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "n:g:c:p:", opts, NULL)) != -1) {
 		switch (c) {
@@ -281,36 +337,25 @@ static int route_add(int argc, char **argv)
 	if (route_check_net("add", net))
 		return 1;
 	strcpy(r.net, net);
-	/* every NID first: one bad NID adds nothing */
-	list = strdup(gws);
-	if (!list)
-		return usage_error("add", "route", "%s", "out of memory");
-	for (tok = strtok_r(list, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save))
-		if (!valid_nid(tok))
-			rc = usage_error("add", "route",
-					 "invalid --gateway value '%s': not a NID",
-					 tok);
-	free(list);
-	if (rc || open_or_report("add", "route"))
+	/* every NID first, ranges expanded (as stock): one bad NID adds nothing */
+	n = route_gateways("add", gws, &gw);
+	if (n < 0 || open_or_report("add", "route")) {
+		free(gw);
 		return 1;
+	}
 	/* one route per NID; the first refusal stops (as stock) */
-	list = strdup(gws);
-	if (!list)
-		return usage_error("add", "route", "%s", "out of memory");
-	for (tok = strtok_r(list, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
-		snprintf(r.gw, sizeof(r.gw), "%s", tok);
+	for (i = 0; i < n && !rc; i++) {
+		snprintf(r.gw, sizeof(r.gw), "%s", gw[i]);
 		if (do_route_add(&r, &err) < 0) {
 			char prefix[128];
 
 			snprintf(prefix, sizeof(prefix),
-				 "cannot add route to %s via %s", net, tok);
+				 "cannot add route to %s via %s", net, gw[i]);
 			report_nl_error("add", "route", prefix, &err);
 			rc = 1;
 		}
 	}
-	free(list);
+	free(gw);
 	return rc;
 }
 
@@ -321,15 +366,16 @@ static int route_del(int argc, char **argv)
 		{ "gateway", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *net = NULL, *gw = NULL;
+	char (*gw)[LNET_GENL_NID_LEN] = NULL;
+	const char *net = NULL, *gws = NULL;
 	struct lnl_error err;
-	int c;
+	int c, i, n, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "n:g:", opts, NULL)) != -1) {
 		if (c == 'n')
 			net = optarg;
 		else if (c == 'g')
-			gw = optarg;
+			gws = optarg;
 		else
 			return bad_option("del", "route", argv);
 	}
@@ -340,23 +386,27 @@ static int route_del(int argc, char **argv)
 	if (!net)
 		return usage_error("del", "route",
 				   "missing mandatory parameter --net%s", "");
-	if (!gw)
+	if (!gws)
 		return usage_error("del", "route",
 				   "missing mandatory parameter --gateway%s",
 				   "");
 	if (route_check_net("del", net))
 		return 1;
-	if (!valid_nid(gw))
-		return usage_error("del", "route",
-				   "invalid --gateway value '%s': not a NID",
-				   gw);
-	if (open_or_report("del", "route"))
-		return 1;
-	if (do_route_del(net, gw, &err) < 0) {
-		report_nl_error("del", "route", "cannot delete route", &err);
+	n = route_gateways("del", gws, &gw);
+	if (n < 0 || open_or_report("del", "route")) {
+		free(gw);
 		return 1;
 	}
-	return 0;
+	/* each NID's route; the first refusal stops */
+	for (i = 0; i < n && !rc; i++) {
+		if (do_route_del(net, gw[i], &err) < 0) {
+			report_nl_error("del", "route", "cannot delete route",
+					&err);
+			rc = 1;
+		}
+	}
+	free(gw);
+	return rc;
 }
 
 static int route_show(int argc, char **argv)
