@@ -65,7 +65,9 @@ static unsigned int lnet_dc_size_max(void)
  */
 static bool lnet_peer_needs_push_locked(const struct lnet_peer *lp)
 {
-	if (!(lp->lp_state & LNET_PEER_MULTI_RAIL))
+	/* a peer of our own NID ("peer add" of it) is never pushed to */
+	if (!(lp->lp_state & LNET_PEER_MULTI_RAIL) ||
+	    lnet_nid_is_local_locked(&lp->lp_primary_nid))
 		return false;
 	if (lp->lp_state & LNET_PEER_FORCE_PUSH)
 		return true;

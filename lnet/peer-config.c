@@ -49,7 +49,9 @@ static struct lnet_peer *lnet_peer_add_check(const struct lnet_nid *prim,
 		return ERR_PTR(-EINVAL);
 	}
 	for (i = 0; i < n; i++) {
-		if (lnet_nid_is_local_locked(&nids[i])) {
+		/* our own NIDs: only in a peer of our own primary NID */
+		if (lnet_nid_is_local_locked(&nids[i]) &&
+		    !lnet_nid_is_local_locked(prim)) {
 			NL_SET_ERR_MSG(extack, "a NID is one of this node's");
 			return ERR_PTR(-EINVAL);
 		}
@@ -83,11 +85,15 @@ static struct lnet_peer *lnet_peer_add_check(const struct lnet_nid *prim,
  *
  * A NID that traffic made a peer of alone joins; a NID of another
  * configured or multi-NID peer is refused.  Configured NIDs are not
- * reaped.  On error nothing changes.
+ * reaped.  Our own NID may be a peer's primary NID, as Lustre's (its
+ * NIDs then may be ours too; sends to it still go through 0@lo and it
+ * is never discovered or pushed to); another peer may not have one of
+ * our NIDs.  On error nothing changes.
  *
  * Context: Process context, may sleep.
- * Return: 0, -EEXIST, -EINVAL (a local NID, or a peer that exists with
- * the other multi-rail setting), -ENOMEM.
+ * Return: 0, -EEXIST, -EINVAL (a local NID in a peer whose primary NID
+ * is not ours, or a peer that exists with the other multi-rail
+ * setting), -ENOMEM.
  */
 int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
 		  unsigned int n, bool mr, bool lock_prim,
@@ -104,11 +110,6 @@ int lnet_peer_add(const struct lnet_nid *prim, const struct lnet_nid *nids,
 	if (rc)
 		goto out;
 	lnet_lock();
-	if (lnet_nid_is_local_locked(prim)) {
-		NL_SET_ERR_MSG(extack, "the primary NID is one of this node's");
-		rc = -EINVAL;
-		goto unlock;
-	}
 	lp = lnet_peer_add_check(prim, nids, n, mr, extack);
 	if (IS_ERR(lp)) {
 		rc = PTR_ERR(lp);

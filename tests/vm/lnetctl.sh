@@ -1163,6 +1163,25 @@ grep -q "^-     primary nid: ${!my_ip}@tcp\$" "$T/disc.self" &&
 	grep -q "^      -     nid: ${!my_ip}@tcp\$" "$T/disc.self" &&
 	! grep -q "0@lo" "$T/disc.self" ||
 	{ cat "$T/disc.self"; fail "discover of our own NID: not our NIs"; }
+# our own NID as a configured peer: accepted, as stock (sends to it still
+# go through 0@lo); another peer may not take one of our NIDs
+"$LNETCTL" peer add --prim_nid "${!my_ip}@tcp" --lock_prim ||
+	fail "peer add of our own NID"
+"$LNETCTL" ping "${!my_ip}@tcp" >/dev/null || fail "ping of our own NID, a peer"
+expect_peer "peer of our own NID" "${!my_ip}@tcp" "${!my_ip}@tcp"
+# our NIs change (a push to every multi-rail peer): never to this one, it
+# stays configured, locked and multi-rail, not discovered
+"$LNETCTL" net add --net tcp9 --if eth0 || fail "net add tcp9 (own peer)"
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (own peer)"
+nap 1
+"$LNETCTL" peer show -v 3 --nid "${!my_ip}@tcp" | grep -q 'peer state: 1048585$' ||
+	{ "$LNETCTL" peer show -v 3 --nid "${!my_ip}@tcp"; fail "peer of our own NID discovered or pushed to"; }
+must_fail "peer add taking our NID" "a NID is one of this node's" \
+	"$LNETCTL" peer add --prim_nid 7.7.7.30@tcp --nid "${!my_ip}@tcp"
+"$LNETCTL" peer del --prim_nid "${!my_ip}@tcp" --force ||
+	fail "peer del --force of our own NID"
+must_fail "peer of our own NID after del" "no peer has NID" \
+	"$LNETCTL" peer show --nid "${!my_ip}@tcp"
 # NID ranges, stepped ones, one including the primary NID, other nets
 "$LNETCTL" peer add --prim_nid 7.7.7.7@tcp \
 	--nid '7.7.7.[6-8]@tcp,[13-14/1].[13-15/2].1.1@tcp' ||
