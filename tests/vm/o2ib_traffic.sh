@@ -17,7 +17,9 @@
 #     1,000 small PUTs and GETs at once (IMMEDIATE), 64 PUTs and GETs of
 #     4 KiB at once (RDMA);
 #  4. the target saw every PUT intact, no LNet message is left allocated;
-#  5. b unloads its modules: a's PUTs fail at once; b loads them again
+#  5. b unloads its modules: a's PUTs fail at once, 4 at once and 6 one
+#     after another (each its own refused attempt, no back-off); b loads
+#     them again
 #     (a new incarnation) with an MR pool of one MR (fmr_pool_size=1,
 #     fmr_flush_trigger=1: grown only once exhausted, fmr_pool_max=2:
 #     never beyond 2) while a keeps its NI: traffic works again both ways;
@@ -142,8 +144,30 @@ else
 	[ "$(field done)" = 4 ] && [ "$(field errors)" = 4 ] &&
 		[ "$(field timeouts)" = 0 ] ||
 		fail "PUTs to an unloaded node: $RESULT"
+	# One after another, each PUT starts a connection attempt of its
+	# own, refused at once (no listener): no back-off after a failed
+	# attempt, as stock's o2iblnd (o2iblnd.rst).  With a back-off
+	# doubling from 1 s the sixth would wait 16 s.
+	cf0=$(counter "$O2IB_STATS" tx_connect_failed)
+	lt put "$nid" 4096 6 1
+	[ "$(field done)" = 6 ] && [ "$(field errors)" = 6 ] &&
+		[ "$(field timeouts)" = 0 ] && [ "$(field status)" != 0 ] ||
+		fail "PUTs one by one to an unloaded node: $RESULT"
+	ms=$(($(field elapsed_ns) / 1000000))
+	[ "$ms" -lt 4000 ] ||
+		fail "6 PUTs to an unloaded node took $ms ms: a back-off?"
+	cf=$(counter "$O2IB_STATS" tx_connect_failed)
+	[ -n "$cf0" ] && [ "$cf" -ge $((cf0 + 6)) ] ||
+		fail "6 PUTs failed, not by their connection attempts: tx_connect_failed $cf0 -> $cf"
+	log "6 PUTs to an unloaded node failed one by one in $ms ms (tx_connect_failed $cf0 -> $cf)"
 	barrier a-tried
 	barrier b-back
+	# b is back: the next PUT connects at once, no back-off to wait.
+	lt_ok put "$nid" 64 1 1
+	ms=$(($(field elapsed_ns) / 1000000))
+	[ "$ms" -lt 3000 ] ||
+		fail "the first PUT after b's reload took $ms ms: a back-off?"
+	log "first PUT after b's reload: $ms ms"
 fi
 ping_ok "$nid" 15
 lt_ok put "$nid" 64 100 100
@@ -172,9 +196,10 @@ fi
 lt_ok "$op" "$nid" 1048576 16 8
 log "$op 16 x 1 MiB again on the pool of 2 MRs: OK"
 barrier pool-checked 600
-# Since b's reload: 100 small PUTs each way, then a's 2 x 16 to b's pool.
+# Since b's reload: a's first PUT, 100 small PUTs each way, then a's 2 x
+# 16 to b's pool.
 if [ "$LNET_NODE" = b ]; then
-	target_expect 132
+	target_expect 133
 else
 	target_expect $((want + 100))
 fi
