@@ -272,7 +272,7 @@ static int kib_rejected(struct kib_conn *conn, struct rdma_cm_event *event)
 		rc = -EPROTO;
 		break;
 	case IBLND_REJECT_EARLY:
-		rc = -EAGAIN;
+		/* Its NI is not up yet: fail now, the next message retries. */
 		break;
 	case IBLND_REJECT_CONN_UNCOMPAT:
 	case IBLND_REJECT_FATAL:

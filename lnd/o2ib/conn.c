@@ -90,13 +90,19 @@ struct kib_conn *kib_peer_conn_locked(struct kib_peer *peer)
  * kib_peer_connect_locked() - start an active connection after @delay
  * @peer: the peer; nothing happens if an attempt runs or it has all the
  *	connections it should (kib_peer_conns_wanted())
- * @delay: jiffies
+ * @delay: jiffies; 0 also brings forward an attempt still waiting (an
+ *	extra connection's back-off, when the peer lost its others)
  */
 void kib_peer_connect_locked(struct kib_peer *peer, unsigned long delay)
 {
-	if (peer->ibp_net->kn_down || peer->ibp_connecting ||
+	if (peer->ibp_net->kn_down ||
 	    kib_peer_nconns_locked(peer) >= kib_peer_conns_wanted(peer))
 		return;
+	if (peer->ibp_connecting) {
+		if (!delay && delayed_work_pending(&peer->ibp_connect_work))
+			mod_delayed_work(kib_wq, &peer->ibp_connect_work, 0);
+		return;
+	}
 	peer->ibp_connecting = true;
 	mod_delayed_work(kib_wq, &peer->ibp_connect_work, delay);
 }
@@ -107,7 +113,7 @@ void kib_peer_connect_locked(struct kib_peer *peer, unsigned long delay)
  *
  * An extra connection is opened only when there is traffic (a message
  * sent, or a connection of ours just established), one at a time, and
- * not before the backoff of a failed attempt has passed.
+ * not before the backoff of a failed extra attempt has passed.
  */
 void kib_peer_connect_more_locked(struct kib_peer *peer)
 {
@@ -359,62 +365,68 @@ static void kib_conn_free_resources(struct kib_conn *conn)
 }
 
 /*
- * What to do with a peer once its connection attempt failed: retry at
- * once if the peer asked for it (race, stale, smaller parameters), later
- * if it is not ready yet (REJECT_EARLY), wait for its own connection to
- * us if one is being accepted; else fail what waits for a connection
- * (into @zombies), as Lustre's o2iblnd does, so that a peer that cannot
- * be reached fails each message in the time of one attempt instead of
- * the LND timeout.  The next message starts the next attempt, once the
- * backoff (doubled by each failure, reset by a connection) has passed.
+ * What to do with a peer once its connection attempt failed, as Lustre's
+ * o2iblnd (kiblnd_peer_connect_failed()): retry at once if the peer asked
+ * for it (spec 5.7: race, stale, V1, smaller parameters), at most
+ * KIB_RETRY_MAX times in a row; wait for its own connection to us if one
+ * is being accepted; else fail what waits for a connection (into
+ * @zombies) with the attempt's error, so that LNet can resend through
+ * another NI or gateway at once instead of seeing a timeout.  No
+ * back-off: the next message starts the next attempt at once.  Only an
+ * extra connection (conns_per_peer; the peer has others) backs off, the
+ * others carrying the traffic meanwhile.
  * Return: true if the peer is unreachable (no connection, none coming):
  * the caller tells LNet (lnet_notify(), routing spec 4.7).
  */
 static bool kib_peer_connect_failed_locked(struct kib_peer *peer, int error,
 					   struct list_head *zombies)
 {
-	unsigned long delay;
+	bool retry = peer->ibp_retry_now;
+	struct kib_tx *tx;
+	int n = 0;
 
 	peer->ibp_connecting = false;
+	peer->ibp_retry_now = false;
 	peer->ibp_error = error;
-	if (list_empty(&peer->ibp_txq) && list_empty(&peer->ibp_conns))
+	if (list_empty(&peer->ibp_txq) && list_empty(&peer->ibp_conns)) {
+		peer->ibp_retries = 0;
 		return false;
-	if (peer->ibp_retry_now) {
-		peer->ibp_retry_now = false;
+	}
+	if (retry && peer->ibp_retries < KIB_RETRY_MAX) {
+		peer->ibp_retries++;
 		kib_peer_connect_locked(peer, 0);
 		return false;
 	}
-	/* The next attempt, for these messages or the next ones, waits. */
-	delay = msecs_to_jiffies(peer->ibp_backoff_ms);
-	peer->ibp_reconnect_at = jiffies + delay;
-	peer->ibp_backoff_ms = min(peer->ibp_backoff_ms * 2,
-				   KIB_RECONNECT_MAX_MS);
+	peer->ibp_retries = 0;
 	/* An extra connection failed: the others carry the traffic. */
-	if (!list_empty(&peer->ibp_conns))
-		return false;
-	if (error == -EAGAIN) {
-		kib_peer_connect_locked(peer, delay);
+	if (!list_empty(&peer->ibp_conns)) {
+		peer->ibp_reconnect_at = jiffies +
+					 msecs_to_jiffies(peer->ibp_backoff_ms);
+		peer->ibp_backoff_ms = min(peer->ibp_backoff_ms * 2,
+					   KIB_RECONNECT_MAX_MS);
 		return false;
 	}
-	if (!peer->ibp_accepting) {
-		struct kib_tx *tx;
-
-		/* Lustre's classes for a failed connect (spec 3b). */
-		list_for_each_entry(tx, &peer->ibp_txq, tx_list)
-			tx->tx_hstatus = error == -ECONNREFUSED ?
-				LNET_MSG_STATUS_REMOTE_DROPPED :
-				error == -ETIMEDOUT || error == -EHOSTUNREACH ?
-				LNET_MSG_STATUS_NETWORK_TIMEOUT :
-				LNET_MSG_STATUS_LOCAL_DROPPED;
-		list_splice_tail_init(&peer->ibp_txq, zombies);
-		return true;
+	if (peer->ibp_accepting)
+		return false;
+	/* Lustre's classes for a failed connect (spec 3b). */
+	list_for_each_entry(tx, &peer->ibp_txq, tx_list) {
+		tx->tx_hstatus = error == -ECONNREFUSED ?
+			LNET_MSG_STATUS_REMOTE_DROPPED :
+			error == -ETIMEDOUT || error == -EHOSTUNREACH ?
+			LNET_MSG_STATUS_NETWORK_TIMEOUT :
+			LNET_MSG_STATUS_LOCAL_DROPPED;
+		n++;
 	}
-	return false;
+	kib_stat_add(KIB_STAT_TX_CONNECT_FAILED, n);
+	list_splice_tail_init(&peer->ibp_txq, zombies);
+	return true;
 }
 
 /**
  * kib_peer_reconnect_delay() - how long the next attempt must wait
  * @peer: the peer, whose last attempt may have failed
+ *
+ * Only an extra connection (conns_per_peer) waits after a failed one.
  *
  * Return: jiffies until the end of its reconnect backoff, or 0.
  */
@@ -640,6 +652,7 @@ void kib_conn_established(struct kib_conn *conn)
 	peer->ibp_reconnect_at = jiffies;
 	peer->ibp_error = 0;
 	peer->ibp_races = 0;
+	peer->ibp_retries = 0;
 	if (conn->ibc_active)
 		kib_peer_connect_more_locked(peer);
 	kib_stat_inc(KIB_STAT_CONNS_ACTIVE);

@@ -69,6 +69,7 @@ static const char * const kib_stat_names[] = {
 	[KIB_STAT_MR_WAITS]		= "mr_waits",
 	[KIB_STAT_MR_RETIRED]		= "mr_retired",
 	[KIB_STAT_QD_SHRUNK]		= "qd_shrunk",
+	[KIB_STAT_TX_CONNECT_FAILED]	= "tx_connect_failed",
 };
 
 static_assert(ARRAY_SIZE(kib_stat_names) == KIB_STAT_COUNT);

@@ -42,9 +42,11 @@
 #define KIB_OOB_MSGS		2	/* V2 NOOPs in flight */
 #define KIB_QD_MIN		2	/* smallest queue depth a QP shrinks to */
 #define KIB_RESOLVE_TIMEOUT_MS	5000	/* address, route: spec 5.12 */
-#define KIB_RECONNECT_MIN_MS	1000	/* backoff after a failed attempt, */
-#define KIB_RECONNECT_MAX_MS	60000	/* doubled up to this */
+#define KIB_RECONNECT_MIN_MS	1000	/* extra connection's backoff after */
+#define KIB_RECONNECT_MAX_MS	60000	/* a failed attempt, doubled to this */
 #define KIB_RACE_MAX		20	/* then the lower NID may win */
+/* Immediate retries (spec 5.7) in a row: 20 races + one of each other. */
+#define KIB_RETRY_MAX		(KIB_RACE_MAX + 4)
 #define KIB_MAX_SEND_SGE	16
 
 /* V2 sends NOOPs without credit ("out of band"); V1 spends one on them. */
@@ -131,6 +133,7 @@ enum kib_stat {
 	KIB_STAT_MR_WAITS,		/* a message waited for an MR */
 	KIB_STAT_MR_RETIRED,		/* an MR of unknown state not reused */
 	KIB_STAT_QD_SHRUNK,		/* a QP made at a smaller queue depth */
+	KIB_STAT_TX_CONNECT_FAILED,	/* failed with its connection attempt */
 	KIB_STAT_COUNT
 };
 
@@ -239,9 +242,11 @@ struct kib_net {
  * @ibp_connecting: an active connection attempt is running
  * @ibp_accepting: passive connections accepted, not established yet
  * @ibp_races: consecutive CONN_RACE rejects sent to it
- * @ibp_retry_now: the last attempt asked for an immediate retry
- * @ibp_backoff_ms: reconnect delay after the next failed attempt
- * @ibp_reconnect_at: no attempt before (jiffies), after a failed one
+ * @ibp_retry_now: the running attempt was asked for an immediate retry
+ * @ibp_retries: immediate retries in a row (at most KIB_RETRY_MAX)
+ * @ibp_backoff_ms: delay after the next failed attempt for an extra
+ *	connection (conns_per_peer); a first connection has none
+ * @ibp_reconnect_at: no extra connection attempt before (jiffies)
  * @ibp_error: why the last attempt failed
  * @ibp_connect_work: starts an active connection
  */
@@ -262,6 +267,7 @@ struct kib_peer {
 	int			ibp_accepting;
 	unsigned int		ibp_races;
 	bool			ibp_retry_now;
+	unsigned int		ibp_retries;
 	unsigned int		ibp_backoff_ms;
 	unsigned long		ibp_reconnect_at;
 	int			ibp_error;

@@ -918,9 +918,9 @@ static void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, u64 nid)
 	} else {
 		tx->tx_deadline = jiffies + kib_peer_tx_timeout();
 		list_add_tail(&tx->tx_list, &peer->ibp_txq);
+		/* No back-off for a first connection, as stock's o2iblnd. */
 		if (!peer->ibp_accepting)
-			kib_peer_connect_locked(peer,
-						kib_peer_reconnect_delay(peer));
+			kib_peer_connect_locked(peer, 0);
 	}
 	spin_unlock_bh(&net->kn_lock);
 	if (conn) {
