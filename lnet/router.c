@@ -376,11 +376,11 @@ static void lnet_fwd_send_on(struct lnet_msg *msg, bool may_hold)
 		 */
 		msg->msg_deadline = lnet_msg_deadline(msg->msg_txni);
 		go = lnet_msg_credits_acquire(msg);
-	}
-	else if (rc == -EHOSTDOWN)
+	} else if (rc == -EHOSTDOWN) {
 		rc = -EHOSTUNREACH;	/* counted as peer_down */
-	else		/* no route, or too many wait for that peer */
+	} else {	/* no route, or too many wait for that peer */
 		the_lnet.ln_drops[LNET_DROP_NO_ROUTE]++;
+	}
 	lnet_unlock();
 	if (rc)
 		lnet_finalize(msg, rc);
