@@ -594,13 +594,21 @@ b)	"$LNETCTL" set discovery 0 || fail "set discovery 0 on b" ;;
 esac
 barrier mr-nis
 case $LNET_NODE in
-r)	"$LNETCTL" discover "$A" > "$T/disc" 2>&1 || { cat "$T/disc"; fail "discover $A"; }
+r)	# both ends discovered: a with its two NIs; b, the originator
+	# (its pushes may not have told r yet)
+	for n in "$A" "$B"; do
+		"$LNETCTL" discover "$n" > "$T/disc" 2>&1 || { cat "$T/disc"; fail "discover $n"; }
+	done
 	"$LNETCTL" peer show --nid "$A" > "$T/peer" || fail "peer show --nid $A"
 	grep -q "nid: $A2\$" "$T/peer" && grep -qi "Multi-Rail: true" "$T/peer" ||
 		{ cat "$T/peer"; fail "r does not know a multi-rail with $A2"; }
-	grep -qi "Multi-Rail: true" <("$LNETCTL" peer show --nid "$B") ||
-		{ "$LNETCTL" peer show --nid "$B"; fail "r does not know b multi-rail"; } ;;
-b)	"$LNETCTL" peer del --prim_nid "$A" || fail "peer del $A on b" ;;
+	"$LNETCTL" peer show --nid "$B" > "$T/peer" || fail "peer show --nid $B"
+	grep -qi "Multi-Rail: true" "$T/peer" ||
+		{ cat "$T/peer"; fail "r does not know b multi-rail"; } ;;
+b)	# a's peer made anew by the PUTs below: one NID, A (if b has one)
+	if "$LNETCTL" peer show --nid "$A" > /dev/null 2>&1; then
+		"$LNETCTL" peer del --prim_nid "$A" || fail "peer del $A on b"
+	fi ;;
 esac
 barrier mr-known
 mr_puts() {	# N: b PUTs N x 64 KiB to A; a says which NI took them
