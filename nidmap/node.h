@@ -162,6 +162,19 @@ int nidmap_copy_walk(struct nidmap_copy *c, u64 after,
 		     void *arg);
 u32 nidmap_copy_count(struct nidmap_copy *c);
 
+/* --- relay.c: the relay plan --- */
+
+#define NIDMAP_RELAY_ROOT	U32_MAX	/* parent: the publisher */
+#define NIDMAP_RELAY_K_MIN	2
+#define NIDMAP_RELAY_K_MAX	16	/* notices a relay sends at once */
+#define NIDMAP_RELAY_SUBS_MAX	262144	/* subscribers a plan covers */
+#define NIDMAP_RELAY_DEPTH_MAX	18	/* k = 2, n = 2^18 */
+
+u64 nidmap_relay_key(const struct lnet_nid *nid);
+u32 nidmap_relay_depth(u32 n, u32 k);
+int nidmap_relay_plan(const struct lnet_nid *subs, u32 n, u32 k,
+		      u32 *parent, u8 *level);
+
 /* --- publisher.c --- */
 
 struct nidmap_pub;
