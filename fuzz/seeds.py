@@ -420,6 +420,17 @@ def nidmap_seeds():
         out["subscribe" + sfx] = nidmap_msg(5, flags=8, version=7, be=be)
         out["status" + sfx] = nidmap_msg(6, reply_to=3, status=4,
                                          version=7, be=be)
+        # The relay (nidmap.rst "Relay"): a publisher's notice with a
+        # relay set of 8, a relayed one (hint bit 16, no body), a
+        # SUBSCRIBE that can relay (hint bit 17).
+        nids = b"".join(struct.pack(">BBH", 0, 2, 0) + bytes([10, 0, 0, i]) +
+                        bytes(12) for i in range(1, 9))
+        out["notice_relay_set" + sfx] = nidmap_msg(1, nids, 8, version=58,
+                                                   base=3, be=be)
+        out["notice_relayed" + sfx] = nidmap_msg(1, flags=0x10000,
+                                                 version=58, base=3, be=be)
+        out["subscribe_relay" + sfx] = nidmap_msg(5, flags=0x20000,
+                                                  version=7, be=be)
         out["register_auth" + sfx] = nidmap_msg(
             4, nidmap_rec("lustre-OST0001", [v6, v4], be=be), 1, flags=1,
             trailer=bytes(range(32)), be=be)
