@@ -211,9 +211,9 @@ static void relay_plan_stable(struct kunit *test)
 	/* n, k, most moved by one join or leave (the run's own bound). */
 	static const struct { u32 n, k, bound; } runs[] = {
 		{ 100, 8, 15 }, { 1000, 8, 40 }, { 10000, 8, 40 },
-		{ 10000, 16, 40 }, { 30000, 8, 900 },
-		/* the leaf level 98% full: long runs of taken slots */
-		{ 4000, 8, 2000 }, { 1000, 4, 500 },
+		{ 10000, 16, 40 }, { 30000, 8, 300 },
+		/* 98% of the leaves: paths full, the next leaves' taken */
+		{ 4000, 8, 400 }, { 1000, 4, 100 },
 	};
 	struct rng r = { .s = 0x9e3779b97f4a7c15ULL };
 	u32 *ids, *ids2, i, t, n, moved, sum, max;

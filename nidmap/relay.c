@@ -7,16 +7,16 @@
  * slots: level j (1 = the publisher's children) has k^j of them, slot s
  * of level j is the parent of slots s*k .. s*k+k-1 of level j+1, and the
  * depth D is the least with k^D >= n.  Each subscriber has a key (a hash
- * of its NID, the same on every node and byte order), a *leaf* slot at
- * level D (its key scaled to k^D, the next free one after it if taken:
- * subscribers placed in key order), and takes the first free slot on the
- * path from level 1 down to its leaf, subscribers again in key order.
- * Every subscriber lands on a slot of depth <= D, every slot's parent
- * slot is taken (a free slot above would have been taken first), so the
+ * of its NID, the same on every node and byte order) and a home leaf (its
+ * key scaled to the k^D slots of level D).  In key order, each takes the
+ * first free slot on the path from level 1 down to its home leaf; when
+ * that path is full, the path to the next leaf, and so on (wrapping).
+ * A slot taken has its parent slot taken (a free slot above would have
+ * been taken first), and there are more slots than subscribers, so the
  * plan reaches each subscriber once, through at most D relays, none
- * relaying to more than k.  A join or leave moves the subscribers of one
- * path and the run of leaf slots after it; the others keep their parent
- * (the plan is re-laid whole only when D changes, at n = k^j + 1).
+ * relaying to more than k.  A join or leave moves the subscribers of a
+ * few paths; the others keep their parent (the plan is re-laid whole
+ * only when D changes, at n = k^j + 1).
  */
 #include <linux/bug.h>
 #include <linux/errno.h>
@@ -108,9 +108,9 @@ static int nidmap_relay_cmp(const void *a, const void *b)
  * not matter): the same list gives the same plan on any node.  Every
  * subscriber has one parent, the parents form a tree rooted at the
  * publisher of depth nidmap_relay_depth(@n, @k), and no node (the
- * publisher included) has more than @k children.  Sleeps (allocates up
- * 4 bytes per slot of the tree, fewer than 2 * k * n slots, and 48
- * bytes per subscriber; freed before return).
+ * publisher included) has more than @k children.  Sleeps (allocates 4
+ * bytes per slot of the tree, fewer than 2 * k * n slots, and 32 bytes
+ * per subscriber; freed before return).
  *
  * Return: 0, -EINVAL for a bad @n or @k, -ENOMEM.
  */
@@ -120,8 +120,7 @@ int nidmap_relay_plan(const struct lnet_nid *subs, u32 n, u32 k,
 	struct nidmap_relay_ord *ord;
 	u32 *slots[NIDMAP_RELAY_DEPTH_MAX + 1] = { NULL };
 	u32 width[NIDMAP_RELAY_DEPTH_MAX + 1];
-	u32 *where;
-	u32 d, depth, i, s;
+	u32 d, depth, i, s, off, leaf, up;
 	int rc = -ENOMEM;
 
 	if (k < NIDMAP_RELAY_K_MIN || k > NIDMAP_RELAY_K_MAX ||
@@ -134,8 +133,7 @@ int nidmap_relay_plan(const struct lnet_nid *subs, u32 n, u32 k,
 		return -EINVAL;
 
 	ord = kvmalloc_array(n, sizeof(*ord), GFP_KERNEL);
-	where = kvmalloc_array(n, sizeof(*where), GFP_KERNEL);
-	if (!ord || !where)
+	if (!ord)
 		goto out;
 	width[0] = 1;
 	for (d = 1; d <= depth; d++) {
@@ -153,42 +151,40 @@ int nidmap_relay_plan(const struct lnet_nid *subs, u32 n, u32 k,
 	}
 	sort(ord, n, sizeof(*ord), nidmap_relay_cmp, NULL);
 
-	/* Leaf slots: the key scaled, then the next free one, in key order. */
+	/*
+	 * The first free slot from level 1 down the path to the home leaf,
+	 * else to the next leaf's.  Fewer subscribers than slots: some path
+	 * has a free slot, and its first free slot has its parent taken.
+	 */
 	for (i = 0; i < n; i++) {
-		s = mul_u64_u64_shr(ord[i].key, width[depth], 64);
-		while (slots[depth][s] != U32_MAX)
-			s = s + 1 == width[depth] ? 0 : s + 1;
-		slots[depth][s] = i;
-		where[i] = s;
-	}
-	for (s = 0; s < width[depth]; s++)
-		slots[depth][s] = U32_MAX;
+		u32 home = mul_u64_u64_shr(ord[i].key, width[depth], 64);
 
-	/* The first free slot from level 1 down the path to the leaf. */
-	for (i = 0; i < n; i++) {
-		u32 leaf = where[i], up = 0, idx = ord[i].idx;
-
-		for (d = 1; d <= depth; d++) {
-			s = leaf / (width[depth] / width[d]);
-			if (slots[d][s] == U32_MAX)
+		for (off = 0; off < width[depth]; off++) {
+			leaf = home + off < width[depth] ?
+			       home + off : home + off - width[depth];
+			up = NIDMAP_RELAY_ROOT;
+			for (d = 1; d <= depth; d++) {
+				s = leaf / (width[depth] / width[d]);
+				if (slots[d][s] == U32_MAX)
+					break;
+				up = slots[d][s];
+			}
+			if (d <= depth)
 				break;
-			up = slots[d][s];
 		}
-		/* The leaf slot is this subscriber's own: d <= depth. */
-		if (WARN_ON(d > depth)) {
+		if (WARN_ON(off == width[depth])) {
 			rc = -EIO;
 			goto out;
 		}
-		slots[d][s] = idx;
-		parent[idx] = d == 1 ? NIDMAP_RELAY_ROOT : up;
+		slots[d][s] = ord[i].idx;
+		parent[ord[i].idx] = up;
 		if (level)
-			level[idx] = d;
+			level[ord[i].idx] = d;
 	}
 	rc = 0;
 out:
 	for (d = 1; d <= depth; d++)
 		kvfree(slots[d]);
-	kvfree(where);
 	kvfree(ord);
 	return rc;
 }
