@@ -392,9 +392,10 @@ static void lnet_fwd_send_on(struct lnet_msg *msg, bool may_hold)
  * lnet_fwd_send() - send a forwarded message on
  * @msg: its payload received into its router buffer
  *
- * The header goes unchanged (dest_nid and src_nid kept).  A PUT or GET
- * on a portal other than 0 may first wait for its destination's
- * discovery (spec 4.4); that discovery's failure drops it.  A failure
+ * The header goes unchanged (src_nid kept, and dest_nid but for MR
+ * forwarding's choice).  A PUT or GET on a portal other than 0 may first
+ * wait for its destination's discovery (spec 4.4); that discovery's
+ * failure drops it.  A failure
  * finalizes @msg with the error, which counts it as dropped.
  *
  * Context: Process context or softirq; no LNet lock held.
