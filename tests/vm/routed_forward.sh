@@ -594,11 +594,12 @@ b)	"$LNETCTL" set discovery 0 || fail "set discovery 0 on b" ;;
 esac
 barrier mr-nis
 case $LNET_NODE in
-r)	# both ends discovered: a with its two NIs; b, the originator
-	# (its pushes may not have told r yet)
-	for n in "$A" "$B"; do
-		"$LNETCTL" discover "$n" > "$T/disc" 2>&1 || { cat "$T/disc"; fail "discover $n"; }
-	done
+r)	# a discovered with its two NIs.  b, the originator, with its
+	# discovery off answers a discovery as a non-multi-rail peer (the
+	# merge drops MULTI_RAIL unless the peer is configured), so r
+	# configures it multi-rail, as an admin would
+	"$LNETCTL" discover "$A" > "$T/disc" 2>&1 || { cat "$T/disc"; fail "discover $A"; }
+	"$LNETCTL" peer add --prim_nid "$B" || fail "peer add --prim_nid $B (multi-rail) on r"
 	"$LNETCTL" peer show --nid "$A" > "$T/peer" || fail "peer show --nid $A"
 	grep -q "nid: $A2\$" "$T/peer" && grep -qi "Multi-Rail: true" "$T/peer" ||
 		{ cat "$T/peer"; fail "r does not know a multi-rail with $A2"; }
@@ -651,10 +652,19 @@ a)	"$LNETCTL" fault drop del --all || fail "fault drop del --all"
 b)	"$LNETCTL" set discovery 1 || fail "set discovery 1 on b" ;;
 esac
 barrier mr-undone
-# r forgets a's two-NI peer (the stock client below plays A alone)
+# r forgets a's two-NI peer (the stock client below plays A alone) and
+# b's configured one (a peer with a message in flight is busy: retried)
 if [ "$LNET_NODE" = r ]; then
 	lnet_idle
-	"$LNETCTL" peer del --prim_nid "$A" || fail "peer del $A on r"
+	for n in "$A" "$B"; do
+		for ((i = 0; i < 100; i++)); do
+			"$LNETCTL" peer del --prim_nid "$n" > "$T/del" 2>&1 && break
+			grep -q "messages in flight" "$T/del" ||
+				{ cat "$T/del"; fail "peer del $n on r"; }
+			nap 0.2
+		done
+		[ "$i" -lt 100 ] || { cat "$T/del"; fail "peer del $n on r: busy for 20 s"; }
+	done
 fi
 barrier mr-done
 
