@@ -25,5 +25,5 @@ TESTS = [
                           links=["net0", "net1"], rxe="eth1"),
                   vm.Node("b", script="routed_pair.sh", links=["net1"],
                           rxe="eth0")],
-           flavours=("distro", "debug"), timeout=240, debug_timeout=600),
+           flavours=("distro", "debug"), timeout=420, debug_timeout=900),
 ]

@@ -24,6 +24,9 @@
 #    REMOTE_DROPPED sending to a multi-rail gateway), so all pass, and a
 #    counts successful resends; a's check then takes the route down; r2's
 #    tcp NI back, a's and b's routes through r2 up again;
+#  - gateway_cut: r2's cable to a's net pulled under a's traffic (every
+#    operation ends with a status), a's and b's routes through r2 go
+#    down, traffic passes through r; cable back: the routes come up;
 #  - gateway_gone: r2's modules unloaded under a's traffic: every
 #    operation ends with a status (none hangs), a's and b's routes
 #    through r2 go down, and a's traffic after that all passes through
@@ -306,6 +309,55 @@ a) gw_route_wait "$R2_TCP" up 60 ;;
 b) gw_route_wait "$R2_O2IB" up 60 ;;
 esac
 barrier r2-back
+
+phase gateway_cut
+# r2's cable to a's net pulled (QMP set_link: eth0's carrier gone, no
+# frame either way) while a's rounds run: what r2 held ends with a
+# status (none hangs: a's and b's transaction_timeout 20 s), a's check
+# of r2 fails and takes a's route through it down; r2's tcp NI, pinged
+# by nobody, goes down after W (5 s, spec 6.7) and b's route through r2
+# goes down with it (avoid_asym_router_failure); then a's traffic passes
+# through r.  Cable back: both routes come up again.
+case $LNET_NODE in
+a | b) "$LNETCTL" set transaction_timeout 20 || fail "set transaction_timeout 20" ;;
+esac
+barrier cut-ready
+if [ "$LNET_NODE" = a ]; then
+	echo 60 > /sys/module/lnet_test/parameters/op_timeout
+	fails=0 rounds=0
+	while [ ! -e "$SHARED/r2-cut" ]; do
+		lt put "$B" 65536 16 4
+		[ "$(field timeouts)" = 0 ] ||
+			{ diag; fail "an operation hung while r2's cable went: $RESULT"; }
+		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] || fails=$((fails + 1))
+		rounds=$((rounds + 1))
+	done
+	log "$rounds rounds while r2's cable went, $fails with errors"
+fi
+if [ "$LNET_NODE" = r2 ]; then
+	nap 1
+	link_set eth0 down
+	log "r2's eth0 cable pulled"
+	touch "$SHARED/r2-cut"
+fi
+case $LNET_NODE in
+a) gw_route_wait "$R2_TCP" down 60 ;;
+b) gw_route_wait "$R2_O2IB" down 60 ;;
+esac
+barrier r2-cut 150
+if [ "$LNET_NODE" = a ]; then
+	lt_ok put "$B" 65536 16 4
+	log "r2's cable out: 16 PUTs through r passed"
+fi
+barrier cut-traffic
+[ "$LNET_NODE" = r2 ] && { link_set eth0 up; log "r2's eth0 cable back"; }
+barrier r2-uncut
+case $LNET_NODE in
+a) gw_route_wait "$R2_TCP" up 120 ;;
+b) gw_route_wait "$R2_O2IB" up 120 ;;
+esac
+barrier cut-done 180
+PUTS=$((PUTS + 16))
 
 phase gateway_gone
 # r2 goes (its modules unloaded) while a's traffic runs: what was in
