@@ -93,6 +93,11 @@ else
 	attack msg_trunc_payload "$KSTATS" rx_truncated
 	attack msg_zc_bad_cookie "$KSTATS" rx_zc_bad_cookie
 	attack keepalive "$KSTATS" noop_rx
+	# Routing spec 4.1 rows 3-4: a message for another NID of the net it
+	# came by, or for one of b's NIDs on another net (0@lo), is neither
+	# b's nor to forward: closed and counted, routing or not.
+	attack dest_other /sys/kernel/debug/lnet/drops not_for_me
+	attack dest_local /sys/kernel/debug/lnet/drops routed_local
 	# A source NID that is not the connection's: on its own net, a spoof
 	# (closed and counted); on another net, as a router forwards: the
 	# REPLY goes back over this connection (the previous hop, a gateway

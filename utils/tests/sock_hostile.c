@@ -13,6 +13,9 @@
  * request (16 bytes), the socklnd V3 HELLO (56 bytes + 4 x nips), the
  * ksock message header (24 bytes) and the nid4 LNet header (72 bytes),
  * every integer little-endian.
+ * dest_other and dest_local send a ping GET the node must not take nor
+ * forward (routing spec 4.1 rows 3 and 4): to another address of the
+ * connection's net, and to 0@lo; it closes the connection.
  * spoof_src and routed_src send a GET to the ping portal whose source
  * NID is not the connection's (spec 2.6: a response goes back through
  * the NID the message came from): one on the connection's own net, which
@@ -260,6 +263,8 @@ static const struct attack attacks[] = {
 	{ "keepalive", HELLO_DONE, "valid keepalive NOOP, then close" },
 	{ "spoof_src", HELLO_DONE, "ping GET from another NID of the net" },
 	{ "routed_src", HELLO_DONE, "ping GET from " ROUTED_SRC ": REPLY" },
+	{ "dest_other", HELLO_DONE, "ping GET to another NID of the net" },
+	{ "dest_local", HELLO_DONE, "ping GET to 0@lo (the node's, other net)" },
 	{ "mutate", CONNECTED, "-t s of mutated sessions (-m SEED)" },
 };
 
@@ -363,6 +368,17 @@ static int run_attack(const struct attack *a, int fd, u64 nid,
 		if (send_all(fd, b, KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE))
 			return fail("send");
 		return expect_reply(fd, nid, parse_nid(ROUTED_SRC));
+	} else if (!strcmp(n, "dest_other")) {
+		/*
+		 * Routing spec 4.1 row 3: not for the node, and on the net it
+		 * came by: a peer there sends direct (closed, not_for_me).
+		 */
+		lnet_ping_get(b, (nid & ~0xffULL) | 0x77, src);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE;
+	} else if (!strcmp(n, "dest_local")) {
+		/* Row 4: another of the node's NIDs (closed, routed_local). */
+		lnet_ping_get(b, NID_LO, src);
+		len = KSOCK_MSG_HDR_SIZE + LNET_HDR_SIZE;
 	} else if (!strcmp(n, "keepalive")) {
 		ksock_hdr(b, KSOCK_MSG_NOOP, 0, 1);
 		len = KSOCK_MSG_HDR_SIZE;
