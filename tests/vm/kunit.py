@@ -90,5 +90,5 @@ def check(run_dir, job):
 
 TESTS = [
     VmTest("kunit", nodes=[vm.Node("k", script="kunit.sh")],
-           flavours=("debug",), timeout=120, debug_timeout=300, check=check),
+           flavours=("debug",), timeout=120, debug_timeout=480, check=check),
 ]
