@@ -25,9 +25,6 @@
 #    push reaches a and b, a's PUT crosses r): spec 5.1, 5.3;
 #  - drop_asym_route: b, with drop_asym_route on, drops a's ping that r
 #    routed while no route of b's to tcp goes through r (spec 7);
-#  - router_resend: r's onward sends of b's PUTs to a failed by a
-#    health-error drop rule (LOCAL_DROPPED) are resent by r: all land
-#    (spec 8);
 #  - mr_forwarding: b's PUTs to a's NID A land on a's other NI A2 when A
 #    is not fully healthy on r, which rewrites dest_nid (spec 4.4);
 #  - stock_client: a, its LNet unloaded, plays a stock Lustre client
@@ -667,44 +664,6 @@ if [ "$LNET_NODE" = r ]; then
 	done
 fi
 barrier mr-done
-
-phase router_resend
-# Spec 8: an onward send that fails in r's LND with a class an
-# originator resends (LOCAL_DROPPED, made by a health-error drop rule on
-# r for b's PUTs to a: one in each run of 2 is failed instead of sent,
-# and its ksocklnd connection to a closed, as stock's) is sent again by
-# r, header, buffer and router credit kept: all of b's PUTs land intact
-# at a (at most two failures in a row: retry_count 2), and r counts its
-# resends.
-if [ "$LNET_NODE" = r ]; then
-	echo "$(routed_stat resend_count) $(routed_stat successful_resends)" > "$T/rs0"
-	"$LNETCTL" fault drop add -s "$B" -d "$A" -m put -r 2 -e local_dropped ||
-		fail "fault drop add (r's onward PUTs)"
-fi
-barrier resend-rule
-case $LNET_NODE in
-a) puts0=$(field puts "$(cat "$TARGET")") ;;
-b) # a PUT r failed to resend: its ACK's wait ends in 20 s, not 150
-   "$LNETCTL" set transaction_timeout 20 || fail "set transaction_timeout 20"
-   lt_ok put "$A" 65536 8 1
-   "$LNETCTL" set transaction_timeout 150 || fail "set transaction_timeout 150" ;;
-esac
-barrier resend-puts
-case $LNET_NODE in
-r)	read -r rs0 ok0 < "$T/rs0"
-	rs1=$(routed_stat resend_count)
-	ok1=$(routed_stat successful_resends)
-	"$LNETCTL" fault drop show > "$T/fd" || fail "fault drop show"
-	dropped=$(awk '$1 == "ds_dropped:" { print $2; exit }' "$T/fd")
-	log "r: rule failed $dropped onward PUTs; resend_count $rs0 -> $rs1, successful_resends $ok0 -> $ok1"
-	[ "${dropped:-0}" -ge 4 ] ||
-		{ cat "$T/fd"; fail "the rule failed ${dropped:-0} of r's onward PUTs, want >= 4 (1 in 2 of >= 8)"; }
-	[ $((rs1 - rs0)) -ge "$dropped" ] && [ $((ok1 - ok0)) -ge 1 ] ||
-		{ diag; fail "r resent $((rs1 - rs0)) of $dropped failed onward PUTs, $((ok1 - ok0)) successfully"; }
-	"$LNETCTL" fault drop del --all || fail "fault drop del --all" ;;
-a)	target_expect $((puts0 + 8)) ;;
-esac
-barrier resend-done
 
 phase stock_client
 # Spec 11.1 and 14 (items 1-3, 8), S client - N router - N server: a
