@@ -49,6 +49,10 @@ struct rng {
 	u64	s;
 };
 
+static const struct nidmap_limits sim_lim = {
+	.max_entries = 64, .max_tombstones = 64,
+};
+
 static u32 rnd(struct rng *r, u32 n)
 {
 	r->s ^= r->s << 13;
@@ -612,54 +616,61 @@ static void sim_report(struct sim *s, enum sim_mode mode, u32 plan_msgs)
 		   plan_msgs, mode == SIM_DELTA_TREE ? 0 : s->cpu_fetch / 1000);
 }
 
-static void relay_sim(struct kunit *test)
+/*
+ * The simulation's state lives across its cases, one case per step, so
+ * that no case keeps insmod waiting long enough to look hung under the
+ * debug kernel (10,000 real syncs take tens of seconds there).
+ * nidmap_relay_suite_exit() frees it whatever case failed.
+ */
+static struct sim sim_state;
+static struct lnet_nid *sim_nids;
+static u64 sim_flat_end;
+
+/* 10,000 copies, each synced once through the real messages. */
+static void relay_sim_copies(struct kunit *test)
 {
-	struct nidmap_limits lim = { .max_entries = 64, .max_tombstones = 64 };
-	/* The largest first: the smaller runs' copies are all up to date. */
-	static const u32 sizes[] = { SIM_N, 10, 1 };
-	struct lnet_nid *nids;
-	struct sim s = { .test = test, .r = { .s = 0x5851f42d4c957f2dULL } };
+	struct sim *s = &sim_state;
 	struct nidmap_msg rep;
 	unsigned long slab0, slab1;
-	u64 flat_end = 0, v, t0;
-	u32 plan_msgs, i, a;
-	int mode;
+	u64 v, t0;
+	u32 i;
 
-	s.table = nidmap_table_create(&lim, 77);
-	s.subs = vzalloc(array_size(SIM_N, sizeof(*s.subs)));
-	s.parent = vmalloc(array_size(SIM_N, sizeof(u32)));
-	s.order = vmalloc(array_size(SIM_N, sizeof(u32)));
-	s.kids = vmalloc(array_size(SIM_N, sizeof(u32)));
-	s.kid_off = vmalloc(array_size(SIM_N + 2, sizeof(u32)));
-	nids = vmalloc(array_size(SIM_N, sizeof(*nids)));
-	s.buf = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	s.out = kunit_kmalloc(test, NIDMAP_FETCH_ROOM, GFP_KERNEL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s.table));
-	KUNIT_ASSERT_TRUE(test, s.subs && s.parent && s.order && nids &&
-			  s.kids && s.kid_off &&
-			  s.buf && s.out);
+	s->test = test;
+	s->r.s = 0x5851f42d4c957f2dULL;
+	s->table = nidmap_table_create(&sim_lim, 77);
+	s->subs = vzalloc(array_size(SIM_N, sizeof(*s->subs)));
+	s->parent = vmalloc(array_size(SIM_N, sizeof(u32)));
+	s->order = vmalloc(array_size(SIM_N, sizeof(u32)));
+	s->kids = vmalloc(array_size(SIM_N, sizeof(u32)));
+	s->kid_off = vmalloc(array_size(SIM_N + 2, sizeof(u32)));
+	sim_nids = vmalloc(array_size(SIM_N, sizeof(*sim_nids)));
+	s->buf = kmalloc(4096, GFP_KERNEL);
+	s->out = kmalloc(NIDMAP_FETCH_ROOM, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->table));
+	KUNIT_ASSERT_TRUE(test, s->subs && s->parent && s->order && sim_nids &&
+			  s->kids && s->kid_off && s->buf && s->out);
 	for (i = 0; i < SIM_TARGETS; i++) {
 		struct nidmap_rec rec = { .nnids = 2 };
 
 		snprintf(rec.name, sizeof(rec.name), "fs-OST%04x", i);
 		sub_nid(40000 + i, &rec.nids[0]);
 		sub_nid(45000 + i, &rec.nids[1]);
-		KUNIT_ASSERT_EQ(test, nidmap_table_set(s.table, &rec, NULL, &v),
+		KUNIT_ASSERT_EQ(test, nidmap_table_set(s->table, &rec, NULL, &v),
 				0);
 	}
 
-	/* 10,000 copies, each synced once through the real messages. */
 	slab0 = slab_bytes();
 	t0 = ktime_get_ns();
-	s.n = SIM_N;
+	s->n = SIM_N;
 	for (i = 0; i < SIM_N; i++) {
-		s.subs[i].copy = nidmap_copy_create(lim.max_entries);
-		KUNIT_ASSERT_NOT_NULL(test, s.subs[i].copy);
-		sim_fetch(&s, i, &rep);
-		KUNIT_ASSERT_EQ(test, nidmap_copy_apply(s.subs[i].copy, &rep),
+		s->subs[i].copy = nidmap_copy_create(sim_lim.max_entries);
+		KUNIT_ASSERT_NOT_NULL(test, s->subs[i].copy);
+		sim_fetch(s, i, &rep);
+		KUNIT_ASSERT_EQ(test, nidmap_copy_apply(s->subs[i].copy, &rep),
 				0);
-		KUNIT_ASSERT_EQ(test, nidmap_copy_count(s.subs[i].copy),
+		KUNIT_ASSERT_EQ(test, nidmap_copy_count(s->subs[i].copy),
 				SIM_TARGETS);
+		cond_resched();
 	}
 	t0 = ktime_get_ns() - t0;
 	slab1 = slab_bytes();
@@ -668,75 +679,126 @@ static void relay_sim(struct kunit *test)
 		   t0 / SIM_N / 1000);
 	/* Loose: a copy of 16 targets is a few KiB. */
 	KUNIT_EXPECT_LT(test, (slab1 - slab0) / SIM_N, 65536UL);
+}
 
-	for (a = 0; a < ARRAY_SIZE(sizes); a++) {
-		s.n = sizes[a];
-		for (i = 0; i < s.n; i++)
-			sub_nid(i, &nids[i]);
-		for (mode = SIM_FLAT; mode <= SIM_DELTA_TREE; mode++) {
-			u32 d = nidmap_relay_depth(s.n, SIM_K);
+/* One change to @n subscribers spread the way @mode spreads it. */
+static void sim_run(struct kunit *test, u32 n, enum sim_mode mode)
+{
+	struct sim *s = &sim_state;
+	u32 d = nidmap_relay_depth(n, SIM_K);
+	u32 plan_msgs, i;
 
-			if (mode == SIM_FLAT)
-				memset(s.parent, 0xff, s.n * sizeof(u32));
-			else
-				KUNIT_ASSERT_EQ(test,
-						nidmap_relay_plan(nids, s.n, SIM_K,
-								  s.parent, NULL),
-						0);
-			sim_change(&s, mode, &plan_msgs);
-			sim_report(&s, mode, plan_msgs);
-			if (mode == SIM_FLAT) {
-				flat_end = s.t_end;
-				KUNIT_EXPECT_EQ(test, s.depth, 1U);
-				KUNIT_EXPECT_EQ(test, s.msgs, 3ULL * s.n);
-				continue;
-			}
-			KUNIT_EXPECT_LE(test, s.depth, d);
-			/* the notices: a relay's k in one round each */
-			if (mode == SIM_NOTICE_TREE)
-				KUNIT_EXPECT_LE(test, s.t_notices, d * LAT);
-			if (mode == SIM_NOTICE_TREE) {
-				/* one notice each, every fetch at the publisher */
-				KUNIT_EXPECT_EQ(test, s.msgs, 3ULL * s.n);
-				/* never slower than flat (a gap: one latency) */
-				KUNIT_EXPECT_LE(test, s.t_end, flat_end + LAT);
-				KUNIT_EXPECT_LE(test, s.t_end,
-						d * LAT + s.n * ANSWER +
-						2 * LAT + ANSWER);
-			} else {
-				/* the publisher: k notices, k fetches */
-				KUNIT_EXPECT_LE(test, s.fetches, (u64)SIM_K);
-				KUNIT_EXPECT_LE(test, s.pub_msgs, 3ULL * SIM_K);
-				KUNIT_EXPECT_EQ(test, s.msgs, s.n + 2 * s.fetches);
-				KUNIT_EXPECT_LE(test, s.t_end,
-						d * (LAT + ANSWER) + SIM_K * ANSWER +
-						2 * LAT + ANSWER);
-				if (s.n == SIM_N)
-					KUNIT_EXPECT_LT(test, s.t_end * 10,
-							flat_end);
-			}
-		}
+	/* The copies exist (relay_sim_copies passed) and n fits them. */
+	KUNIT_ASSERT_TRUE(test, s->subs && s->subs[SIM_N - 1].copy);
+	KUNIT_ASSERT_LE(test, n, (u32)SIM_N);
+	s->test = test;
+	s->n = n;
+	for (i = 0; i < n; i++)
+		sub_nid(i, &sim_nids[i]);
+	if (mode == SIM_FLAT)
+		memset(s->parent, 0xff, n * sizeof(u32));
+	else
+		KUNIT_ASSERT_EQ(test,
+				nidmap_relay_plan(sim_nids, n, SIM_K, s->parent,
+						  NULL), 0);
+	sim_change(s, mode, &plan_msgs);
+	sim_report(s, mode, plan_msgs);
+	if (mode == SIM_FLAT) {
+		sim_flat_end = s->t_end;
+		KUNIT_EXPECT_EQ(test, s->depth, 1U);
+		KUNIT_EXPECT_EQ(test, s->msgs, 3ULL * n);
+		return;
 	}
-	for (i = 0; i < SIM_N; i++)
-		nidmap_copy_destroy(s.subs[i].copy);
-	nidmap_table_destroy(s.table);
-	vfree(nids);
-	vfree(s.order);
-	vfree(s.kid_off);
-	vfree(s.kids);
-	vfree(s.parent);
-	vfree(s.subs);
+	/* The trees are held against the flat run of the same size. */
+	KUNIT_ASSERT_NE(test, sim_flat_end, 0ULL);
+	KUNIT_EXPECT_LE(test, s->depth, d);
+	if (mode == SIM_NOTICE_TREE) {
+		/* the notices: a relay's k in one round each */
+		KUNIT_EXPECT_LE(test, s->t_notices, d * LAT);
+		/* one notice each, every fetch at the publisher */
+		KUNIT_EXPECT_EQ(test, s->msgs, 3ULL * n);
+		/* never slower than flat (a gap: one latency) */
+		KUNIT_EXPECT_LE(test, s->t_end, sim_flat_end + LAT);
+		KUNIT_EXPECT_LE(test, s->t_end,
+				d * LAT + n * ANSWER + 2 * LAT + ANSWER);
+		return;
+	}
+	/* the publisher: k notices, k fetches */
+	KUNIT_EXPECT_LE(test, s->fetches, (u64)SIM_K);
+	KUNIT_EXPECT_LE(test, s->pub_msgs, 3ULL * SIM_K);
+	KUNIT_EXPECT_EQ(test, s->msgs, n + 2 * s->fetches);
+	KUNIT_EXPECT_LE(test, s->t_end,
+			d * (LAT + ANSWER) + SIM_K * ANSWER + 2 * LAT + ANSWER);
+	if (n == SIM_N)
+		KUNIT_EXPECT_LT(test, s->t_end * 10, sim_flat_end);
+}
+
+/* The largest first: the smaller runs' copies are then all up to date. */
+static void relay_sim_flat(struct kunit *test)
+{
+	sim_run(test, SIM_N, SIM_FLAT);
+}
+
+static void relay_sim_notice_tree(struct kunit *test)
+{
+	sim_run(test, SIM_N, SIM_NOTICE_TREE);
+}
+
+static void relay_sim_delta_tree(struct kunit *test)
+{
+	sim_run(test, SIM_N, SIM_DELTA_TREE);
+}
+
+static void relay_sim_small(struct kunit *test)
+{
+	static const u32 sizes[] = { 10, 1 };
+	u32 a;
+	int mode;
+
+	for (a = 0; a < ARRAY_SIZE(sizes); a++)
+		for (mode = SIM_FLAT; mode <= SIM_DELTA_TREE; mode++)
+			sim_run(test, sizes[a], mode);
+}
+
+static void nidmap_relay_suite_exit(struct kunit_suite *suite)
+{
+	struct sim *s = &sim_state;
+	u32 i;
+
+	for (i = 0; s->subs && i < SIM_N; i++) {
+		if (s->subs[i].copy)
+			nidmap_copy_destroy(s->subs[i].copy);
+		cond_resched();
+	}
+	if (!IS_ERR_OR_NULL(s->table))
+		nidmap_table_destroy(s->table);
+	vfree(sim_nids);
+	vfree(s->order);
+	vfree(s->kid_off);
+	vfree(s->kids);
+	vfree(s->parent);
+	vfree(s->subs);
+	kfree(s->buf);
+	kfree(s->out);
+	memset(s, 0, sizeof(*s));
+	sim_nids = NULL;
+	sim_flat_end = 0;
 }
 
 static struct kunit_case nidmap_relay_cases[] = {
 	KUNIT_CASE(relay_plan_shape),
 	KUNIT_CASE(relay_plan_stable),
-	KUNIT_CASE(relay_sim),
+	KUNIT_CASE(relay_sim_copies),
+	KUNIT_CASE(relay_sim_flat),
+	KUNIT_CASE(relay_sim_notice_tree),
+	KUNIT_CASE(relay_sim_delta_tree),
+	KUNIT_CASE(relay_sim_small),
 	{}
 };
 
 static struct kunit_suite nidmap_relay_suite = {
 	.name = "nidmap_relay",
+	.suite_exit = nidmap_relay_suite_exit,
 	.test_cases = nidmap_relay_cases,
 };
 
