@@ -25,6 +25,9 @@
 #    push reaches a and b, a's PUT crosses r): spec 5.1, 5.3;
 #  - drop_asym_route: b, with drop_asym_route on, drops a's ping that r
 #    routed while no route of b's to tcp goes through r (spec 7);
+#  - router_resend: r's onward sends of b's PUTs to a (ksocklnd) and of
+#    a's PUTs to b (ko2iblnd) failed by a health-error drop rule
+#    (LOCAL_DROPPED) are resent by r: all land (spec 8);
 #  - mr_forwarding: b's PUTs to a's NID A land on a's other NI A2 when A
 #    is not fully healthy on r, which rewrites dest_nid (spec 4.4);
 #  - stock_client: a, its LNet unloaded, plays a stock Lustre client
@@ -98,6 +101,13 @@ r) "$LNETCTL" set routing 1 || fail "set routing 1"
 esac
 barrier routing-starting
 if [ "$LNET_NODE" != r ]; then
+	# The first connection of a fresh boot may take seconds (rxe: a
+	# first ping of r, run alone, timed out at 5 s while its REPLY was
+	# on the way); in the full test routed_config made it already.
+	case $LNET_NODE in
+	a) ping_ok "$R_TCP" 10 ;;
+	b) ping_ok "$R_O2IB" 10 ;;
+	esac
 	r_features_now
 	[ "$R_FEATURES" = 0x1e ] ||
 		fail "r's ping features $R_FEATURES while starting, want 0x1e (RTE_DISABLED)"
@@ -352,12 +362,16 @@ esac
 # is that the traffic r forwards does not.
 if [ "$LNET_NODE" = r ]; then
 	hs=$("$LNETCTL" global show | awk '$1 == "health_sensitivity:" { print $2 }')
+	rc=$("$LNETCTL" global show | awk '$1 == "retry_count:" { print $2 }')
 	"$LNETCTL" set health_sensitivity 0 || fail "set health_sensitivity 0"
 fi
 next_hop_down_round a
 next_hop_down_round b
 if [ "$LNET_NODE" = r ]; then
+	# health_sensitivity 0 set retry_count 0, and setting it back does
+	# not restore that (spec features 1b, as stock)
 	"$LNETCTL" set health_sensitivity "$hs" || fail "set health_sensitivity $hs"
+	"$LNETCTL" set retry_count "$rc" || fail "set retry_count $rc"
 fi
 
 phase routing_states
@@ -665,6 +679,61 @@ if [ "$LNET_NODE" = r ]; then
 fi
 barrier mr-done
 
+phase router_resend
+# Spec 8: an onward send that fails in r's LND with a class an
+# originator resends (LOCAL_DROPPED, made by a health-error drop rule on
+# r: one in each run of 2 of the matching sends is failed instead of
+# sent, and the connection closed, as stock's) is sent again by r,
+# header, buffer and router credit kept: every PUT lands intact (at most
+# two failures in a row: retry_count 2), and r counts its resends.  One
+# hop at a time, each rule naming the other way's source: b's PUTs to a
+# fail on r's ksocklnd, a's PUTs to b on r's ko2iblnd.  b's PUTs are
+# IMMEDIATE (3976 B): a larger one would have r's ko2iblnd send b a
+# PUT_ACK for it, a send of that message too, which the rule fails as
+# stock's (the PUT then fails at b, not at r).
+# resend_hop SRC DST SRC_NID DST_NID SIZE: 8 PUTs of SIZE from node SRC to
+# DST, r failing one in 2 of its onward sends of them.
+resend_hop() {
+	local src=$1 dst=$2 rs0 ok0 rs1 ok1 dropped puts0=
+	case $LNET_NODE in
+	r)	# what r did, in diag's trace tail if this fails
+		mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS ||
+			fail "mount tracefs"
+		echo > $TRACEFS/trace
+		echo 1 > $TRACEFS/events/lnet/enable
+		rs0=$(routed_stat resend_count)
+		ok0=$(routed_stat successful_resends)
+		"$LNETCTL" fault drop add -s "$3" -d "$4" -m put -r 2 -e local_dropped ||
+			fail "fault drop add -s $3 -d $4 (r's onward PUTs)" ;;
+	"$dst")	puts0=$(field puts "$(cat "$TARGET")") ;;
+	esac
+	barrier "resend-rule-$src"
+	if [ "$LNET_NODE" = "$src" ]; then
+		# a PUT r failed to resend: its ACK's wait ends in 20 s
+		"$LNETCTL" set transaction_timeout 20 || fail "set transaction_timeout 20"
+		lt_ok put "$4" "$5" 8 1
+		"$LNETCTL" set transaction_timeout 150 || fail "set transaction_timeout 150"
+	fi
+	barrier "resend-puts-$src"
+	case $LNET_NODE in
+	r)	rs1=$(routed_stat resend_count)
+		ok1=$(routed_stat successful_resends)
+		"$LNETCTL" fault drop show > "$T/fd" || fail "fault drop show"
+		dropped=$(awk '$1 == "ds_dropped:" { print $2; exit }' "$T/fd")
+		"$LNETCTL" fault drop del --all || fail "fault drop del --all"
+		echo 0 > $TRACEFS/events/lnet/enable
+		log "r: the rule failed $dropped onward PUTs $src -> $dst; resend_count $rs0 -> $rs1, successful_resends $ok0 -> $ok1"
+		[ "${dropped:-0}" -ge 4 ] ||
+			{ cat "$T/fd"; fail "the rule failed ${dropped:-0} of r's onward PUTs, want >= 4 (1 in 2 of >= 8)"; }
+		[ $((rs1 - rs0)) -ge "$dropped" ] && [ $((ok1 - ok0)) -ge 1 ] ||
+			{ diag; fail "r resent $((rs1 - rs0)) of $dropped failed onward PUTs, $((ok1 - ok0)) successfully"; } ;;
+	"$dst")	target_expect $((puts0 + 8)) ;;
+	esac
+	barrier "resend-done-$src"
+}
+resend_hop b a "$B" "$A" 3976
+resend_hop a b "$A" "$B" 65536
+
 phase stock_client
 # Spec 11.1 and 14 (items 1-3, 8), S client - N router - N server: a
 # unloads its LNet and plays a stock Lustre client on tcp
@@ -681,6 +750,7 @@ case $LNET_NODE in
 a) lnet_idle
    routed_unload ;;
 r) echo "$(routed_stat route_count) $(routed_stat drop_count)" > "$T/stock0" ;;
+b) field puts "$(cat "$TARGET")" > "$T/stock0" ;;
 esac
 barrier stock-ready
 if [ "$LNET_NODE" = a ]; then
@@ -700,7 +770,8 @@ r) read -r rc0 dc0 < "$T/stock0"
    [ "$(routed_stat drop_count)" = "$dc0" ] ||
 	{ diag; fail "r dropped $(($(routed_stat drop_count) - dc0)) of the stock client's messages"; }
    log "stock client through r: route_count $rc0 -> $rc1, no drop" ;;
-b) target_expect $((3 + 6)) ;;
+b) read -r puts0 < "$T/stock0"
+   target_expect $((puts0 + 6)) ;;
 esac
 
 
