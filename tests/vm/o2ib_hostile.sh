@@ -45,7 +45,7 @@ serve_stats() {
 			mv "$SHARED/.hook.req" "$SHARED/.hook.set"
 		fi
 		if [ -e "$SHARED/.stats-req.$n" ]; then
-			cat "$KSTATS" > "$SHARED/.stats.$n.tmp"
+			cat "$KSTATS" /sys/kernel/debug/lnet/drops > "$SHARED/.stats.$n.tmp"
 			mv "$SHARED/.stats.$n.tmp" "$SHARED/stats.$n"
 			n=$((n + 1))
 			continue
@@ -183,6 +183,8 @@ if [ "$LNET_NODE" = a ]; then
 	attack msg_get_frags0 rx_wire_bad_frags
 	attack msg_get_frags300 rx_wire_bad_frags
 	attack msg_imm_garbage rx_bad_lnet_hdr
+	# routing spec 4.1 row 5 (LNet's drop counter, b serves it too)
+	attack msg_get_routed routed_get_req
 	attack msg_noop_trunc rx_wire_short
 	# A bad message and good ones behind it, all before b handles its
 	# ESTABLISHED event (b's hook delays it 3 s and spaces the replay):

@@ -91,6 +91,8 @@ static const struct attack attacks[] = {
 	{ "msg_get_frags0", MESSAGE, "GET_REQ with rd_nfrags 0", 0 },
 	{ "msg_get_frags300", MESSAGE, "GET_REQ with rd_nfrags 300", 0 },
 	{ "msg_imm_garbage", MESSAGE, "IMMEDIATE, garbage LNet header", 0 },
+	{ "msg_get_routed", MESSAGE,
+	  "GET_REQ of a ping GET for another net's NID", 0 },
 	{ "msg_noop_trunc", MESSAGE, "NOOP truncated to 20 bytes", 0 },
 	{ "msg_early_replay", MESSAGE,
 	  "a stale NOOP, then 6 good ones, at once", 0 },
@@ -127,6 +129,8 @@ static unsigned int bad_connreq(const struct attack *a, u8 *b)
 }
 
 /* The message of a MESSAGE attack into @b; returns the bytes to send. */
+static void lnet_hdr(u8 *b, u32 type, u32 plen);
+
 static unsigned int bad_message(const struct attack *a, u8 *b)
 {
 	const char *n = a->name + strlen("msg_");
@@ -178,6 +182,21 @@ static unsigned int bad_message(const struct attack *a, u8 *b)
 			put32(b + GET_RD_OFF + RD_HDR_SIZE + i * FRAG_SIZE,
 			      4096);
 		put32(b + OFF_NOB, GET_RD_OFF + RD_HDR_SIZE + 300 * FRAG_SIZE);
+	} else if (!strcmp(n, "get_routed")) {
+		/*
+		 * Routing spec 4.1 row 5: a GET that came as an RDMA request
+		 * must be for the node itself (a router cannot forward the
+		 * sink); here to 192.0.2.99@tcp: EPROTO, the connection
+		 * closed, whether or not the node routes.
+		 */
+		b[OFF_TYPE] = MSG_GET_REQ;
+		lnet_hdr(b + HDR_SIZE, LNET_MSG_GET, 0);
+		put64(b + HDR_SIZE, 0x00020000c0000263ULL);
+		put64(b + GET_RD_OFF - 8, 1);
+		put32(b + GET_RD_OFF, 0x1234);
+		put32(b + GET_RD_OFF + 4, 1);
+		put32(b + GET_RD_OFF + RD_HDR_SIZE, 4096);
+		put32(b + OFF_NOB, GET_RD_OFF + RD_HDR_SIZE + FRAG_SIZE);
 	} else if (!strcmp(n, "imm_garbage")) {
 		b[OFF_TYPE] = MSG_IMMEDIATE;
 		memset(b + HDR_SIZE, 0xa5, LNET_HDR_SIZE);
