@@ -667,15 +667,8 @@ barrier mr-undone
 # b's configured one (a peer with a message in flight is busy: retried)
 if [ "$LNET_NODE" = r ]; then
 	lnet_idle
-	for n in "$A" "$B"; do
-		for ((i = 0; i < 100; i++)); do
-			"$LNETCTL" peer del --prim_nid "$n" > "$T/del" 2>&1 && break
-			grep -q "messages in flight" "$T/del" ||
-				{ cat "$T/del"; fail "peer del $n on r"; }
-			nap 0.2
-		done
-		[ "$i" -lt 100 ] || { cat "$T/del"; fail "peer del $n on r: busy for 20 s"; }
-	done
+	peer_del_retry "$A" 20
+	peer_del_retry "$B" 20
 fi
 barrier mr-done
 

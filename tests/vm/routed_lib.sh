@@ -94,6 +94,21 @@ diag() {
 	} 2>&1 | sed "s/^/[$LNET_NODE] /"
 }
 
+# peer_del_retry PRIM SECONDS: "peer del --prim_nid PRIM", retried while
+# the peer has messages in flight (EBUSY), for at most SECONDS.
+peer_del_retry() {
+	local i tries=$(($2 * 5))
+	for ((i = 0; i < tries; i++)); do
+		"$LNETCTL" peer del --prim_nid "$1" > "$T/del" 2>&1 && break
+		grep -q "messages in flight" "$T/del" ||
+			{ cat "$T/del"; fail "peer del $1"; }
+		nap 0.2
+	done
+	[ "$i" -lt "$tries" ] ||
+		{ cat "$T/del"; diag; fail "peer del $1: busy for $2 s"; }
+	log "peer $1 deleted after $((i / 5)).$((i % 5 * 2)) s"
+}
+
 # routed_stat KEY: a counter of this node's "lnetctl stats show".
 routed_stat() {
 	local k v out

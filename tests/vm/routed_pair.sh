@@ -100,6 +100,22 @@ traffic_until() {
 	log "$ROUNDS rounds of 16 PUTs passed"
 }
 
+# rounds_while FILE WHAT: a's rounds of 16 PUTs of 64 KiB to b, 4 at a
+# time, until FILE exists, while WHAT happens to a gateway: a round may
+# fail (what a gateway held ends with an error) but none may hang.
+rounds_while() {
+	local fails=0 rounds=0
+	echo 60 > /sys/module/lnet_test/parameters/op_timeout
+	while [ ! -e "$1" ]; do
+		lt put "$B" 65536 16 4
+		[ "$(field timeouts)" = 0 ] ||
+			{ diag; fail "an operation hung while $2: $RESULT"; }
+		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] || fails=$((fails + 1))
+		rounds=$((rounds + 1))
+	done
+	log "$rounds rounds while $2, $fails with errors"
+}
+
 PUTS=0	# PUTs b must have taken, intact
 
 phase pair_up
@@ -322,18 +338,7 @@ case $LNET_NODE in
 a | b) "$LNETCTL" set transaction_timeout 20 || fail "set transaction_timeout 20" ;;
 esac
 barrier cut-ready
-if [ "$LNET_NODE" = a ]; then
-	echo 60 > /sys/module/lnet_test/parameters/op_timeout
-	fails=0 rounds=0
-	while [ ! -e "$SHARED/r2-cut" ]; do
-		lt put "$B" 65536 16 4
-		[ "$(field timeouts)" = 0 ] ||
-			{ diag; fail "an operation hung while r2's cable went: $RESULT"; }
-		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] || fails=$((fails + 1))
-		rounds=$((rounds + 1))
-	done
-	log "$rounds rounds while r2's cable went, $fails with errors"
-fi
+[ "$LNET_NODE" = a ] && rounds_while "$SHARED/r2-cut" "r2's cable went"
 if [ "$LNET_NODE" = r2 ]; then
 	nap 1
 	link_set eth0 down
@@ -375,16 +380,7 @@ if [ "$LNET_NODE" = a ]; then
 	mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS ||
 		fail "mount tracefs"
 	echo 1 > "$TRACEFS/events/lnet/enable" || fail "no lnet tracepoints"
-	echo 60 > /sys/module/lnet_test/parameters/op_timeout
-	fails=0 rounds=0
-	while [ ! -e "$SHARED/r2-gone" ]; do
-		lt put "$B" 65536 16 4
-		[ "$(field timeouts)" = 0 ] ||
-			{ diag; fail "an operation hung while r2 went: $RESULT"; }
-		[ "$LT_RC" = 0 ] && [ "$(field errors)" = 0 ] || fails=$((fails + 1))
-		rounds=$((rounds + 1))
-	done
-	log "$rounds rounds while r2 went, $fails with errors"
+	rounds_while "$SHARED/r2-gone" "r2 went"
 fi
 if [ "$LNET_NODE" = r2 ]; then
 	nap 1
@@ -431,14 +427,7 @@ esac
 case $LNET_NODE in
 a | b) prim=$("$LNETCTL" peer show --nid "$r2" | awk '$2 == "primary" { print $4; exit }')
        [ -n "$prim" ] || fail "no peer of $r2"
-       for ((i = 0; i < 300; i++)); do
-		"$LNETCTL" peer del --prim_nid "$prim" > "$T/del" 2>&1 && break
-		grep -q "messages in flight" "$T/del" ||
-			{ cat "$T/del"; fail "peer del $prim (r2)"; }
-		nap 0.2
-       done
-       [ "$i" -lt 300 ] || { cat "$T/del"; diag; fail "peer del $prim (r2): busy for 60 s"; }
-       log "r2's peer $prim deleted after $((i / 5)).$((i % 5 * 2)) s" ;;
+       peer_del_retry "$prim" 60 ;;
 esac
 
 # Every node idle before any unloads: a router going first would fail
