@@ -20,6 +20,8 @@ PKGS=(
 	groff-base
 	# make deb: the Debian packages (debian/), lintian checked
 	debhelper dh-dkms lintian
+	# the package test (tests/vm/deb_dkms.py): dkms builds lnet-dkms
+	dkms
 	# lnet.service's check (tests/service_check.py): systemd-analyze
 	systemd
 	# fuzzing the parsers (fuzz/): libFuzzer, ASan and UBSan

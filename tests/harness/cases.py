@@ -161,6 +161,11 @@ class VmTest:
     # Regular expressions of kernel lines the test provokes on purpose
     # (see splat.find_splat): matching lines are not splats.
     allow_splats: tuple = ()
+    # prepare(run_dir, flavour): work on the host before the boot, in the
+    # job's cores (a package build, say); returns a vm.Result and a dict
+    # of environment added to the nodes'.  A failed result fails the job
+    # without a boot.
+    prepare: Optional[Callable] = None
 
     def scenarios(self):
         """The names of the scenarios its nodes run, in order."""
@@ -226,6 +231,11 @@ class VmJob:
         if not built.ok:
             return vm.Result(False, "modules for %s did not build" % self.flavour)
         env = dict(self.test.env)
+        if self.test.prepare:
+            res, more = self.test.prepare(run_dir, self.flavour)
+            if not res.ok:
+                return res
+            env.update(more)
         self.suites = list(getattr(args, "suite", None) or [])
         if self.suites:
             env["LNET_KUNIT_SUITES"] = " ".join(self.suites)

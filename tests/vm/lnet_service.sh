@@ -15,6 +15,7 @@
 #   clean-up after the failed start leaves nothing loaded.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
+. "$LNET_TOP/tests/vm/service_lib.sh"
 
 LNETCTL=$LNET_TOP/build/utils/lnetctl
 UNIT=$LNET_TOP/systemd/lnet.service
@@ -27,11 +28,9 @@ for nic in $LNET_NICS; do
 done
 [ -n "$CIDR" ] || fail "no address of $IF in LNET_NICS '$LNET_NICS'"
 NID=${CIDR%/*}@tcp
-OUR_MODULES="lnet_selftest lnet_test lnet_nidmap ko2iblnd ksocklnd lnet_health lnet"
 
 # --- modprobe as on an installed system: our modules under extra/ of a
-# module tree of their own; the kernel's request_module() (ksocklnd for
-# a tcp net) goes through it too, falling back to the real modprobe.
+# module tree of their own (service_lib.sh's use_modroot).
 MODROOT=$T/modroot
 KVER=$(uname -r)
 mkdir -p "$MODROOT/lib/modules/$KVER/extra"
@@ -44,104 +43,16 @@ for f in modules.order modules.builtin modules.builtin.modinfo; do
 	: > "$MODROOT/lib/modules/$KVER/$f"
 done
 depmod -b "$MODROOT" "$KVER" || fail "depmod of our modules"
-cat > "$T/modprobe" <<SH
-#!/bin/sh
-/sbin/modprobe -q -d "$MODROOT" "\$@" || exec /sbin/modprobe "\$@"
-SH
-chmod +x "$T/modprobe"
-read -r KERNEL_MODPROBE < /proc/sys/kernel/modprobe
-echo "$T/modprobe" > /proc/sys/kernel/modprobe
-restore_modprobe() {
-	echo "$KERNEL_MODPROBE" > /proc/sys/kernel/modprobe
-}
-trap restore_modprobe EXIT
+use_modroot "$MODROOT"
 
-# unit_lines KEY: the lines of KEY= in the unit, in order, into
-# $T/lines (the guest has no /dev/fd for a process substitution).
-unit_lines() {
-	sed -n "s/^$1=//p" "$UNIT" > "$T/lines"
-}
-
-# unit_env: the unit's Environment= lines, then the settings file
-# ($T/default, as EnvironmentFile=-/etc/default/lnet), into the shell.
-unit_env() {
-	local line
-	unit_lines Environment
-	while read -r line; do
-		# shellcheck disable=SC2163
-		for a in $line; do export "$a"; done
-	done < "$T/lines"
-	set -a
-	# shellcheck disable=SC1091
-	[ -e "$T/default" ] && . "$T/default"
-	set +a
-}
-
-# run_unit KEY: run KEY='s lines as systemd does, output in $T/out.
-# A line starting with "-" may fail.  Stops at the first failure.
-run_unit() {
-	local key=$1 line cmd ignore argv lines
-	: > "$T/out"
-	unit_lines "$key"
-	exec {lines}< "$T/lines"
-	while read -r -u "$lines" line; do
-		ignore=0
-		[ "${line:0:1}" = - ] && { ignore=1; line=${line:1}; }
-		# shellcheck disable=SC2016
-		line=${line//'${LNET_CONF}'/$LNET_CONF}
-		read -r -a argv <<< "$line"
-		cmd=${argv[0]}
-		case $cmd in
-		/usr/sbin/lnetctl) cmd=$LNETCTL ;;
-		/usr/lib/lnet/*) cmd=$LNET_TOP/systemd/${cmd##*/}.sh ;;
-		/sbin/modprobe) cmd=$T/modprobe ;;
-		*) fail "$key: '$cmd': a command this test does not know" ;;
-		esac
-		echo "+ $line" >> "$T/out"
-		if ! LNETCTL=$LNETCTL "$cmd" "${argv[@]:1}" < /dev/null >> "$T/out" 2>&1; then
-			[ $ignore = 1 ] && continue
-			echo "$key failed: $line" >> "$T/out"
-			exec {lines}<&-
-			return 1
-		fi
-	done
-	exec {lines}<&-
-}
-
-# service start|stop|reload: systemctl's view: a failed start runs
-# ExecStopPost=, a stop ExecStop= then ExecStopPost=.
-service() {
-	local rc=0
+# unit_command CMD: the unit's installed paths mapped to the tree's files.
+unit_command() {
 	case $1 in
-	start)
-		run_unit ExecStart || rc=1
-		cp "$T/out" "$T/out.start"
-		if [ $rc != 0 ]; then
-			run_unit ExecStopPost || { cat "$T/out"; fail "ExecStopPost after a failed start"; }
-		fi
-		cp "$T/out.start" "$T/out"
-		;;
-	stop)
-		run_unit ExecStop || rc=1
-		cp "$T/out" "$T/out.stop"
-		run_unit ExecStopPost || rc=1
-		cat "$T/out" >> "$T/out.stop"
-		cp "$T/out.stop" "$T/out"
-		;;
-	reload)
-		run_unit ExecReload || rc=1
-		;;
+	/usr/sbin/lnetctl) UNIT_CMD=$LNETCTL ;;
+	/usr/lib/lnet/*) UNIT_CMD=$LNET_TOP/systemd/${1##*/}.sh ;;
+	/sbin/modprobe) UNIT_CMD=$T/modprobe ;;
+	*) return 1 ;;
 	esac
-	return $rc
-}
-
-# none_loaded WHEN: no module of ours is loaded.
-none_loaded() {
-	local m
-	for m in $OUR_MODULES; do
-		module_loaded "$m" && fail "$1: $m still loaded"
-	done
-	return 0
 }
 
 # has_nid: LNet runs with eth0's NID on net tcp.
