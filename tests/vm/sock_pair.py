@@ -40,7 +40,9 @@ our modules loaded:
   target; b's changes reach a's copy as deltas after notices, checked
   entry by entry; b may not take a's target; a malformed message to
   each side is dropped and counted (Documentation/nidmap.rst);
-- demo: what `make demo` shows (lnetctl, ping, 1 MiB PUTs and GETs);
+- demo: what `make demo` shows: lnetctl, a ping, then lst as an admin
+  runs it (brw write and read with check=full, a ping test, lst stat,
+  show_error), summed up in MiB/s and microseconds;
 - tracepoints: every lnet trace event enabled through tracefs; traffic
   (ping, PUT, a drop, a failed send, a health change) produces the
   events it must, with the right NIDs, types, lengths and reasons;
