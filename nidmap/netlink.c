@@ -44,6 +44,16 @@ static struct netlink_range_validation nidmap_tomb_age_range = {
 	.max = NIDMAP_TOMB_AGE_MAX,
 };
 
+static struct netlink_range_validation nidmap_subs_range = {
+	.min = 1,
+	.max = NIDMAP_SUBS_MAX,
+};
+
+static struct netlink_range_validation nidmap_fanout_range = {
+	.min = 1,
+	.max = NIDMAP_RELAY_K_MAX,
+};
+
 static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 	[NIDMAP_A_ENABLE]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[NIDMAP_A_MAX_ENTRIES]	= NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -59,6 +69,11 @@ static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 	[NIDMAP_A_SOURCE]	= NLA_POLICY_RANGE(NLA_U32,
 						   NIDMAP_SOURCE_PUBLISHER,
 						   NIDMAP_SOURCE_SUBSCRIBER),
+	[NIDMAP_A_RELAY]	= { .type = NLA_FLAG },
+	[NIDMAP_A_MAX_SUBS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&nidmap_subs_range),
+	[NIDMAP_A_RELAY_FANOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&nidmap_fanout_range),
 };
 
 static int nidmap_genl_pre_doit(const struct genl_ops *ops,
@@ -108,6 +123,10 @@ static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 		.max_tombstones = NIDMAP_DFLT_TOMBSTONES,
 		.max_tomb_age = NIDMAP_DFLT_TOMB_AGE,
 	};
+	struct nidmap_pub_cfg cfg = {
+		.max_subs = NIDMAP_SUBS_DFLT,
+		.fanout = NIDMAP_FANOUT,
+	};
 	int rc = 0;
 
 	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_ENABLE))
@@ -118,9 +137,13 @@ static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 		lim.max_tombstones = nla_get_u32(tb[NIDMAP_A_MAX_TOMBSTONES]);
 	if (tb[NIDMAP_A_TOMB_AGE])
 		lim.max_tomb_age = nla_get_u32(tb[NIDMAP_A_TOMB_AGE]);
+	if (tb[NIDMAP_A_MAX_SUBS])
+		cfg.max_subs = nla_get_u32(tb[NIDMAP_A_MAX_SUBS]);
+	if (tb[NIDMAP_A_RELAY_FANOUT])
+		cfg.fanout = nla_get_u32(tb[NIDMAP_A_RELAY_FANOUT]);
 	mutex_lock(&nidmap_cfg_lock);
 	if (nla_get_u8(tb[NIDMAP_A_ENABLE]))
-		rc = nidmap_pub_start(&lim);
+		rc = nidmap_pub_start(&lim, &cfg);
 	else
 		nidmap_pub_stop();
 	mutex_unlock(&nidmap_cfg_lock);
@@ -146,7 +169,7 @@ static int nidmap_genl_subscribe(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&nidmap_cfg_lock);
 	if (enable)
-		rc = nidmap_sub_start(&pub);
+		rc = nidmap_sub_start(&pub, tb[NIDMAP_A_RELAY]);
 	else
 		nidmap_sub_stop();
 	mutex_unlock(&nidmap_cfg_lock);
@@ -285,11 +308,13 @@ static int nidmap_put_nid(struct sk_buff *skb, int type,
 static int nidmap_fill_pub(struct sk_buff *skb)
 {
 	struct nidmap_table *t = nidmap_pub_table();
+	struct nidmap_pub_info info;
 	struct nlattr *nest;
 	u32 tomb, n;
 
 	if (!t)
 		return 0;
+	nidmap_pub_info(&info);
 	nest = nla_nest_start(skb, NIDMAP_A_PUB);
 	if (!nest)
 		return -EMSGSIZE;
@@ -302,8 +327,12 @@ static int nidmap_fill_pub(struct sk_buff *skb)
 			      nidmap_table_horizon(t), NIDMAP_A_STATE_PAD) ||
 	    nla_put_u32(skb, NIDMAP_A_STATE_ENTRIES, n) ||
 	    nla_put_u32(skb, NIDMAP_A_STATE_TOMBSTONES, tomb) ||
-	    nla_put_u32(skb, NIDMAP_A_STATE_SUBSCRIBERS,
-			nidmap_pub_subscribers()))
+	    nla_put_u32(skb, NIDMAP_A_STATE_SUBSCRIBERS, info.subs) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_RELAYS, info.relays) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_DIRECT, info.direct) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_DEPTH, info.depth) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_MAX_SUBS, info.max_subs) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_FANOUT, info.fanout))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -311,15 +340,18 @@ static int nidmap_fill_pub(struct sk_buff *skb)
 
 static int nidmap_fill_sub(struct sk_buff *skb)
 {
-	struct lnet_nid pub;
-	struct nidmap_copy *c;
+	struct lnet_nid set[NIDMAP_RELAY_K_MAX];
+	struct nlattr *nest, *nids;
 	u64 epoch, version, base;
-	struct nlattr *nest;
-	bool subscribed, resync;
+	bool subscribed, resync, relay;
+	struct nidmap_copy *c;
+	struct lnet_nid pub;
+	int i, nset;
 
 	c = nidmap_sub_copy(&pub, &subscribed);
 	if (!c)
 		return 0;
+	nset = nidmap_sub_relay_set(&relay, set);
 	nidmap_copy_position(c, &epoch, &version, &base, &resync);
 	nest = nla_nest_start(skb, NIDMAP_A_SUB);
 	if (!nest)
@@ -330,8 +362,16 @@ static int nidmap_fill_sub(struct sk_buff *skb)
 			      NIDMAP_A_STATE_PAD) ||
 	    nla_put_u64_64bit(skb, NIDMAP_A_STATE_VERSION, version,
 			      NIDMAP_A_STATE_PAD) ||
-	    nla_put_u32(skb, NIDMAP_A_STATE_ENTRIES, nidmap_copy_count(c)))
+	    nla_put_u32(skb, NIDMAP_A_STATE_ENTRIES, nidmap_copy_count(c)) ||
+	    nla_put_u8(skb, NIDMAP_A_STATE_RELAY, relay))
 		return -EMSGSIZE;
+	nids = nla_nest_start(skb, NIDMAP_A_STATE_RELAY_SET);
+	if (!nids)
+		return -EMSGSIZE;
+	for (i = 0; i < nset; i++)
+		if (nidmap_put_nid(skb, NIDMAP_A_NID, &set[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nids);
 	nla_nest_end(skb, nest);
 	return 0;
 }
@@ -343,8 +383,9 @@ static int nidmap_fill_counters(struct sk_buff *skb)
 
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = NIDMAP_A_CTR_RX; i < NIDMAP_A_CTR_PAD; i++)
-		if (nla_put_u64_64bit(skb, i, atomic64_read(&nidmap_ctr[i]),
+	for (i = NIDMAP_A_CTR_RX; i <= NIDMAP_A_CTR_MAX; i++)
+		if (i != NIDMAP_A_CTR_PAD &&
+		    nla_put_u64_64bit(skb, i, atomic64_read(&nidmap_ctr[i]),
 				      NIDMAP_A_CTR_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);

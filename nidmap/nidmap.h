@@ -40,6 +40,8 @@ enum nidmap_type {
 #define NIDMAP_F_UNSUB		0x0008U	/* SUBSCRIBE: stop notices */
 #define NIDMAP_F_KNOWN		0x000fU
 #define NIDMAP_F_MUST		0xffffU	/* unknown bits here: refused */
+#define NIDMAP_F_RELAYED	0x10000U /* NOTICE: forwarded by a relay */
+#define NIDMAP_F_RELAY		0x20000U /* SUBSCRIBE: the sender can relay */
 
 /* Record flags. */
 #define NIDMAP_R_DELETED	0x0001U	/* tombstone (FETCH_REPLY), or remove */

@@ -28,7 +28,9 @@
 #define NIDMAP_FETCH_ROOM	(64 * 1024)	/* a subscriber's page */
 #define NIDMAP_STATUS_ROOM	512		/* a STATUS and its trailer */
 #define NIDMAP_REQ_TIMEOUT	(5 * HZ)	/* a request's answer */
-#define NIDMAP_SUBS_MAX		1024		/* a publisher's subscribers */
+#define NIDMAP_SUBS_DFLT	65536		/* a publisher's subscribers */
+#define NIDMAP_SUBS_MAX		NIDMAP_RELAY_SUBS_MAX	/* the tunable's top */
+#define NIDMAP_PLAN_DELAY	HZ		/* re-plans batched this long */
 #define NIDMAP_FANOUT		8		/* notices in flight at once */
 #define NIDMAP_NOTICE_DELAY	(HZ / 10)	/* changes batched this long */
 #define NIDMAP_NOTICE_FAILS	3		/* then the subscriber is dropped */
@@ -165,7 +167,8 @@ u32 nidmap_copy_count(struct nidmap_copy *c);
 /* --- relay.c: the relay plan --- */
 
 #define NIDMAP_RELAY_ROOT	U32_MAX	/* parent: the publisher */
-#define NIDMAP_RELAY_K_MIN	2
+#define NIDMAP_RELAY_K_MIN	2	/* a tree; 1 is a chain (tests) */
+#define NIDMAP_RELAY_CHAIN_MAX	16	/* subscribers a chain (k = 1) takes */
 #define NIDMAP_RELAY_K_MAX	16	/* notices a relay sends at once */
 #define NIDMAP_RELAY_SUBS_MAX	262144	/* subscribers a plan covers */
 #define NIDMAP_RELAY_DEPTH_MAX	18	/* k = 2, n = 2^18 */
@@ -174,6 +177,33 @@ u64 nidmap_relay_key(const struct lnet_nid *nid);
 u32 nidmap_relay_depth(u32 n, u32 k);
 int nidmap_relay_plan(const struct lnet_nid *subs, u32 n, u32 k,
 		      u32 *parent, u8 *level);
+int nidmap_relay_sets(const u32 *parent, u32 n, u32 *first, u32 *order);
+
+/**
+ * struct nidmap_fwd - a relay's forwarding state (subscriber.c)
+ * @epoch: epoch of the last notice forwarded
+ * @version: its version (0: none yet)
+ * @last: jiffies when the last round started
+ * @rounds: rounds started (0: none yet, @last unset)
+ */
+struct nidmap_fwd {
+	u64		epoch;
+	u64		version;
+	unsigned long	last;
+	u64		rounds;
+};
+
+/* nidmap_relay_forward()'s verdicts. */
+enum nidmap_fwd_verdict {
+	NIDMAP_FWD_NO,		/* not newer than the copy, or forwarded */
+	NIDMAP_FWD_NOW,		/* start a round now */
+	NIDMAP_FWD_LATER,	/* a round within NIDMAP_NOTICE_DELAY: wait */
+};
+
+enum nidmap_fwd_verdict nidmap_relay_forward(const struct nidmap_fwd *f,
+					     u64 epoch, u64 version,
+					     u64 copy_epoch, u64 copy_version,
+					     unsigned long now);
 
 /* --- publisher.c --- */
 
@@ -181,14 +211,44 @@ struct nidmap_pub;
 
 int nidmap_pub_answer(struct nidmap_table *t, const struct nidmap_msg *req,
 		      const struct lnet_nid *from, void *buf, size_t size);
-int nidmap_pub_start(const struct nidmap_limits *lim);
+/**
+ * struct nidmap_pub_cfg - a publisher's run-time tunables
+ * @max_subs: subscribers kept (beyond: NOSPC)
+ * @fanout: the relay plan's k (1: a chain, for tests)
+ */
+struct nidmap_pub_cfg {
+	u32	max_subs;
+	u32	fanout;
+};
+
+/**
+ * struct nidmap_pub_info - a publisher's subscribers, for show
+ * @subs: subscribers
+ * @relays: of them, those that said RELAY (planned)
+ * @direct: subscribers the publisher notices itself
+ * @depth: the plan's depth (0: no relay)
+ * @max_subs: the cap
+ * @fanout: the plan's k
+ */
+struct nidmap_pub_info {
+	u32	subs;
+	u32	relays;
+	u32	direct;
+	u32	depth;
+	u32	max_subs;
+	u32	fanout;
+};
+
+int nidmap_pub_start(const struct nidmap_limits *lim,
+		     const struct nidmap_pub_cfg *cfg);
 void nidmap_pub_stop(void);
 struct nidmap_table *nidmap_pub_table(void);
-u32 nidmap_pub_subscribers(void);
+void nidmap_pub_info(struct nidmap_pub_info *info);
 
 /* --- subscriber.c --- */
 
-int nidmap_sub_start(const struct lnet_nid *publisher);
+int nidmap_sub_start(const struct lnet_nid *publisher, bool relay);
+int nidmap_sub_relay_set(bool *relay, struct lnet_nid *set);
 void nidmap_sub_stop(void);
 struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
 				    bool *subscribed);

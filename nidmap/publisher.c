@@ -14,6 +14,15 @@
  * its own timer).  Replies in flight are bounded in bytes: beyond
  * NIDMAP_PUB_TX_MAX a FETCH is answered BUSY.
  *
+ * Relay (Documentation/nidmap.rst, "Relaying a notice"): the subscribers
+ * that said RELAY are planned into a tree (nidmap_relay_plan(), k the
+ * fanout tunable); the publisher notices itself those of level 1 and
+ * those that did not say RELAY, and each of its notices to a relay
+ * carries the relay's set (its children).  A change of the list re-plans
+ * (plan_work, at most once per NIDMAP_PLAN_DELAY); a relay whose set
+ * changed gets a notice at the current version with its new set.  Until
+ * a new subscriber is planned it is noticed directly.
+ *
  * Everything but start/stop/show runs on the ordered nidmap_wq; the
  * mutex orders those against it.  Stop: the endpoint first (no handler
  * runs after), then the notices are stopped and every send of ours
@@ -40,6 +49,13 @@ struct nidmap_subscriber {
 	unsigned int		fails;
 	bool			inflight;
 	bool			gone;		/* unsubscribed while in flight */
+	bool			relay;		/* said RELAY: planned */
+	bool			direct;		/* noticed by the publisher */
+	bool			set_dirty;	/* @set not yet sent */
+	u8			nset;
+	u32			set_gen;	/* @set's changes */
+	u32			sending_gen;	/* @set_gen in flight */
+	struct lnet_nid		*set;		/* its children in the plan */
 };
 
 struct nidmap_pub {
@@ -52,7 +68,11 @@ struct nidmap_pub {
 	unsigned int		tx_bytes;	/* replies */
 	bool			stopping;
 	struct delayed_work	notice_work;
+	struct delayed_work	plan_work;
 	wait_queue_head_t	waitq;
+	struct nidmap_pub_cfg	cfg;
+	u32			nrelays;	/* in the last plan */
+	u32			depth;		/* of the last plan */
 };
 
 /* Under nidmap_cfg_lock (netlink.c). */
@@ -188,22 +208,142 @@ static struct nidmap_subscriber *nidmap_sub_find(struct nidmap_pub *pub,
 	return NULL;
 }
 
+static void nidmap_notice_kick(struct nidmap_pub *pub, unsigned long delay)
+{
+	if (!pub->stopping)
+		queue_delayed_work(nidmap_wq, &pub->notice_work, delay);
+}
+
+/* The subscriber list changed: re-plan, batched; under pub->lock. */
+static void nidmap_plan_kick(struct nidmap_pub *pub)
+{
+	if (!pub->stopping)
+		queue_delayed_work(nidmap_wq, &pub->plan_work,
+				   NIDMAP_PLAN_DELAY);
+}
+
 static void nidmap_sub_forget(struct nidmap_pub *pub,
 			      struct nidmap_subscriber *s)
 {
+	if (s->relay && !s->gone)
+		nidmap_plan_kick(pub);	/* its children want parents */
 	if (s->inflight) {
 		s->gone = true;		/* nidmap_notice_done() frees it */
 		return;
 	}
 	list_del(&s->link);
 	pub->nsubs--;
+	kfree(s->set);
 	kfree(s);
 }
 
-static void nidmap_notice_kick(struct nidmap_pub *pub, unsigned long delay)
+/* @s's set becomes @nids (@n of them); Return: 0 or -ENOMEM. */
+static int nidmap_set_assign(struct nidmap_subscriber *s,
+			     const struct lnet_nid *nids, u32 n)
 {
-	if (!pub->stopping)
-		queue_delayed_work(nidmap_wq, &pub->notice_work, delay);
+	struct lnet_nid *set = NULL;
+
+	if (n == s->nset && (!n || !memcmp(s->set, nids, n * sizeof(*nids))))
+		return 0;
+	if (n) {
+		set = kmemdup(nids, n * sizeof(*nids), GFP_KERNEL);
+		if (!set)
+			return -ENOMEM;
+	}
+	kfree(s->set);
+	s->set = set;
+	s->nset = n;
+	s->set_gen++;
+	s->set_dirty = true;
+	return 0;
+}
+
+/* No plan (none possible, or no memory): every subscriber noticed. */
+static void nidmap_plan_flat(struct nidmap_pub *pub)
+{
+	struct nidmap_subscriber *s;
+
+	list_for_each_entry(s, &pub->subs, link) {
+		s->direct = true;
+		nidmap_set_assign(s, NULL, 0);
+	}
+	pub->depth = 0;
+}
+
+/*
+ * Lay the plan over the subscribers that said RELAY: each one's set is
+ * its children, each of level 1 is noticed directly; the others (no
+ * RELAY) are all noticed directly.  Relays whose set changed get a
+ * notice with it (set_dirty).
+ */
+static void nidmap_plan_work(struct work_struct *work)
+{
+	struct nidmap_pub *pub = container_of(to_delayed_work(work),
+					      struct nidmap_pub, plan_work);
+	struct nidmap_subscriber *s, **v = NULL;
+	struct lnet_nid *nids = NULL, *kids = NULL;
+	u32 *parent = NULL, *first = NULL, *order = NULL;
+	u8 *level = NULL;
+	u32 n = 0, i, j, depth = 0;
+
+	mutex_lock(&pub->lock);
+	if (pub->stopping)
+		goto out;
+	list_for_each_entry(s, &pub->subs, link) {
+		if (!s->relay || s->gone) {
+			s->direct = true;
+			continue;
+		}
+		n++;
+	}
+	pub->nrelays = n;
+	if (!n)
+		goto out;
+	v = kvmalloc_array(n, sizeof(*v), GFP_KERNEL);
+	nids = kvmalloc_array(n, sizeof(*nids), GFP_KERNEL);
+	parent = kvmalloc_array(n, sizeof(*parent), GFP_KERNEL);
+	level = kvmalloc_array(n, sizeof(*level), GFP_KERNEL);
+	first = kvmalloc_array(n + 2, sizeof(*first), GFP_KERNEL);
+	order = kvmalloc_array(n, sizeof(*order), GFP_KERNEL);
+	kids = kmalloc_array(NIDMAP_RELAY_K_MAX, sizeof(*kids), GFP_KERNEL);
+	if (!v || !nids || !parent || !level || !first || !order || !kids)
+		goto flat;
+	i = 0;
+	list_for_each_entry(s, &pub->subs, link) {
+		if (!s->relay || s->gone)
+			continue;
+		v[i] = s;
+		nids[i++] = s->id.nid;
+	}
+	if (nidmap_relay_plan(nids, n, pub->cfg.fanout, parent, level) ||
+	    nidmap_relay_sets(parent, n, first, order))
+		goto flat;
+	for (i = 0; i < n; i++) {
+		u32 nk = first[i + 1] - first[i];
+
+		if (WARN_ON(nk > NIDMAP_RELAY_K_MAX))
+			goto flat;
+		for (j = 0; j < nk; j++)
+			kids[j] = nids[order[first[i] + j]];
+		if (nidmap_set_assign(v[i], kids, nk))
+			goto flat;
+		v[i]->direct = parent[i] == NIDMAP_RELAY_ROOT;
+		depth = max_t(u32, depth, level[i]);
+	}
+	pub->depth = depth;
+	goto out;
+flat:
+	nidmap_plan_flat(pub);
+out:
+	nidmap_notice_kick(pub, 0);
+	mutex_unlock(&pub->lock);
+	kfree(kids);
+	kvfree(order);
+	kvfree(first);
+	kvfree(level);
+	kvfree(parent);
+	kvfree(nids);
+	kvfree(v);
 }
 
 static void nidmap_notice_done(void *arg, int status)
@@ -226,6 +366,8 @@ static void nidmap_notice_done(void *arg, int status)
 		s->fails = 0;
 		s->told = s->sending;
 		s->told_epoch = nidmap_table_epoch(pub->table);
+		if (s->sending_gen == s->set_gen)
+			s->set_dirty = false;
 	}
 	nidmap_notice_kick(pub, 0);
 	mutex_unlock(&pub->lock);
@@ -241,17 +383,24 @@ static void nidmap_notice_work(struct work_struct *work)
 	struct nidmap_subscriber *s;
 	struct nidmap_enc enc;
 	struct nidmap_hdr h;
+	size_t size;
 	void *buf;
 	int len;
+	u32 i;
 
 	mutex_lock(&pub->lock);
 	list_for_each_entry(s, &pub->subs, link) {
 		if (pub->stopping || pub->inflight >= NIDMAP_FANOUT)
 			break;
-		if (s->inflight || s->gone ||
-		    (s->told_epoch == epoch && s->told >= version))
+		if (s->inflight || s->gone)
 			continue;
-		buf = kmalloc(NIDMAP_HDR_SIZE, GFP_KERNEL);
+		/* Relayed ones hear from their parent; a new set is sent. */
+		if (!s->set_dirty && (!s->direct ||
+				      (s->told_epoch == epoch &&
+				       s->told >= version)))
+			continue;
+		size = NIDMAP_HDR_SIZE + s->nset * NIDMAP_NID_SIZE + 8;
+		buf = kmalloc(size, GFP_KERNEL);
 		if (!buf)
 			break;
 		nidmap_hdr_init(&h, NIDMAP_NOTICE);
@@ -259,14 +408,18 @@ static void nidmap_notice_work(struct work_struct *work)
 		h.epoch = epoch;
 		h.version = version;
 		h.base = nidmap_table_horizon(pub->table);
-		len = nidmap_enc_init(&enc, buf, NIDMAP_HDR_SIZE, &h) ?:
-		      nidmap_enc_finish(&enc, 0);
+		len = nidmap_enc_init(&enc, buf, size, &h);
+		for (i = 0; !len && i < s->nset; i++)
+			len = nidmap_enc_nid(&enc, &s->set[i]);
+		if (!len)
+			len = nidmap_enc_finish(&enc, 0);
 		if (len < 0) {
 			kfree(buf);
 			break;
 		}
 		s->inflight = true;
 		s->sending = version;
+		s->sending_gen = s->set_gen;
 		pub->inflight++;
 		nidmap_count(NIDMAP_A_CTR_NOTICES_SENT);
 		if (nidmap_send(&s->id, NIDMAP_MB_SUBSCRIBER, buf, len,
@@ -295,7 +448,7 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 		goto out;
 	}
 	if (!s) {
-		s = pub->nsubs < NIDMAP_SUBS_MAX ?
+		s = pub->nsubs < pub->cfg.max_subs ?
 		    kzalloc(sizeof(*s), GFP_KERNEL) : NULL;
 		if (!s) {
 			st = NIDMAP_ST_NOSPC;
@@ -303,8 +456,19 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 		}
 		s->id = *from;
 		s->id.pid = LNET_PID_LUSTRE;
+		s->direct = true;	/* until a plan places it */
 		list_add_tail(&s->link, &pub->subs);
 		pub->nsubs++;
+		if (req->hdr.flags & NIDMAP_F_RELAY)
+			nidmap_plan_kick(pub);
+	} else if (s->relay != !!(req->hdr.flags & NIDMAP_F_RELAY)) {
+		nidmap_plan_kick(pub);
+	}
+	s->relay = req->hdr.flags & NIDMAP_F_RELAY;
+	if (s->relay) {
+		/* A restarted relay forgot its set: send it again. */
+		s->set_dirty = true;
+		s->set_gen++;
 	}
 	s->fails = 0;
 	s->told_epoch = req->hdr.epoch;
@@ -401,11 +565,13 @@ static void nidmap_pub_rx(struct nidmap_ep *ep, const void *buf,
  * nidmap_pub_start() - become a publisher: a new table (a new epoch) and
  *	the request endpoint
  * @lim: the table's bounds
+ * @cfg: the subscriber cap and the relay plan's fan-out
  *
  * Context: process context, nidmap_cfg_lock held.
  * Return: 0; -EALREADY; -ENETDOWN LNet not running; -ENOMEM.
  */
-int nidmap_pub_start(const struct nidmap_limits *lim)
+int nidmap_pub_start(const struct nidmap_limits *lim,
+		     const struct nidmap_pub_cfg *cfg)
 {
 	struct nidmap_pub *pub;
 	u64 epoch;
@@ -430,6 +596,8 @@ int nidmap_pub_start(const struct nidmap_limits *lim)
 	INIT_LIST_HEAD(&pub->subs);
 	init_waitqueue_head(&pub->waitq);
 	INIT_DELAYED_WORK(&pub->notice_work, nidmap_notice_work);
+	INIT_DELAYED_WORK(&pub->plan_work, nidmap_plan_work);
+	pub->cfg = *cfg;
 	rc = lnet_ni_init();
 	if (rc)
 		goto fail;
@@ -466,13 +634,16 @@ void nidmap_pub_stop(void)
 	mutex_lock(&pub->lock);
 	pub->stopping = true;
 	mutex_unlock(&pub->lock);
+	cancel_delayed_work_sync(&pub->plan_work);
 	cancel_delayed_work_sync(&pub->notice_work);
 	wait_event_idle(pub->waitq, !READ_ONCE(pub->inflight) &&
 			!READ_ONCE(pub->tx_bytes));
 	/* The callbacks that woke us run on nidmap_wq: let them return. */
 	flush_workqueue(nidmap_wq);
-	list_for_each_entry_safe(s, n, &pub->subs, link)
+	list_for_each_entry_safe(s, n, &pub->subs, link) {
+		kfree(s->set);
 		kfree(s);
+	}
 	nidmap_pub = NULL;
 	lnet_ni_fini();
 	nidmap_table_destroy(pub->table);
@@ -491,17 +662,25 @@ struct nidmap_table *nidmap_pub_table(void)
 }
 
 /**
- * nidmap_pub_subscribers() - how many subscribers the publisher has
+ * nidmap_pub_info() - the publisher's subscribers and relay plan
+ * @info: filled
  *
  * Context: nidmap_cfg_lock held, this node publishes.
- * Return: their number.
  */
-u32 nidmap_pub_subscribers(void)
+void nidmap_pub_info(struct nidmap_pub_info *info)
 {
-	u32 n;
+	struct nidmap_pub *pub = nidmap_pub;
+	struct nidmap_subscriber *s;
 
-	mutex_lock(&nidmap_pub->lock);
-	n = nidmap_pub->nsubs;
-	mutex_unlock(&nidmap_pub->lock);
-	return n;
+	memset(info, 0, sizeof(*info));
+	mutex_lock(&pub->lock);
+	info->subs = pub->nsubs;
+	info->relays = pub->nrelays;
+	info->depth = pub->depth;
+	info->max_subs = pub->cfg.max_subs;
+	info->fanout = pub->cfg.fanout;
+	list_for_each_entry(s, &pub->subs, link)
+		if (!s->gone && s->direct)
+			info->direct++;
+	mutex_unlock(&pub->lock);
 }

@@ -19,6 +19,7 @@
  * only when D changes, at n = k^j + 1).
  */
 #include <linux/bug.h>
+#include <linux/jiffies.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -62,7 +63,8 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_relay_key);
  * @n: subscribers
  * @k: fan-out
  *
- * Return: the least D >= 1 with k^D >= n (0 for no subscriber).
+ * Return: the least D >= 1 with k^D >= n (0 for no subscriber); for
+ * k = 1 (a chain), @n.
  */
 u32 nidmap_relay_depth(u32 n, u32 k)
 {
@@ -71,6 +73,8 @@ u32 nidmap_relay_depth(u32 n, u32 k)
 
 	if (!n)
 		return 0;
+	if (k == 1)
+		return n;	/* a chain */
 	while (cap < n) {
 		cap *= k;
 		d++;
@@ -98,7 +102,9 @@ static int nidmap_relay_cmp(const void *a, const void *b)
  * nidmap_relay_plan() - who relays a NOTICE to whom
  * @subs: the subscribers' NIDs, distinct, in any order
  * @n: how many (at most NIDMAP_RELAY_SUBS_MAX)
- * @k: the fan-out, NIDMAP_RELAY_K_MIN to NIDMAP_RELAY_K_MAX
+ * @k: the fan-out, NIDMAP_RELAY_K_MIN to NIDMAP_RELAY_K_MAX; or 1, a
+ *	chain in key order (n at most NIDMAP_RELAY_CHAIN_MAX: for tests, where
+ *	a tree of two or three subscribers would relay nothing)
  * @parent: out, n entries: the index in @subs of the subscriber that
  *	sends subs[i] its notices, or NIDMAP_RELAY_ROOT for the publisher
  * @level: out, n entries or NULL: subs[i]'s depth (1: the publisher's
@@ -123,8 +129,8 @@ int nidmap_relay_plan(const struct lnet_nid *subs, u32 n, u32 k,
 	u32 d, depth, i, s, off, leaf, up;
 	int rc = -ENOMEM;
 
-	if (k < NIDMAP_RELAY_K_MIN || k > NIDMAP_RELAY_K_MAX ||
-	    n > NIDMAP_RELAY_SUBS_MAX)
+	if (!k || k > NIDMAP_RELAY_K_MAX || n > NIDMAP_RELAY_SUBS_MAX ||
+	    (k == 1 && n > NIDMAP_RELAY_CHAIN_MAX))
 		return -EINVAL;
 	if (!n)
 		return 0;
@@ -189,3 +195,78 @@ out:
 	return rc;
 }
 EXPORT_SYMBOL_IF_KUNIT(nidmap_relay_plan);
+
+/**
+ * nidmap_relay_sets() - each node's children in a plan, grouped
+ * @parent: nidmap_relay_plan()'s output, @n entries
+ * @n: subscribers
+ * @first: out, @n + 2 entries: the children of subscriber i are
+ *	@order[@first[i]] to @order[@first[i + 1] - 1]; the publisher's
+ *	(NIDMAP_RELAY_ROOT) are at @first[@n] to @first[@n + 1] - 1
+ * @order: out, @n entries: subscriber indices grouped by parent, each
+ *	group in index order
+ *
+ * Pure and allocation-free (a counting sort): the publisher turns a plan
+ * into the relay set it sends each relay.
+ *
+ * Return: 0, or -EINVAL if a parent is neither a subscriber nor the root.
+ */
+int nidmap_relay_sets(const u32 *parent, u32 n, u32 *first, u32 *order)
+{
+	u32 i, p;
+
+	for (i = 0; i < n; i++)
+		if (parent[i] != NIDMAP_RELAY_ROOT && parent[i] >= n)
+			return -EINVAL;
+	memset(first, 0, (n + 2) * sizeof(*first));
+	for (i = 0; i < n; i++) {
+		p = parent[i] == NIDMAP_RELAY_ROOT ? n : parent[i];
+		first[p + 1]++;
+	}
+	for (i = 1; i < n + 2; i++)
+		first[i] += first[i - 1];
+	/* first[p] is now where p's group starts: fill, then shift back. */
+	for (i = 0; i < n; i++) {
+		p = parent[i] == NIDMAP_RELAY_ROOT ? n : parent[i];
+		order[first[p]++] = i;
+	}
+	for (i = n + 1; i > 0; i--)
+		first[i] = first[i - 1];
+	first[0] = 0;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_relay_sets);
+
+/**
+ * nidmap_relay_forward() - does a relay forward a notice, and when
+ * @f: what it forwarded last
+ * @epoch: the notice's epoch
+ * @version: its version
+ * @copy_epoch: the relay's copy's epoch
+ * @copy_version: its version
+ * @now: jiffies
+ *
+ * Documentation/nidmap.rst, "Relaying a notice": a notice is forwarded
+ * when it is newer than the relay's copy (another epoch, or a higher
+ * version: the copy's version comes from the publisher's pages, so a
+ * forged huge version does not stop later notices) and is not the one
+ * forwarded last (deduplicated by epoch and version), at most one round
+ * per NIDMAP_NOTICE_DELAY.
+ *
+ * Return: NIDMAP_FWD_NO, NIDMAP_FWD_NOW, or NIDMAP_FWD_LATER (the caller
+ * starts the round at @f->last + NIDMAP_NOTICE_DELAY).
+ */
+enum nidmap_fwd_verdict nidmap_relay_forward(const struct nidmap_fwd *f,
+					     u64 epoch, u64 version,
+					     u64 copy_epoch, u64 copy_version,
+					     unsigned long now)
+{
+	if (epoch == copy_epoch && version <= copy_version)
+		return NIDMAP_FWD_NO;
+	if (f->rounds && f->epoch == epoch && f->version == version)
+		return NIDMAP_FWD_NO;
+	if (f->rounds && time_before(now, f->last + NIDMAP_NOTICE_DELAY))
+		return NIDMAP_FWD_LATER;
+	return NIDMAP_FWD_NOW;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_relay_forward);

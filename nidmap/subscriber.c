@@ -13,6 +13,14 @@
  * new publisher incarnation means the publisher restarted and forgot
  * us: we subscribe again (its new epoch makes the next FETCH a resync).
  *
+ * A relay (started with RELAY, Documentation/nidmap.rst, "Relaying a
+ * notice") keeps the set the publisher's last notice gave it and
+ * forwards each newer notice (nidmap_relay_forward(): deduplicated by
+ * version, one round per NIDMAP_NOTICE_DELAY) to it as a RELAYED
+ * NOTICE with no body, at most NIDMAP_FANOUT in flight.  RELAYED notices
+ * are taken from any NID; their incarnation is the relay's, not read as
+ * the publisher's.  Data always comes from the publisher.
+ *
  * Everything runs on the ordered nidmap_wq but start and stop (netlink,
  * nidmap_cfg_lock).  Stop: no more requests, the one in flight aborted
  * and waited for, the notice endpoint stopped, the works cancelled; an
@@ -39,6 +47,17 @@ struct nidmap_sub {
 	struct work_struct	kick;
 	struct delayed_work	tick;
 	wait_queue_head_t	waitq;
+	bool			relay;		/* said RELAY */
+	u8			nset;
+	struct lnet_nid		set[NIDMAP_RELAY_K_MAX];
+	struct nidmap_fwd	fwd;		/* the last round */
+	bool			fwd_pending;	/* a round due at fwd_work */
+	struct nidmap_hdr	fwd_hdr;	/* the notice to forward */
+	u8			round_n;	/* the round's NIDs */
+	u8			round_idx;	/* the next to send */
+	unsigned int		fwd_inflight;
+	struct lnet_nid		round[NIDMAP_RELAY_K_MAX];
+	struct delayed_work	fwd_work;
 };
 
 /* Under nidmap_cfg_lock. */
@@ -72,6 +91,8 @@ static void nidmap_sub_next_locked(struct nidmap_sub *sub)
 	}
 	nidmap_hdr_init(&h, fetch ? NIDMAP_FETCH : NIDMAP_SUBSCRIBE);
 	h.seq = req->seq;
+	if (!fetch && sub->relay)
+		h.flags = NIDMAP_F_RELAY;
 	nidmap_copy_position(sub->copy, &h.epoch, &h.version, &base, &resync);
 	if (fetch && resync) {
 		h.flags = NIDMAP_F_FULL;
@@ -145,26 +166,149 @@ static void nidmap_sub_done(struct nidmap_req *req)
 	wake_up(&sub->waitq);
 }
 
+static void nidmap_fwd_sent(void *arg, int status);
+
+/* Send the round's next notices, NIDMAP_FANOUT in flight; under lock. */
+static void nidmap_fwd_pump(struct nidmap_sub *sub)
+{
+	struct lnet_processid to = { .pid = LNET_PID_LUSTRE };
+	struct nidmap_enc enc;
+	struct nidmap_hdr h;
+	void *buf;
+	int len;
+
+	while (!sub->stopping && sub->fwd_inflight < NIDMAP_FANOUT &&
+	       sub->round_idx < sub->round_n) {
+		buf = kmalloc(NIDMAP_HDR_SIZE, GFP_KERNEL);
+		if (!buf)
+			return;
+		nidmap_hdr_init(&h, NIDMAP_NOTICE);
+		h.seq = nidmap_next_seq();
+		h.flags = NIDMAP_F_RELAYED;
+		h.epoch = sub->fwd_hdr.epoch;
+		h.version = sub->fwd_hdr.version;
+		h.base = sub->fwd_hdr.base;
+		len = nidmap_enc_init(&enc, buf, NIDMAP_HDR_SIZE, &h) ?:
+		      nidmap_enc_finish(&enc, 0);
+		if (len < 0) {
+			kfree(buf);
+			return;
+		}
+		to.nid = sub->round[sub->round_idx++];
+		sub->fwd_inflight++;
+		nidmap_count(NIDMAP_A_CTR_RELAYED);
+		if (nidmap_send(&to, NIDMAP_MB_SUBSCRIBER, buf, len,
+				nidmap_fwd_sent, sub)) {
+			sub->fwd_inflight--;
+			return;
+		}
+	}
+}
+
+static void nidmap_fwd_sent(void *arg, int status)
+{
+	struct nidmap_sub *sub = arg;
+
+	/* Stop waits for this: sub is still ours. */
+	mutex_lock(&sub->lock);
+	sub->fwd_inflight--;
+	nidmap_fwd_pump(sub);
+	mutex_unlock(&sub->lock);
+	wake_up(&sub->waitq);
+}
+
+/*
+ * A relay's decision on the notice in fwd_hdr: a round now (the set as
+ * it is), later (fwd_work), or none; under lock.
+ */
+static void nidmap_fwd_consider(struct nidmap_sub *sub)
+{
+	u64 epoch, version, base;
+	unsigned long now = jiffies;
+	bool resync;
+
+	if (!sub->relay || !sub->nset || sub->stopping)
+		return;
+	nidmap_copy_position(sub->copy, &epoch, &version, &base, &resync);
+	switch (nidmap_relay_forward(&sub->fwd, sub->fwd_hdr.epoch,
+				     sub->fwd_hdr.version, epoch, version,
+				     now)) {
+	case NIDMAP_FWD_NO:
+		sub->fwd_pending = false;
+		return;
+	case NIDMAP_FWD_LATER:
+		sub->fwd_pending = true;
+		queue_delayed_work(nidmap_wq, &sub->fwd_work,
+				   sub->fwd.last + NIDMAP_NOTICE_DELAY - now);
+		return;
+	case NIDMAP_FWD_NOW:
+		break;
+	}
+	sub->fwd_pending = false;
+	sub->fwd.epoch = sub->fwd_hdr.epoch;
+	sub->fwd.version = sub->fwd_hdr.version;
+	sub->fwd.last = now;
+	sub->fwd.rounds++;
+	/* A round still going gives way: this version is newer. */
+	memcpy(sub->round, sub->set, sub->nset * sizeof(sub->set[0]));
+	sub->round_n = sub->nset;
+	sub->round_idx = 0;
+	nidmap_fwd_pump(sub);
+}
+
+static void nidmap_fwd_work(struct work_struct *work)
+{
+	struct nidmap_sub *sub = container_of(to_delayed_work(work),
+					      struct nidmap_sub, fwd_work);
+
+	mutex_lock(&sub->lock);
+	if (sub->fwd_pending)
+		nidmap_fwd_consider(sub);
+	mutex_unlock(&sub->lock);
+}
+
 static void nidmap_sub_rx(struct nidmap_ep *ep, const void *buf,
 			  unsigned int len, const struct lnet_processid *from)
 {
 	struct nidmap_sub *sub = ep->priv;
+	struct nidmap_iter it;
 	struct nidmap_msg msg;
 	u64 epoch, version, base;
-	bool resync;
+	bool resync, relayed;
 
 	if (nidmap_msg_decode(buf, len, &msg) ||
-	    msg.hdr.type != NIDMAP_NOTICE ||
-	    !lnet_nid_equal(&from->nid, &sub->pub.nid)) {
+	    msg.hdr.type != NIDMAP_NOTICE) {
 		nidmap_count(NIDMAP_A_CTR_RX_DROPPED);
 		return;
 	}
-	nidmap_count(NIDMAP_A_CTR_NOTICES_RCVD);
+	relayed = msg.hdr.flags & NIDMAP_F_RELAYED;
+	/* A relay's notice comes from anyone, and with no body. */
+	if (relayed ? msg.hdr.count != 0 :
+	    !lnet_nid_equal(&from->nid, &sub->pub.nid) ||
+	    (sub->relay && msg.hdr.count > NIDMAP_RELAY_K_MAX)) {
+		nidmap_count(NIDMAP_A_CTR_RX_DROPPED);
+		return;
+	}
+	nidmap_count(relayed ? NIDMAP_A_CTR_RELAYED_RCVD :
+		     NIDMAP_A_CTR_NOTICES_RCVD);
 	nidmap_copy_position(sub->copy, &epoch, &version, &base, &resync);
 	mutex_lock(&sub->lock);
-	nidmap_sub_seen(sub, msg.hdr.incarnation);
+	/* A relay's incarnation is not the publisher's. */
+	if (!relayed)
+		nidmap_sub_seen(sub, msg.hdr.incarnation);
+	if (!relayed && sub->relay) {
+		/* The publisher's notice replaces the set we keep. */
+		nidmap_iter_init(&it, &msg);
+		sub->nset = 0;
+		while (nidmap_iter_nid(&it, &sub->set[sub->nset]))
+			sub->nset++;
+	}
 	if (msg.hdr.epoch != epoch || msg.hdr.version > version || resync)
 		sub->want_fetch = true;
+	if (sub->relay && sub->nset) {
+		sub->fwd_hdr = msg.hdr;
+		nidmap_fwd_consider(sub);
+	}
 	nidmap_sub_next_locked(sub);
 	mutex_unlock(&sub->lock);
 }
@@ -196,11 +340,13 @@ static void nidmap_sub_tick(struct work_struct *work)
 /**
  * nidmap_sub_start() - subscribe to a publisher
  * @publisher: its NID
+ * @relay: say RELAY: this node relays notices to the set the publisher
+ *	gives it
  *
  * Context: process context, nidmap_cfg_lock held.
  * Return: 0; -EALREADY; -ENETDOWN LNet not running; -ENOMEM.
  */
-int nidmap_sub_start(const struct lnet_nid *publisher)
+int nidmap_sub_start(const struct lnet_nid *publisher, bool relay)
 {
 	struct nidmap_sub *sub;
 	int rc;
@@ -219,10 +365,12 @@ int nidmap_sub_start(const struct lnet_nid *publisher)
 	}
 	sub->pub.nid = *publisher;
 	sub->pub.pid = LNET_PID_LUSTRE;
+	sub->relay = relay;
 	mutex_init(&sub->lock);
 	init_waitqueue_head(&sub->waitq);
 	INIT_WORK(&sub->kick, nidmap_sub_kick);
 	INIT_DELAYED_WORK(&sub->tick, nidmap_sub_tick);
+	INIT_DELAYED_WORK(&sub->fwd_work, nidmap_fwd_work);
 	rc = lnet_ni_init();
 	if (rc)
 		goto fail;
@@ -300,6 +448,9 @@ void nidmap_sub_stop(void)
 		nidmap_req_abort(req);
 	mutex_unlock(&sub->lock);
 	wait_event_idle(sub->waitq, !READ_ONCE(sub->req));
+	cancel_delayed_work_sync(&sub->fwd_work);
+	/* Forwarded notices: their callbacks use sub. */
+	wait_event_idle(sub->waitq, !READ_ONCE(sub->fwd_inflight));
 	cancel_work_sync(&sub->kick);
 	/* nidmap_sub_done() woke us on nidmap_wq: let it return. */
 	flush_workqueue(nidmap_wq);
@@ -356,4 +507,25 @@ void nidmap_sub_refresh(unsigned long timeout)
 					!READ_ONCE(sub->want_fetch), timeout);
 	}
 	mutex_unlock(&nidmap_cfg_lock);
+}
+
+/**
+ * nidmap_sub_relay_set() - a relay's set, for show
+ * @relay: set if this subscriber said RELAY
+ * @set: NIDMAP_RELAY_K_MAX entries: the NIDs it forwards notices to
+ *
+ * Context: nidmap_cfg_lock held, this node subscribes.
+ * Return: the number of NIDs in @set.
+ */
+int nidmap_sub_relay_set(bool *relay, struct lnet_nid *set)
+{
+	struct nidmap_sub *sub = nidmap_sub;
+	int n;
+
+	mutex_lock(&sub->lock);
+	*relay = sub->relay;
+	n = sub->nset;
+	memcpy(set, sub->set, n * sizeof(*set));
+	mutex_unlock(&sub->lock);
+	return n;
 }

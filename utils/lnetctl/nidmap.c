@@ -4,9 +4,10 @@
  * (include/uapi/lnet/nidmap_genl.h, Documentation/nidmap.rst):
  *
  *	nidmap publish [--max-entries N] [--max-tombstones N]
- *		[--tombstone-age SECONDS]
+ *		[--tombstone-age SECONDS] [--max-subscribers N]
+ *		[--relay-fanout K]
  *	nidmap unpublish
- *	nidmap subscribe --publisher NID
+ *	nidmap subscribe --publisher NID [--relay]
  *	nidmap unsubscribe
  *	nidmap register --publisher NID --name TARGET --nid NID[,NID...]
  *	nidmap remove --publisher NID --name TARGET
@@ -60,6 +61,8 @@ static const char *const ctr_names[NIDMAP_A_CTR_MAX + 1] = {
 	[NIDMAP_A_CTR_PAGES]		= "pages_applied",
 	[NIDMAP_A_CTR_RESYNCS]		= "resyncs",
 	[NIDMAP_A_CTR_SUBS_DROPPED]	= "subscribers_dropped",
+	[NIDMAP_A_CTR_RELAYED]		= "notices_relayed",
+	[NIDMAP_A_CTR_RELAYED_RCVD]	= "relayed_received",
 };
 
 static int nm_open(const char *what)
@@ -97,10 +100,12 @@ static int nm_publish(int argc, char **argv, bool enable)
 		{ "max-entries", required_argument, NULL, 'e' },
 		{ "max-tombstones", required_argument, NULL, 't' },
 		{ "tombstone-age", required_argument, NULL, 'a' },
+		{ "max-subscribers", required_argument, NULL, 's' },
+		{ "relay-fanout", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what = enable ? "publish" : "unpublish";
-	long long entries = -1, tombs = -1, age = -1;
+	long long entries = -1, tombs = -1, age = -1, subs = -1, fanout = -1;
 	struct nl_msg *msg;
 	int c;
 
@@ -112,6 +117,20 @@ static int nm_publish(int argc, char **argv, bool enable)
 			if (parse_long(optarg, 0, 2592000, &age) < 0)
 				return usage_error(OP, what,
 						   "'%s': must be seconds in 0..2592000 (0: no age bound)",
+						   optarg);
+			continue;
+		}
+		if (c == 's') {
+			if (parse_long(optarg, 1, 262144, &subs) < 0)
+				return usage_error(OP, what,
+						   "'%s': must be an integer in 1..262144",
+						   optarg);
+			continue;
+		}
+		if (c == 'k') {
+			if (parse_long(optarg, 1, 16, &fanout) < 0)
+				return usage_error(OP, what,
+						   "'%s': must be an integer in 1..16 (1: a chain)",
 						   optarg);
 			continue;
 		}
@@ -135,6 +154,10 @@ static int nm_publish(int argc, char **argv, bool enable)
 			nla_put_u32(msg, NIDMAP_A_MAX_TOMBSTONES, tombs);
 		if (age >= 0)
 			nla_put_u32(msg, NIDMAP_A_TOMB_AGE, age);
+		if (subs >= 0)
+			nla_put_u32(msg, NIDMAP_A_MAX_SUBS, subs);
+		if (fanout >= 0)
+			nla_put_u32(msg, NIDMAP_A_RELAY_FANOUT, fanout);
 	}
 	return nm_run(msg, what, enable ? "cannot publish" :
 		      "cannot stop publishing", NULL, NULL);
@@ -143,6 +166,7 @@ static int nm_publish(int argc, char **argv, bool enable)
 /* Options --publisher, --name, --nid of subscribe, register, remove. */
 struct nm_args {
 	const char *publisher, *name, *nids;
+	bool relay;
 };
 
 static int nm_args(int argc, char **argv, const char *what,
@@ -152,6 +176,7 @@ static int nm_args(int argc, char **argv, const char *what,
 		{ "publisher", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "nid", required_argument, NULL, 'd' },
+		{ "relay", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -165,6 +190,8 @@ static int nm_args(int argc, char **argv, const char *what,
 			a->name = optarg;
 		else if (c == 'd' && nids)
 			a->nids = optarg;
+		else if (c == 'r' && !name)	/* subscribe only */
+			a->relay = true;
 		else
 			return bad_option(OP, what, argv);
 	}
@@ -203,6 +230,8 @@ static int nm_subscribe(int argc, char **argv, bool enable)
 		nla_put_u8(msg, NIDMAP_A_ENABLE, enable);
 		if (enable)
 			nla_put_string(msg, NIDMAP_A_PUBLISHER, a.publisher);
+		if (enable && a.relay)
+			nla_put_flag(msg, NIDMAP_A_RELAY);
 	}
 	return nm_run(msg, what, enable ? "cannot subscribe" :
 		      "cannot unsubscribe", NULL, NULL);
@@ -275,9 +304,16 @@ static void nm_emit_state(struct yout *y, struct nlattr *nest)
 		{ NIDMAP_A_STATE_ENTRIES, "entries", false },
 		{ NIDMAP_A_STATE_TOMBSTONES, "tombstones", false },
 		{ NIDMAP_A_STATE_SUBSCRIBERS, "subscribers", false },
+		{ NIDMAP_A_STATE_MAX_SUBS, "max_subscribers", false },
+		{ NIDMAP_A_STATE_RELAYS, "relays", false },
+		{ NIDMAP_A_STATE_DIRECT, "noticed_directly", false },
+		{ NIDMAP_A_STATE_DEPTH, "relay_depth", false },
+		{ NIDMAP_A_STATE_FANOUT, "relay_fanout", false },
+		{ NIDMAP_A_STATE_RELAY, "relay", false },
 	};
-	struct nlattr *tb[NIDMAP_A_STATE_MAX + 1];
+	struct nlattr *tb[NIDMAP_A_STATE_MAX + 1], *n;
 	unsigned int i;
+	int rem;
 
 	if (lnl_nest_parse(tb, NIDMAP_A_STATE_MAX, nest) < 0)
 		return;
@@ -289,12 +325,22 @@ static void nm_emit_state(struct yout *y, struct nlattr *nest)
 			continue;
 		if (keys[i].attr == NIDMAP_A_STATE_PUBLISHER)
 			yout_kv_str(y, keys[i].key, nla_get_string(a));
-		else if (keys[i].attr == NIDMAP_A_STATE_SUBSCRIBED)
+		else if (keys[i].attr == NIDMAP_A_STATE_SUBSCRIBED ||
+			 keys[i].attr == NIDMAP_A_STATE_RELAY)
 			yout_kv_uint(y, keys[i].key, nla_get_u8(a));
 		else if (keys[i].u64)
 			yout_kv_uint(y, keys[i].key, nla_get_u64(a));
 		else
 			yout_kv_uint(y, keys[i].key, nla_get_u32(a));
+	}
+	/* A relay's set: the NIDs it forwards the publisher's notices to. */
+	if (tb[NIDMAP_A_STATE_RELAY_SET]) {
+		yout_str(y, "relay_set");
+		yout_seq(y);
+		nla_for_each_nested(n, tb[NIDMAP_A_STATE_RELAY_SET], rem)
+			if (nla_type(n) == NIDMAP_A_NID)
+				yout_str(y, nla_get_string(n));
+		yout_end_seq(y);
 	}
 	yout_end_map(y);
 }
@@ -322,7 +368,7 @@ static int nm_show_cb(struct nlattr **tb, struct nlattr *head, int len,
 	    lnl_nest_parse(ct, NIDMAP_A_CTR_MAX, tb[NIDMAP_A_COUNTERS]) >= 0) {
 		yout_str(y, "counters");
 		yout_map(y);
-		for (i = NIDMAP_A_CTR_RX; i < NIDMAP_A_CTR_PAD; i++)
+		for (i = NIDMAP_A_CTR_RX; i <= NIDMAP_A_CTR_MAX; i++)
 			if (ct[i] && ctr_names[i])
 				yout_kv_uint(y, ctr_names[i],
 					     nla_get_u64(ct[i]));

@@ -52,6 +52,9 @@ enum nidmap_genl_attr {
 	NIDMAP_A_VERSION,	/* u64: REGISTER: the table's version after */
 	NIDMAP_A_PAD,
 	NIDMAP_A_TOMB_AGE,	/* u32: publisher's seconds a deletion is kept */
+	NIDMAP_A_RELAY,		/* flag: SUBSCRIBE says RELAY (can relay) */
+	NIDMAP_A_MAX_SUBS,	/* u32: publisher's subscribers kept */
+	NIDMAP_A_RELAY_FANOUT,	/* u32: publisher's relay plan k (1: chain) */
 	__NIDMAP_A_MAX,
 };
 
@@ -68,6 +71,13 @@ enum nidmap_genl_state_attr {
 	NIDMAP_A_STATE_PUBLISHER,	/* string (subscriber) */
 	NIDMAP_A_STATE_SUBSCRIBED,	/* u8 (subscriber): SUBSCRIBE answered */
 	NIDMAP_A_STATE_PAD,
+	NIDMAP_A_STATE_RELAY,		/* u8 (subscriber): said RELAY */
+	NIDMAP_A_STATE_RELAY_SET,	/* nest of NIDMAP_A_NID (subscriber) */
+	NIDMAP_A_STATE_RELAYS,		/* u32 (publisher): planned relays */
+	NIDMAP_A_STATE_DIRECT,		/* u32 (publisher): noticed by it */
+	NIDMAP_A_STATE_DEPTH,		/* u32 (publisher): the plan's depth */
+	NIDMAP_A_STATE_MAX_SUBS,	/* u32 (publisher) */
+	NIDMAP_A_STATE_FANOUT,		/* u32 (publisher): the plan's k */
 	__NIDMAP_A_STATE_MAX,
 };
 
@@ -90,6 +100,8 @@ enum nidmap_genl_ctr {
 	NIDMAP_A_CTR_RESYNCS,		/* full resyncs started */
 	NIDMAP_A_CTR_SUBS_DROPPED,	/* subscribers dropped: notices failed */
 	NIDMAP_A_CTR_PAD,
+	NIDMAP_A_CTR_RELAYED,		/* notices a relay forwarded */
+	NIDMAP_A_CTR_RELAYED_RCVD,	/* RELAYED notices received */
 	__NIDMAP_A_CTR_MAX,
 };
 
