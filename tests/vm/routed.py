@@ -36,13 +36,20 @@ flavour (guest-init.sh), each starting with none of our modules loaded:
   b's router checks, its drain (RTE_DISABLED: a's route down, a's sends
   failing with -EHOSTUNREACH, nothing accepted lost) and its routing 1
   (forced push: a's route up, a's PUTs through again), checked as the
-  spec asks of end nodes behind a stock router (11.2, 14 items 8-11, 13).
+  spec asks of end nodes behind a stock router (11.2, 14 items 8-11, 13);
+- nidmap_relay: r routes and publishes a nidmap table with the relay
+  fan-out 1 (a chain), a and b subscribe with --relay: a change reaches
+  the second of the chain only through the first's RELAYED notice (r
+  sends one notice; counters and the copy checked), then the first's
+  nidmap module is unloaded and the next change still reaches the
+  other, noticed by r itself (Documentation/nidmap.rst, "Relay").
 """
 
 import vm
 from cases import VmTest
 
-SCENARIOS = ["routed_config.sh", "routed_forward.sh", "routed_stock.sh"]
+SCENARIOS = ["routed_config.sh", "routed_forward.sh", "routed_stock.sh",
+             "nidmap_relay.sh"]
 
 TESTS = [
     VmTest("routed",
