@@ -96,7 +96,7 @@ static void check_plan(struct kunit *test, u32 n, u32 k, struct rng *r)
 	u32 *kids = vzalloc(array_size(n + 1, sizeof(u32)));
 	u32 *perm = vmalloc(array_size(n, sizeof(u32)));
 	u8 *level = vmalloc(n);
-	u32 i, j, d, p, max = n > 1 ? ceil_log(n, k) : 1;
+	u32 i, j, d, p, max = k == 1 ? n : n > 1 ? ceil_log(n, k) : 1;
 
 	KUNIT_ASSERT_TRUE(test, nids && parent && parent2 && kids && perm &&
 			  level);
@@ -162,7 +162,7 @@ static void relay_plan_shape(struct kunit *test)
 			check_plan(test, ns[a], ks[b], &r);
 
 	/* Bounds refused. */
-	KUNIT_EXPECT_EQ(test, nidmap_relay_plan(NULL, 4, 1, NULL, NULL),
+	KUNIT_EXPECT_EQ(test, nidmap_relay_plan(NULL, 4, 0, NULL, NULL),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, nidmap_relay_plan(NULL, 4, NIDMAP_RELAY_K_MAX + 1,
 						NULL, NULL), -EINVAL);
@@ -785,8 +785,123 @@ static void nidmap_relay_suite_exit(struct kunit_suite *suite)
 	sim_flat_end = 0;
 }
 
+/* k = 1: a chain in key order, each subscriber the next one's parent. */
+static void relay_plan_chain(struct kunit *test)
+{
+	static const u32 ns[] = { 1, 2, 3, NIDMAP_RELAY_CHAIN_MAX };
+	struct rng r = { .s = 0x9e3779b97f4a7c15ULL };
+	unsigned int a;
+
+	for (a = 0; a < ARRAY_SIZE(ns); a++)
+		check_plan(test, ns[a], 1, &r);
+	KUNIT_EXPECT_EQ(test, nidmap_relay_depth(5, 1), 5U);
+	KUNIT_EXPECT_EQ(test, nidmap_relay_plan(NULL, NIDMAP_RELAY_CHAIN_MAX + 1,
+						1, NULL, NULL), -EINVAL);
+}
+
+/* A plan's children grouped by parent: each group exactly its children. */
+static void check_sets(struct kunit *test, u32 n, u32 k)
+{
+	struct lnet_nid *nids = vmalloc(n * sizeof(*nids));
+	u32 *parent = vmalloc(n * sizeof(u32));
+	u32 *first = vmalloc((n + 2) * sizeof(u32));
+	u32 *order = vmalloc(n * sizeof(u32));
+	u32 i, j, p, seen = 0;
+
+	KUNIT_ASSERT_TRUE(test, nids && parent && first && order);
+	for (i = 0; i < n; i++)
+		sub_nid(i * 5 + 1, &nids[i]);
+	KUNIT_ASSERT_EQ(test, nidmap_relay_plan(nids, n, k, parent, NULL), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_relay_sets(parent, n, first, order), 0);
+	KUNIT_ASSERT_EQ(test, first[0], 0U);
+	KUNIT_ASSERT_EQ(test, first[n + 1], n);
+	for (p = 0; p <= n; p++) {
+		KUNIT_ASSERT_LE(test, first[p], first[p + 1]);
+		KUNIT_ASSERT_LE(test, first[p + 1] - first[p], k);
+		for (j = first[p]; j < first[p + 1]; j++) {
+			i = order[j];
+			KUNIT_ASSERT_LT(test, i, n);
+			KUNIT_ASSERT_EQ_MSG(test, parent[i] == NIDMAP_RELAY_ROOT ?
+					    n : parent[i], p, "n=%u k=%u", n, k);
+			if (j > first[p])
+				KUNIT_ASSERT_LT(test, order[j - 1], i);
+			seen++;
+		}
+	}
+	KUNIT_ASSERT_EQ(test, seen, n);
+	/* A parent outside the list is refused. */
+	if (n) {
+		parent[0] = n;
+		KUNIT_EXPECT_EQ(test, nidmap_relay_sets(parent, n, first, order),
+				-EINVAL);
+	}
+	vfree(order);
+	vfree(first);
+	vfree(parent);
+	vfree(nids);
+}
+
+static void relay_plan_sets(struct kunit *test)
+{
+	check_sets(test, 1, 8);
+	check_sets(test, 2, 1);
+	check_sets(test, 16, 1);
+	check_sets(test, 100, 8);
+	check_sets(test, 1000, 3);
+	check_sets(test, 4097, 16);
+}
+
+/* A relay's verdict: newer than its copy, not forwarded, rate-bounded. */
+static void relay_forward_rules(struct kunit *test)
+{
+	struct nidmap_fwd f = { 0 };
+	unsigned long now = 100000;
+
+	/* Not newer than the copy: never. */
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 5, 7, 5, now),
+			NIDMAP_FWD_NO);
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 4, 7, 5, now),
+			NIDMAP_FWD_NO);
+	/* Newer, or another epoch: the first round goes at once. */
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 6, 7, 5, now),
+			NIDMAP_FWD_NOW);
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 8, 1, 7, 5, now),
+			NIDMAP_FWD_NOW);
+	f.epoch = 7;
+	f.version = 6;
+	f.last = now;
+	f.rounds = 1;
+	/* The same version again: deduplicated, whenever it comes. */
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 6, 7, 5, now + 1),
+			NIDMAP_FWD_NO);
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 6, 7, 5,
+						   now + 10 * HZ),
+			NIDMAP_FWD_NO);
+	/* A newer one within NIDMAP_NOTICE_DELAY: later; after: now. */
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 7, 7, 5, now + 1),
+			NIDMAP_FWD_LATER);
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 7, 7, 5,
+						   now + NIDMAP_NOTICE_DELAY),
+			NIDMAP_FWD_NOW);
+	/*
+	 * A forged huge version forwarded once does not stop the true
+	 * next one: the copy, not the last forwarded, is the reference.
+	 */
+	f.version = U64_MAX;
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 6, 7, 5,
+						   now + NIDMAP_NOTICE_DELAY),
+			NIDMAP_FWD_NOW);
+	/* Across jiffies wrapping. */
+	f.last = ULONG_MAX - 1;
+	KUNIT_EXPECT_EQ(test, nidmap_relay_forward(&f, 7, 8, 7, 5, 2),
+			NIDMAP_FWD_LATER);
+}
+
 static struct kunit_case nidmap_relay_cases[] = {
 	KUNIT_CASE(relay_plan_shape),
+	KUNIT_CASE(relay_plan_chain),
+	KUNIT_CASE(relay_plan_sets),
+	KUNIT_CASE(relay_forward_rules),
 	KUNIT_CASE(relay_plan_stable),
 	KUNIT_CASE(relay_sim_copies),
 	KUNIT_CASE(relay_sim_flat),

@@ -64,8 +64,13 @@ nm_plan() {
 
 phase nidmap_relay_up
 # A short W (alive_router_check_interval + router_ping_timeout): r's
-# routing is enabled within a few seconds.
-routed_load alive_router_check_interval=1 router_ping_timeout=2
+# routing is enabled within a few seconds; small pools (the guest's memory).
+if [ "$LNET_NODE" = r ]; then
+	routed_load alive_router_check_interval=1 router_ping_timeout=2 \
+		large_router_buffers=4 small_router_buffers=8 tiny_router_buffers=9
+else
+	routed_load alive_router_check_interval=1 router_ping_timeout=2
+fi
 insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
 case $LNET_NODE in
 r) "$LNETCTL" set routing 1 || fail "set routing 1"
