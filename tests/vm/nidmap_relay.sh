@@ -72,9 +72,12 @@ else
 	routed_load alive_router_check_interval=1 router_ping_timeout=2
 fi
 insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+if [ "$LNET_NODE" = r ]; then
+	"$LNETCTL" set routing 1 || fail "set routing 1"
+fi
+barrier nmr_loaded
 case $LNET_NODE in
-r) "$LNETCTL" set routing 1 || fail "set routing 1"
-   routing_wait 1 15 ;;
+r) routing_wait 1 15 ;;
 *) r_features_wait 0x1a 20 ;;
 esac
 barrier nmr_routing
