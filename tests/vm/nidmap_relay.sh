@@ -110,8 +110,10 @@ b) other=$A ;;
 esac
 if [ "$LNET_NODE" != r ]; then
 	[ "$(nm relay)" = 1 ] || fail "relay: $(nm relay)"
+	# Until this node's set comes, or the other's (written to $ROLE).
 	for ((i = 0; i < LIMIT * 5; i++)); do
 		[ "$(nm subscribed)" = 1 ] && [ -n "$(nm_set)" ] && break
+		[ -s "$ROLE" ] && break
 		nap 0.2
 	done
 	set=$(nm_set)
