@@ -10,8 +10,8 @@ tools built from the tree (make -C utils, into build/completion_check/),
 behind wrappers that answer the queries needing a kernel ("net show",
 "peer show", "list_group", "list_batch") with output of the tools'
 documented shape.  Besides the cases: every command and subcommand
-"lnetctl help" prints completes, and so does every long option it lists
-for the command; every command of "lst --list-commands" and every option
+"lnetctl help" and "lnetctl COMMAND --help" list completes, and so does
+every long option the help names for it; every command of "lst --list-commands" and every option
 of "lst help COMMAND".  shellcheck on both files.  About 10 s cold, 3 s
 warm.
 """
@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-from man_check import command_parts
+from man_check import lnetctl_help
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(TOP, "build", "completion_check")
@@ -84,9 +84,10 @@ CASES = [
     ("lnetctl discover 198", {"198.51.100.2@tcp1"}),
     ("lnetctl peer del --prim_nid 192.0.2.", {"192.0.2.2@tcp", "192.0.2.3@tcp"}),
     ("lnetctl fault drop ", {"add", "del", "reset", "show"}),
-    ("lnetctl fault delay add --l", {"--latency"}),
+    ("lnetctl fault delay add --l", {"--latency", "--local_nid"}),
     ("lnetctl set transaction", {"transaction_timeout"}),
     ("lnetctl import --", {"--add", "--del", "--show", "--exec", "--old-api"}),
+    ("lnetctl help ro", {"route", "routing"}),
     ("lst new_", {"new_session"}),
     ("lst stat --m", {"--max", "--mbs", "--min"}),
     ("lst run ", {"bulk", "batch"}),
@@ -138,18 +139,6 @@ def complete_all(d, lines):
     return [{w for w in o.splitlines() if w} for o in outs], p.stderr
 
 
-def help_entries(text):
-    """(command phrase, long options) of each entry of lnetctl's help."""
-    entries = []
-    for line in text.splitlines()[1:]:
-        if re.match(r"  [a-z]", line):
-            for phrase, part in command_parts(line):
-                entries.append([phrase, set(re.findall(r"--[\w-]+", part))])
-        elif entries:
-            entries[-1][1] |= set(re.findall(r"--[\w-]+", line))
-    return entries
-
-
 def expand(phrase):
     out = [[]]
     for w in phrase.split():
@@ -173,12 +162,12 @@ def main():
 
     checks = [(line, want, "==") for line, want in CASES]
     # lnetctl: what its help lists
-    usage = subprocess.run([os.path.join(OUT, "lnetctl"), "help"],
-                           capture_output=True, text=True).stdout
-    entries = help_entries(usage)
+    _, entries = lnetctl_help(lambda *argv: subprocess.run(
+        [os.path.join(OUT, "lnetctl")] + list(argv), capture_output=True, text=True))
     if not entries:
         errors.append("no command found in lnetctl help")
-    for phrase, opts in entries:
+    for phrase, text in entries:
+        opts = set(re.findall(r"--[\w-]+", text)) - {"--help"}
         for cmd in expand(phrase):
             words = cmd.split()
             for i in range(len(words)):

@@ -5,9 +5,10 @@
     tests/man_check.py        (also the host check "man_pages" of tests/run.py)
 
 * every page formats without a warning (groff -ww, as man --warnings);
-* lnetctl(8): every command and option that "lnetctl help" prints (and
-  "lnetctl COMMAND --help", once that answers), every long option of a
-  getopt table in utils/lnetctl/ and every command of its command table;
+* lnetctl(8): every command and subcommand "lnetctl help" and "lnetctl
+  COMMAND --help" list and every option they name, every long option of
+  a getopt table in utils/lnetctl/ and every command of its command
+  table;
 * lst(8): every command of "lst --list-commands", every option of
   "lst help COMMAND", every long option of utils/lst/lst.c; and lst's
   help forms answer ("lst help", "lst help COMMAND", "lst" reading
@@ -70,10 +71,16 @@ def has_token(text, tok):
 
 
 def has_phrase(text, phrase):
-    """phrase (words, some "a|b" alternatives) is in text literally, or
-    each of its expansions is."""
+    """phrase (words, some "a|b" alternatives) is in text literally, with
+    each word one of the "a|b|c" alternatives of the text's word there
+    ("fault drop del" in "fault drop|delay del"), or each of its
+    expansions is."""
     flat = " ".join(text.split())
     if has_token(flat, phrase):
+        return True
+    alt = r"(?:[\w\-]+ ?\| ?)*%s(?: ?\| ?[\w\-]+)*"
+    if re.search(r"(?<![\w\-|])" + " ".join(alt % re.escape(w) for w in phrase.split())
+                 + r"(?![\w\-|])", flat):
         return True
     expansions = [[]]
     for word in phrase.split():
@@ -144,23 +151,41 @@ def check_groff(c):
                "%s: groff -ww: %s" % (page, p.stderr.strip() or p.returncode))
 
 
+def lnetctl_help(run):
+    """What lnetctl's help forms say, as stock's shapes have it: the
+    commands of "lnetctl help", and of each "lnetctl COMMAND --help" its
+    entries ("net add: ...", stock's print_help()) or, for a command
+    without subcommands, its text.  run(*argv) runs lnetctl.  Returns
+    (exit status of "lnetctl help", [(command phrase, help text)])."""
+    p = run("help")
+    out = []
+    for cmd in re.findall(r"^\t(\S+)$", p.stdout, re.M):
+        if cmd.startswith("-") or cmd == "help":
+            continue
+        q = run(cmd, "--help")
+        if q.returncode:
+            out.append((cmd, ""))
+            continue
+        ents, cur = [], None
+        for line in q.stdout.splitlines():
+            m = re.match(r"%s ([a-z_]+(?: [a-z_]+)*): " % re.escape(cmd), line)
+            if m:
+                cur = [cmd + " " + m.group(1), ""]
+                ents.append(cur)
+            if cur:
+                cur[1] += line + "\n"
+        out += [tuple(e) for e in ents] or [(cmd, q.stdout)]
+    return p.returncode, out
+
+
 def check_lnetctl(c, text):
-    p = run_tool("lnetctl", "help")
-    c.need(p.returncode == 0, "lnetctl help: exit %d" % p.returncode)
-    helps = [p.stdout]
-    cmds = c.found("command in lnetctl help", commands_of(p.stdout))
-    # "lnetctl net --help", "lnetctl net add --help", where they answer
-    for phrase in sorted(cmds):
-        first = phrase.split()[0].split("|")[0]
-        for argv in ([first, "--help"], phrase.split()[:2] + ["--help"]):
-            q = run_tool("lnetctl", *[w.split("|")[0] for w in argv])
-            if q.returncode == 0:
-                helps.append(q.stdout)
-                cmds |= commands_of(q.stdout)
-    for phrase in sorted(cmds):
+    rc, entries = lnetctl_help(lambda *argv: run_tool("lnetctl", *argv))
+    c.need(rc == 0, "lnetctl help: exit %d" % rc)
+    c.found("command in lnetctl help", entries)
+    for phrase, _ in entries:
         c.need(has_phrase(text, phrase),
                "lnetctl.8: command '%s' of lnetctl's help is not documented" % phrase)
-    opts = {o for h in helps for o in OPTION.findall(h)}
+    opts = {o for _, h in entries for o in OPTION.findall(h)}
     c.found("option in lnetctl help", opts)
     src = source("utils/lnetctl/*.c")
     opts |= {"--" + o for o in c.found("getopt table in utils/lnetctl",

@@ -122,6 +122,13 @@ def completion(_run_dir):
                 "completion")
 
 
+def lnetctl_help(_run_dir):
+    """tests/help_check.py: every help form of lnetctl (help, COMMAND
+    --help, COMMAND SUB --help, ...) answers as stock's, names the options
+    each subcommand parses, and opens no netlink socket."""
+    return _run(["python3", os.path.join("tests", "help_check.py")], "lnetctl help")
+
+
 def deb_layout(_run_dir):
     """tests/deb_check.py: lnet-dkms's dkms.conf builds every module of
     the Kbuild files, debian/rules copies their directories."""
@@ -166,6 +173,7 @@ TESTS = [
     HostTest("nid_grammar", nid_grammar, secs=5),
     HostTest("man_pages", man_pages, secs=15),
     HostTest("completion", completion, secs=10),
+    HostTest("lnetctl_help", lnetctl_help, secs=2),
     HostTest("deb_layout", deb_layout, secs=1),
     HostTest("service_unit", service_unit, secs=2),
     HostTest("fuzz", fuzz, secs=180),

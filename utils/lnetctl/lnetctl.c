@@ -1330,55 +1330,6 @@ static int cmd_set(int argc, char **argv)
 	return 0;
 }
 
-static const char usage[] =
-	"usage: lnetctl <command> [options]\n"
-	"  lnet configure [--all] | lnet unconfigure\n"
-	"  net add --net NET --if IF[,IF...] | --nid ADDR@NET [--peer-timeout S]\n"
-	"          [--peer-credits N] [--peer-buffer-credits N] [--credits N]\n"
-	"          [--conns-per-peer N] [--tos -1..255]\n"
-	"  net del --net NET [--if IF] | net del --nid NID\n"
-	"  net show [--net NET] [-v [LEVEL]]\n"
-	"  net set --nid NID | --all [--health VALUE] [--conns-per-peer N]\n"
-	"  net set --net NET --lnd-timeout S\n"
-	"  peer show [--nid NID] [-v [LEVEL]] | peer list\n"
-	"  peer set --nid NID | --all --health VALUE\n"
-	"  debug recovery --local | --peer\n"
-	"  debug peer --nid NID\n"
-	"  peer add --prim_nid NID [--nid NIDS] [--non_mr] [--lock_prim]\n"
-	"  peer del --prim_nid NID [--nid NIDS] [--force]\n"
-	"      (NIDS: NIDs and ranges, e.g. 10.0.0.[2-9/2]@tcp,[1-4]@kfi)\n"
-	"  ping NID[,NID...] [--source NID] [--timeout S]\n"
-	"  discover NID[,NID...] [--force] [--timeout S]\n"
-	"  stats show | stats reset\n"
-	"  global show\n"
-	"  set PARAM VALUE\n"
-	"  set routing 0|1\n"
-	"  set tiny_buffers|small_buffers|large_buffers N\n"
-	"  routing show\n"
-	"  route add --net NET --gateway NIDS [--hop H] [--priority P]\n"
-	"  route del --net NET --gateway NIDS\n"
-	"  route show [--net NET] [--gateway NID] [--hop H] [--priority P] [-v]\n"
-	"  udsp add [--src NET|NIDS] [--dst NET|NIDS] [--rte NET|NIDS] [--priority P]\n"
-	"      [--idx N]\n"
-	"  udsp del --idx N | --all\n"
-	"  udsp show [--idx N]\n"
-	"  fault drop add -s SRC -d DST (-r RATE | -i SECONDS) [-p PORTAL]\n"
-	"      [-m put|ack|get|reply] [-e HEALTH_ERROR|random] [-n] [-o NID] [-x]\n"
-	"  fault delay add -s SRC -d DST (-r RATE | -i SECONDS) -l SECONDS\n"
-	"      [-p PORTAL] [-m TYPE]\n"
-	"  fault drop|delay del --all | -s SRC -d DST\n"
-	"  fault drop|delay reset | show\n"
-	"  nidmap publish [--max-entries N] [--max-tombstones N]\n"
-	"         [--tombstone-age SECONDS] [--max-subscribers N]\n"
-	"         [--relay-fanout K] | unpublish\n"
-	"  nidmap subscribe --publisher NID [--relay] | unsubscribe\n"
-	"  nidmap register --publisher NID --name TARGET --nid NID[,NID...]\n"
-	"  nidmap remove --publisher NID --name TARGET\n"
-	"  nidmap lookup --name TARGET\n"
-	"  nidmap show | nidmap table [--copy]\n"
-	"  export [FILE] [--backup]\n"
-	"  import [FILE] [--add | --del | --show | --exec] [--old-api]\n";
-
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1407,14 +1358,13 @@ int main(int argc, char **argv)
 
 	opterr = 0;
 	if (argc < 2) {
-		fputs(usage, stderr);
+		help_usage();
 		return 1;
 	}
-	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "-h")) {
-		fputs(usage, stdout);
-		return 0;
-	}
+	/* before anything that could reach the kernel */
+	rc = help_main(argc, argv);
+	if (rc >= 0)
+		return rc;
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		if (!strcmp(argv[1], cmds[i].name)) {
 			rc = cmds[i].fn(argc - 1, argv + 1);
@@ -1422,7 +1372,7 @@ int main(int argc, char **argv)
 			return rc;
 		}
 	}
-	fputs(usage, stderr);
-	return usage_error("lnetctl", argv[1], "unknown command '%s'",
+	return usage_error("lnetctl", argv[1],
+			   "unknown command '%s': 'lnetctl help' lists them",
 			   argv[1]);
 }

@@ -336,6 +336,11 @@ int cmd_peer(int argc, char **argv);
 
 int cmd_nidmap(int argc, char **argv);
 
+/* --- help (help.c) --- */
+
+int help_main(int argc, char **argv);
+void help_usage(void);
+
 /* --- import / export (conf.c) --- */
 
 int cmd_export(int argc, char **argv);
