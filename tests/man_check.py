@@ -88,33 +88,6 @@ def has_phrase(text, phrase):
     return all(has_token(flat, " ".join(e)) for e in expansions)
 
 
-def command_parts(line):
-    """The parts of a usage line split by " | " before a command, each with
-    its command phrase (the lowercase words it starts with; a part that
-    does not start with the line's command is the last words of the part
-    before: "fault drop|delay reset | show"): [(phrase, text)]."""
-    out, prev = [], []
-    for part in re.split(r" \| (?=[a-z])", line.strip()):
-        words = []
-        for w in part.split():
-            if not re.fullmatch(r"[a-z][a-z_]*(\|[a-z][a-z_]*)*", w):
-                break
-            words.append(w)
-        if words and prev and words[0] != prev[0]:
-            words = prev[:max(1, len(prev) - len(words))] + words
-        if words:
-            prev = words
-        out.append((" ".join(words), part))
-    return out
-
-
-def commands_of(help_text):
-    """The command phrases of a usage text (command_parts() of each line)."""
-    return {phrase for line in help_text.splitlines()
-            if not re.match(r"\s*usage:", line, re.I)
-            for phrase, _ in command_parts(line) if phrase}
-
-
 def run_tool(*argv):
     return subprocess.run([os.path.join(UTILS_OUT, argv[0])] + list(argv[1:]),
                           capture_output=True, text=True,
