@@ -145,6 +145,10 @@ void nidmap_req_free(struct nidmap_req *req);
 int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
 		unsigned int len, void (*done)(void *arg, int status),
 		void *arg);
+/* nidmap_send()'s type: a publisher's way of sending (KUnit's fake). */
+typedef int (*nidmap_send_fn)(const struct lnet_processid *dest, u64 match,
+			      void *buf, unsigned int len,
+			      void (*done)(void *arg, int status), void *arg);
 int nidmap_transport_init(void);
 void nidmap_transport_fini(void);
 
@@ -244,6 +248,17 @@ int nidmap_pub_start(const struct nidmap_limits *lim,
 void nidmap_pub_stop(void);
 struct nidmap_table *nidmap_pub_table(void);
 void nidmap_pub_info(struct nidmap_pub_info *info);
+/* A publisher's state without LNet (KUnit drives it through these). */
+struct nidmap_pub *nidmap_pub_create(const struct nidmap_limits *lim,
+				     const struct nidmap_pub_cfg *cfg,
+				     nidmap_send_fn send,
+				     struct workqueue_struct *wq);
+void nidmap_pub_destroy(struct nidmap_pub *pub);
+void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
+			unsigned int len, const struct lnet_processid *from);
+void nidmap_pub_notice_round(struct nidmap_pub *pub);
+void nidmap_pub_plan(struct nidmap_pub *pub);
+void nidmap_pub_get_info(struct nidmap_pub *pub, struct nidmap_pub_info *info);
 
 /* --- subscriber.c --- */
 

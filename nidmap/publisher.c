@@ -23,13 +23,23 @@
  * changed gets a notice at the current version with its new set.  Until
  * a new subscriber is planned it is noticed directly.
  *
+ * Scale (Documentation/nidmap.rst, "Publisher at scale"): subscribers are
+ * found by NID in an rhashtable (SUBSCRIBE, UNSUB); a plan walks the
+ * relays list; a notice round takes the subscribers owed a notice from
+ * the due list (a new version moves the idle ones, noticed directly and
+ * told, onto it in one splice), so it costs what it sends, not n.
+ *
  * Everything but start/stop/show runs on the ordered nidmap_wq; the
  * mutex orders those against it.  Stop: the endpoint first (no handler
  * runs after), then the notices are stopped and every send of ours
- * waited for (their callbacks use the publisher), then the table goes.
+ * waited for (their callbacks use the publisher; a gone subscriber is
+ * freed by its notice's completion), then the hash frees the
+ * subscribers, then the table goes.  nidmap_pub_create() makes the
+ * state without LNet, for KUnit (kunit/nidmap_pub_test.c).
  */
 #include <linux/mutex.h>
 #include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -40,8 +50,18 @@
 
 #define NIDMAP_PUB_TX_MAX	(8U << 20)	/* reply bytes in flight */
 
+/*
+ * A subscriber: in pub->hash (by NID) while subscribed, which owns it;
+ * once gone (UNSUB, dropped) only its notice in flight holds it, and its
+ * completion frees it.  On pub->relays if it said RELAY; on pub->due or
+ * pub->idle if the publisher notices it (directly, or to give it a new
+ * set) and no notice of it is in flight.
+ */
 struct nidmap_subscriber {
-	struct list_head	link;
+	struct rhash_head	node;		/* pub->hash */
+	struct list_head	relay_link;	/* pub->relays */
+	struct list_head	notice_link;	/* pub->due, pub->idle */
+	struct nidmap_pub	*pub;
 	struct lnet_processid	id;
 	u64			told_epoch;
 	u64			told;		/* version last noticed */
@@ -62,8 +82,15 @@ struct nidmap_pub {
 	struct nidmap_table	*table;
 	struct nidmap_ep	ep;
 	struct mutex		lock;		/* below */
-	struct list_head	subs;
-	unsigned int		nsubs;
+	struct rhashtable	hash;		/* subscribers, by NID */
+	struct list_head	relays;		/* those that said RELAY */
+	struct list_head	due;		/* to notice now */
+	struct list_head	idle;		/* noticed directly, told */
+	u64			round_epoch;	/* what due/idle are about */
+	u64			round_version;
+	unsigned int		nsubs;		/* in hash, or gone in flight */
+	unsigned int		nrelay;		/* on relays */
+	unsigned int		ndirect;	/* noticed directly */
 	unsigned int		inflight;	/* notices */
 	unsigned int		tx_bytes;	/* replies */
 	bool			stopping;
@@ -73,6 +100,8 @@ struct nidmap_pub {
 	struct nidmap_pub_cfg	cfg;
 	u32			nrelays;	/* in the last plan */
 	u32			depth;		/* of the last plan */
+	nidmap_send_fn		send;		/* nidmap_send(), or KUnit's */
+	struct workqueue_struct	*wq;		/* NULL: KUnit runs the works */
 };
 
 /* Under nidmap_cfg_lock (netlink.c). */
@@ -197,41 +226,84 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_answer);
 
 /* --- subscribers and notices --- */
 
-static struct nidmap_subscriber *nidmap_sub_find(struct nidmap_pub *pub,
-						 const struct lnet_nid *nid)
-{
-	struct nidmap_subscriber *s;
-
-	list_for_each_entry(s, &pub->subs, link)
-		if (!s->gone && lnet_nid_equal(&s->id.nid, nid))
-			return s;
-	return NULL;
-}
+static const struct rhashtable_params nidmap_sub_params = {
+	.key_len		= sizeof(struct lnet_nid),
+	.key_offset		= offsetof(struct nidmap_subscriber, id.nid),
+	.head_offset		= offsetof(struct nidmap_subscriber, node),
+	.hashfn			= lnet_nid_rht_hashfn,
+	.obj_cmpfn		= lnet_nid_rht_cmpfn,
+	.automatic_shrinking	= true,
+};
 
 static void nidmap_notice_kick(struct nidmap_pub *pub, unsigned long delay)
 {
-	if (!pub->stopping)
-		queue_delayed_work(nidmap_wq, &pub->notice_work, delay);
+	if (!pub->stopping && pub->wq)
+		queue_delayed_work(pub->wq, &pub->notice_work, delay);
 }
 
 /* The subscriber list changed: re-plan, batched; under pub->lock. */
 static void nidmap_plan_kick(struct nidmap_pub *pub)
 {
-	if (!pub->stopping)
-		queue_delayed_work(nidmap_wq, &pub->plan_work,
+	if (!pub->stopping && pub->wq)
+		queue_delayed_work(pub->wq, &pub->plan_work,
 				   NIDMAP_PLAN_DELAY);
 }
 
+/* @s wants a notice from us: a new set, or (noticed directly) behind. */
+static bool nidmap_sub_due(const struct nidmap_pub *pub,
+			   const struct nidmap_subscriber *s)
+{
+	return s->set_dirty ||
+	       (s->direct && (s->told_epoch != pub->round_epoch ||
+			      s->told < pub->round_version));
+}
+
+/* @s on the list its state says (none in flight); under pub->lock. */
+static void nidmap_sub_place(struct nidmap_pub *pub,
+			     struct nidmap_subscriber *s)
+{
+	list_del_init(&s->notice_link);
+	if (s->inflight || s->gone)
+		return;
+	if (nidmap_sub_due(pub, s))
+		list_add_tail(&s->notice_link, &pub->due);
+	else if (s->direct)
+		list_add_tail(&s->notice_link, &pub->idle);
+}
+
+static void nidmap_sub_set_direct(struct nidmap_pub *pub,
+				  struct nidmap_subscriber *s, bool direct)
+{
+	if (s->direct == direct)
+		return;
+	s->direct = direct;
+	if (direct)
+		pub->ndirect++;
+	else
+		pub->ndirect--;
+}
+
+/*
+ * @s leaves: off the hash and the lists at once (a SUBSCRIBE from its
+ * NID is a new subscriber); freed now, or by its notice's completion.
+ */
 static void nidmap_sub_forget(struct nidmap_pub *pub,
 			      struct nidmap_subscriber *s)
 {
-	if (s->relay && !s->gone)
-		nidmap_plan_kick(pub);	/* its children want parents */
-	if (s->inflight) {
-		s->gone = true;		/* nidmap_notice_done() frees it */
-		return;
+	if (!s->gone) {
+		s->gone = true;
+		rhashtable_remove_fast(&pub->hash, &s->node,
+				       nidmap_sub_params);
+		list_del_init(&s->notice_link);
+		if (s->relay) {
+			list_del_init(&s->relay_link);
+			pub->nrelay--;
+			nidmap_plan_kick(pub);	/* its children want parents */
+		}
+		nidmap_sub_set_direct(pub, s, false);
 	}
-	list_del(&s->link);
+	if (s->inflight)
+		return;			/* nidmap_notice_done() frees it */
 	pub->nsubs--;
 	kfree(s->set);
 	kfree(s);
@@ -258,45 +330,43 @@ static int nidmap_set_assign(struct nidmap_subscriber *s,
 	return 0;
 }
 
-/* No plan (none possible, or no memory): every subscriber noticed. */
+/* No plan (none possible, or no memory): every relay noticed directly. */
 static void nidmap_plan_flat(struct nidmap_pub *pub)
 {
 	struct nidmap_subscriber *s;
 
-	list_for_each_entry(s, &pub->subs, link) {
-		s->direct = true;
+	list_for_each_entry(s, &pub->relays, relay_link) {
+		nidmap_sub_set_direct(pub, s, true);
 		nidmap_set_assign(s, NULL, 0);
+		nidmap_sub_place(pub, s);
 	}
 	pub->depth = 0;
 }
 
-/*
- * Lay the plan over the subscribers that said RELAY: each one's set is
- * its children, each of level 1 is noticed directly; the others (no
- * RELAY) are all noticed directly.  Relays whose set changed get a
- * notice with it (set_dirty).
+/**
+ * nidmap_pub_plan() - lay the relay plan over a publisher's relays
+ * @pub: the publisher
+ *
+ * Over the subscribers that said RELAY (its relays list): each one's set
+ * is its children, those of level 1 are noticed directly, the others by
+ * their parent; relays whose set changed get a notice with it
+ * (set_dirty).  The others (no RELAY) are noticed directly, always.
+ * The plan work's body: it costs the relays, not the subscribers.
  */
-static void nidmap_plan_work(struct work_struct *work)
+void nidmap_pub_plan(struct nidmap_pub *pub)
 {
-	struct nidmap_pub *pub = container_of(to_delayed_work(work),
-					      struct nidmap_pub, plan_work);
 	struct nidmap_subscriber *s, **v = NULL;
 	struct lnet_nid *nids = NULL, *kids = NULL;
 	u32 *parent = NULL, *first = NULL, *order = NULL;
 	u8 *level = NULL;
-	u32 n = 0, i, j, depth = 0;
+	u32 n, i, j, depth = 0;
 
 	mutex_lock(&pub->lock);
 	if (pub->stopping)
 		goto out;
-	list_for_each_entry(s, &pub->subs, link) {
-		if (!s->relay || s->gone) {
-			s->direct = true;
-			continue;
-		}
-		n++;
-	}
+	n = pub->nrelay;
 	pub->nrelays = n;
+	pub->depth = 0;
 	if (!n)
 		goto out;
 	v = kvmalloc_array(n, sizeof(*v), GFP_KERNEL);
@@ -309,9 +379,7 @@ static void nidmap_plan_work(struct work_struct *work)
 	if (!v || !nids || !parent || !level || !first || !order || !kids)
 		goto flat;
 	i = 0;
-	list_for_each_entry(s, &pub->subs, link) {
-		if (!s->relay || s->gone)
-			continue;
+	list_for_each_entry(s, &pub->relays, relay_link) {
 		v[i] = s;
 		nids[i++] = s->id.nid;
 	}
@@ -327,7 +395,9 @@ static void nidmap_plan_work(struct work_struct *work)
 			kids[j] = nids[order[first[i] + j]];
 		if (nidmap_set_assign(v[i], kids, nk))
 			goto flat;
-		v[i]->direct = parent[i] == NIDMAP_RELAY_ROOT;
+		nidmap_sub_set_direct(pub, v[i],
+				      parent[i] == NIDMAP_RELAY_ROOT);
+		nidmap_sub_place(pub, v[i]);
 		depth = max_t(u32, depth, level[i]);
 	}
 	pub->depth = depth;
@@ -345,13 +415,20 @@ out:
 	kvfree(nids);
 	kvfree(v);
 }
+EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_plan);
+
+static void nidmap_plan_work(struct work_struct *work)
+{
+	nidmap_pub_plan(container_of(to_delayed_work(work), struct nidmap_pub,
+				     plan_work));
+}
 
 static void nidmap_notice_done(void *arg, int status)
 {
 	struct nidmap_subscriber *s = arg;
-	struct nidmap_pub *pub = nidmap_pub;
+	struct nidmap_pub *pub = s->pub;
 
-	/* Stop waits for this: nidmap_pub is still ours. */
+	/* Stop waits for this: the publisher is still ours. */
 	mutex_lock(&pub->lock);
 	s->inflight = false;
 	pub->inflight--;
@@ -361,6 +438,8 @@ static void nidmap_notice_done(void *arg, int status)
 		if (++s->fails >= NIDMAP_NOTICE_FAILS) {
 			nidmap_count(NIDMAP_A_CTR_SUBS_DROPPED);
 			nidmap_sub_forget(pub, s);
+		} else {
+			nidmap_sub_place(pub, s);	/* due again */
 		}
 	} else {
 		s->fails = 0;
@@ -368,16 +447,25 @@ static void nidmap_notice_done(void *arg, int status)
 		s->told_epoch = nidmap_table_epoch(pub->table);
 		if (s->sending_gen == s->set_gen)
 			s->set_dirty = false;
+		nidmap_sub_place(pub, s);
 	}
-	nidmap_notice_kick(pub, 0);
+	if (!list_empty(&pub->due))
+		nidmap_notice_kick(pub, 0);
 	mutex_unlock(&pub->lock);
 	wake_up(&pub->waitq);
 }
 
-static void nidmap_notice_work(struct work_struct *work)
+/**
+ * nidmap_pub_notice_round() - send the notices due, NIDMAP_FANOUT in flight
+ * @pub: the publisher
+ *
+ * A new table version moves every subscriber noticed directly (idle) to
+ * the due list; the round takes them from its head.  It walks only the
+ * subscribers it sends to: the notice work's body, run again by each
+ * completion.
+ */
+void nidmap_pub_notice_round(struct nidmap_pub *pub)
 {
-	struct nidmap_pub *pub = container_of(to_delayed_work(work),
-					      struct nidmap_pub, notice_work);
 	u64 epoch = nidmap_table_epoch(pub->table);
 	u64 version = nidmap_table_version(pub->table);
 	struct nidmap_subscriber *s;
@@ -389,16 +477,19 @@ static void nidmap_notice_work(struct work_struct *work)
 	u32 i;
 
 	mutex_lock(&pub->lock);
-	list_for_each_entry(s, &pub->subs, link) {
-		if (pub->stopping || pub->inflight >= NIDMAP_FANOUT)
-			break;
-		if (s->inflight || s->gone)
+	if (epoch != pub->round_epoch || version != pub->round_version) {
+		pub->round_epoch = epoch;
+		pub->round_version = version;
+		list_splice_tail_init(&pub->idle, &pub->due);
+	}
+	while (!pub->stopping && pub->inflight < NIDMAP_FANOUT &&
+	       !list_empty(&pub->due)) {
+		s = list_first_entry(&pub->due, struct nidmap_subscriber,
+				     notice_link);
+		if (!nidmap_sub_due(pub, s)) {
+			nidmap_sub_place(pub, s);	/* told meanwhile */
 			continue;
-		/* Relayed ones hear from their parent; a new set is sent. */
-		if (!s->set_dirty && (!s->direct ||
-				      (s->told_epoch == epoch &&
-				       s->told >= version)))
-			continue;
+		}
 		size = NIDMAP_HDR_SIZE + s->nset * NIDMAP_NID_SIZE + 8;
 		buf = kmalloc(size, GFP_KERNEL);
 		if (!buf)
@@ -417,19 +508,28 @@ static void nidmap_notice_work(struct work_struct *work)
 			kfree(buf);
 			break;
 		}
+		list_del_init(&s->notice_link);
 		s->inflight = true;
 		s->sending = version;
 		s->sending_gen = s->set_gen;
 		pub->inflight++;
 		nidmap_count(NIDMAP_A_CTR_NOTICES_SENT);
-		if (nidmap_send(&s->id, NIDMAP_MB_SUBSCRIBER, buf, len,
-				nidmap_notice_done, s)) {
+		if (pub->send(&s->id, NIDMAP_MB_SUBSCRIBER, buf, len,
+			      nidmap_notice_done, s)) {
 			s->inflight = false;
 			pub->inflight--;
+			nidmap_sub_place(pub, s);
 			break;
 		}
 	}
 	mutex_unlock(&pub->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_notice_round);
+
+static void nidmap_notice_work(struct work_struct *work)
+{
+	nidmap_pub_notice_round(container_of(to_delayed_work(work),
+					     struct nidmap_pub, notice_work));
 }
 
 /* A SUBSCRIBE: the list changes; Return: the status to answer. */
@@ -437,11 +537,12 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 				const struct nidmap_msg *req,
 				const struct lnet_processid *from)
 {
+	bool relay = req->hdr.flags & NIDMAP_F_RELAY;
 	struct nidmap_subscriber *s;
 	u16 st = NIDMAP_ST_OK;
 
 	mutex_lock(&pub->lock);
-	s = nidmap_sub_find(pub, &from->nid);
+	s = rhashtable_lookup_fast(&pub->hash, &from->nid, nidmap_sub_params);
 	if (req->hdr.flags & NIDMAP_F_UNSUB) {
 		if (s)
 			nidmap_sub_forget(pub, s);
@@ -454,18 +555,34 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 			st = NIDMAP_ST_NOSPC;
 			goto out;
 		}
+		s->pub = pub;
 		s->id = *from;
 		s->id.pid = LNET_PID_LUSTRE;
-		s->direct = true;	/* until a plan places it */
-		list_add_tail(&s->link, &pub->subs);
+		INIT_LIST_HEAD(&s->relay_link);
+		INIT_LIST_HEAD(&s->notice_link);
+		if (rhashtable_insert_fast(&pub->hash, &s->node,
+					   nidmap_sub_params)) {
+			kfree(s);
+			st = NIDMAP_ST_BUSY;	/* the table could not grow */
+			goto out;
+		}
 		pub->nsubs++;
-		if (req->hdr.flags & NIDMAP_F_RELAY)
-			nidmap_plan_kick(pub);
-	} else if (s->relay != !!(req->hdr.flags & NIDMAP_F_RELAY)) {
+		nidmap_sub_set_direct(pub, s, true);	/* until a plan */
+	}
+	if (relay && !s->relay) {
+		list_add_tail(&s->relay_link, &pub->relays);
+		pub->nrelay++;
+		nidmap_plan_kick(pub);
+	} else if (!relay && s->relay) {
+		list_del_init(&s->relay_link);
+		pub->nrelay--;
+		/* A subscriber that did not say RELAY is given no set. */
+		nidmap_set_assign(s, NULL, 0);
+		nidmap_sub_set_direct(pub, s, true);
 		nidmap_plan_kick(pub);
 	}
-	s->relay = req->hdr.flags & NIDMAP_F_RELAY;
-	if (s->relay) {
+	s->relay = relay;
+	if (relay && s->nset) {
 		/* A restarted relay forgot its set: send it again. */
 		s->set_dirty = true;
 		s->set_gen++;
@@ -473,6 +590,7 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 	s->fails = 0;
 	s->told_epoch = req->hdr.epoch;
 	s->told = req->hdr.version;
+	nidmap_sub_place(pub, s);
 	nidmap_notice_kick(pub, 0);
 out:
 	mutex_unlock(&pub->lock);
@@ -492,10 +610,20 @@ static void nidmap_reply_done(void *arg, int status)
 	wake_up(&pub->waitq);
 }
 
-static void nidmap_pub_rx(struct nidmap_ep *ep, const void *buf,
-			  unsigned int len, const struct lnet_processid *from)
+/**
+ * nidmap_pub_receive() - handle a message to the publisher's endpoint
+ * @pub: the publisher
+ * @buf: the message as received
+ * @len: its length
+ * @from: its sender
+ *
+ * Decodes it, answers (nidmap_pub_answer(), or a refusal) and keeps the
+ * subscriber list; a malformed message or one not ours to answer is
+ * counted and dropped.
+ */
+void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
+			unsigned int len, const struct lnet_processid *from)
 {
-	struct nidmap_pub *pub = ep->priv;
 	struct nidmap_msg msg;
 	size_t size = NIDMAP_STATUS_ROOM;
 	u16 st = NIDMAP_ST_OK;
@@ -556,10 +684,90 @@ static void nidmap_pub_rx(struct nidmap_ep *ep, const void *buf,
 		nidmap_reply_done(pub, rc);
 		return;
 	}
-	if (nidmap_send(from, NIDMAP_MB_REPLY | msg.hdr.seq, out, rc,
-			nidmap_reply_done, pub))
+	if (pub->send(from, NIDMAP_MB_REPLY | msg.hdr.seq, out, rc,
+		      nidmap_reply_done, pub))
 		nidmap_reply_done(pub, -ENOMEM);
 }
+EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_receive);
+
+static void nidmap_pub_rx(struct nidmap_ep *ep, const void *buf,
+			  unsigned int len, const struct lnet_processid *from)
+{
+	nidmap_pub_receive(ep->priv, buf, len, from);
+}
+
+/* The hash's free function: a subscriber with no notice in flight. */
+static void nidmap_sub_free(void *ptr, void *arg)
+{
+	struct nidmap_subscriber *s = ptr;
+
+	kfree(s->set);
+	kfree(s);
+}
+
+/**
+ * nidmap_pub_create() - a publisher's state: a new table (a new epoch),
+ *	no subscriber, no endpoint
+ * @lim: the table's bounds
+ * @cfg: the subscriber cap and the relay plan's fan-out
+ * @send: how its replies and notices are sent (nidmap_send())
+ * @wq: where its notice and plan works run; NULL: nowhere (KUnit calls
+ *	nidmap_pub_notice_round() and nidmap_pub_plan() itself)
+ *
+ * Return: the publisher, or an ERR_PTR().
+ */
+struct nidmap_pub *nidmap_pub_create(const struct nidmap_limits *lim,
+				     const struct nidmap_pub_cfg *cfg,
+				     nidmap_send_fn send,
+				     struct workqueue_struct *wq)
+{
+	struct nidmap_pub *pub;
+	u64 epoch;
+	int rc;
+
+	pub = kzalloc(sizeof(*pub), GFP_KERNEL);
+	if (!pub)
+		return ERR_PTR(-ENOMEM);
+	/* Epoch: the clock and random bits, never 0. */
+	epoch = (u64)ktime_get_real_seconds() << 32 | get_random_u32() | 1;
+	pub->table = nidmap_table_create(lim, epoch);
+	if (IS_ERR(pub->table)) {
+		rc = PTR_ERR(pub->table);
+		kfree(pub);
+		return ERR_PTR(rc);
+	}
+	rc = rhashtable_init(&pub->hash, &nidmap_sub_params);
+	if (rc) {
+		nidmap_table_destroy(pub->table);
+		kfree(pub);
+		return ERR_PTR(rc);
+	}
+	mutex_init(&pub->lock);
+	INIT_LIST_HEAD(&pub->relays);
+	INIT_LIST_HEAD(&pub->due);
+	INIT_LIST_HEAD(&pub->idle);
+	init_waitqueue_head(&pub->waitq);
+	INIT_DELAYED_WORK(&pub->notice_work, nidmap_notice_work);
+	INIT_DELAYED_WORK(&pub->plan_work, nidmap_plan_work);
+	pub->cfg = *cfg;
+	pub->send = send;
+	pub->wq = wq;
+	return pub;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_create);
+
+/**
+ * nidmap_pub_destroy() - free a publisher nidmap_pub_create() made
+ * @pub: the publisher: no work queued, no send in flight (so no
+ *	subscriber gone but held by its notice: the hash has them all)
+ */
+void nidmap_pub_destroy(struct nidmap_pub *pub)
+{
+	rhashtable_free_and_destroy(&pub->hash, nidmap_sub_free, NULL);
+	nidmap_table_destroy(pub->table);
+	kfree(pub);
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_destroy);
 
 /**
  * nidmap_pub_start() - become a publisher: a new table (a new epoch) and
@@ -574,30 +782,15 @@ int nidmap_pub_start(const struct nidmap_limits *lim,
 		     const struct nidmap_pub_cfg *cfg)
 {
 	struct nidmap_pub *pub;
-	u64 epoch;
 	int rc;
 
 	if (nidmap_pub)
 		return -EALREADY;
 	if (!lnet_is_configured())
 		return -ENETDOWN;
-	pub = kzalloc(sizeof(*pub), GFP_KERNEL);
-	if (!pub)
-		return -ENOMEM;
-	/* Epoch: the clock and random bits, never 0. */
-	epoch = (u64)ktime_get_real_seconds() << 32 | get_random_u32() | 1;
-	pub->table = nidmap_table_create(lim, epoch);
-	if (IS_ERR(pub->table)) {
-		rc = PTR_ERR(pub->table);
-		kfree(pub);
-		return rc;
-	}
-	mutex_init(&pub->lock);
-	INIT_LIST_HEAD(&pub->subs);
-	init_waitqueue_head(&pub->waitq);
-	INIT_DELAYED_WORK(&pub->notice_work, nidmap_notice_work);
-	INIT_DELAYED_WORK(&pub->plan_work, nidmap_plan_work);
-	pub->cfg = *cfg;
+	pub = nidmap_pub_create(lim, cfg, nidmap_send, nidmap_wq);
+	if (IS_ERR(pub))
+		return PTR_ERR(pub);
 	rc = lnet_ni_init();
 	if (rc)
 		goto fail;
@@ -613,8 +806,7 @@ int nidmap_pub_start(const struct nidmap_limits *lim,
 	nidmap_pub = NULL;
 	lnet_ni_fini();
 fail:
-	nidmap_table_destroy(pub->table);
-	kfree(pub);
+	nidmap_pub_destroy(pub);
 	return rc;
 }
 
@@ -626,7 +818,6 @@ fail:
 void nidmap_pub_stop(void)
 {
 	struct nidmap_pub *pub = nidmap_pub;
-	struct nidmap_subscriber *s, *n;
 
 	if (!pub)
 		return;
@@ -640,14 +831,9 @@ void nidmap_pub_stop(void)
 			!READ_ONCE(pub->tx_bytes));
 	/* The callbacks that woke us run on nidmap_wq: let them return. */
 	flush_workqueue(nidmap_wq);
-	list_for_each_entry_safe(s, n, &pub->subs, link) {
-		kfree(s->set);
-		kfree(s);
-	}
 	nidmap_pub = NULL;
 	lnet_ni_fini();
-	nidmap_table_destroy(pub->table);
-	kfree(pub);
+	nidmap_pub_destroy(pub);
 }
 
 /**
@@ -662,25 +848,31 @@ struct nidmap_table *nidmap_pub_table(void)
 }
 
 /**
- * nidmap_pub_info() - the publisher's subscribers and relay plan
+ * nidmap_pub_get_info() - a publisher's subscribers and relay plan
+ * @pub: the publisher
+ * @info: filled
+ */
+void nidmap_pub_get_info(struct nidmap_pub *pub, struct nidmap_pub_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	mutex_lock(&pub->lock);
+	info->subs = pub->nsubs;
+	info->relays = pub->nrelays;
+	info->direct = pub->ndirect;
+	info->depth = pub->depth;
+	info->max_subs = pub->cfg.max_subs;
+	info->fanout = pub->cfg.fanout;
+	mutex_unlock(&pub->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_get_info);
+
+/**
+ * nidmap_pub_info() - this node's publisher's subscribers and relay plan
  * @info: filled
  *
  * Context: nidmap_cfg_lock held, this node publishes.
  */
 void nidmap_pub_info(struct nidmap_pub_info *info)
 {
-	struct nidmap_pub *pub = nidmap_pub;
-	struct nidmap_subscriber *s;
-
-	memset(info, 0, sizeof(*info));
-	mutex_lock(&pub->lock);
-	info->subs = pub->nsubs;
-	info->relays = pub->nrelays;
-	info->depth = pub->depth;
-	info->max_subs = pub->cfg.max_subs;
-	info->fanout = pub->cfg.fanout;
-	list_for_each_entry(s, &pub->subs, link)
-		if (!s->gone && s->direct)
-			info->direct++;
-	mutex_unlock(&pub->lock);
+	nidmap_pub_get_info(nidmap_pub, info);
 }
