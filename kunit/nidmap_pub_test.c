@@ -11,12 +11,15 @@
  *
  * pub_scale_* measure, at 1,000, 10,000 and 100,000 subscribers, the
  * cost of one SUBSCRIBE, one UNSUB, a plan and the notice rounds of one
- * change (Documentation/nidmap.rst, "Publisher at scale").
+ * change (Documentation/nidmap.rst, "Publisher at scale").  The
+ * notices' acceptance by a subscriber (nidmap_notice_verdict()) and the
+ * netlink policy's bounds of PUBLISH are checked here too.
  */
 #include <kunit/test.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <net/netlink.h>
 
 #include "../nidmap/node.h"
 
@@ -539,6 +542,144 @@ static void nidmap_pub_suite_exit(struct kunit_suite *suite)
 		(ktime_get_ns() - t) / NSEC_PER_MSEC);
 }
 
+/* A NOTICE of @n NIDs (10.0.1.0 + i), @flags, encoded and decoded. */
+static void notice_of(struct kunit *test, u32 n, u32 flags, u8 *buf,
+		      struct nidmap_msg *msg)
+{
+	struct nidmap_hdr h = { .type = NIDMAP_NOTICE, .incarnation = 9,
+				.seq = 1, .epoch = 5, .version = 3,
+				.flags = flags };
+	struct nidmap_enc enc;
+	struct lnet_nid nid;
+	u32 i;
+	int len;
+
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, 2048, &h), 0);
+	for (i = 0; i < n; i++) {
+		memset(&nid, 0, sizeof(nid));
+		nid.nid_type = LNET_LND_SOCK;
+		nid.nid_addr[0] = cpu_to_be32(NID_BASE + 256 + i);
+		KUNIT_ASSERT_EQ(test, nidmap_enc_nid(&enc, &nid), 0);
+	}
+	len = nidmap_enc_finish(&enc, 0);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, msg), 0);
+	KUNIT_ASSERT_EQ(test, msg->hdr.count, n);
+}
+
+/*
+ * What a subscriber takes (nidmap_notice_verdict()), from decoded
+ * messages: a RELAYED notice from anyone but only without a body; the
+ * publisher's own only from the publisher, and by a relay only with a
+ * set of at most NIDMAP_RELAY_K_MAX NIDs (the decoder takes 64).
+ */
+static void sub_notice_verdict(struct kunit *test)
+{
+	struct nidmap_msg msg;
+	u8 *buf = kunit_kzalloc(test, 2048, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	notice_of(test, 0, NIDMAP_F_RELAYED, buf, &msg);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, false, false),
+			NIDMAP_NOTICE_RELAYED);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, false, true),
+			NIDMAP_NOTICE_RELAYED);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, true),
+			NIDMAP_NOTICE_RELAYED);
+	/* RELAYED with a body: dropped, whoever sent it. */
+	notice_of(test, 1, NIDMAP_F_RELAYED, buf, &msg);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, false, true),
+			NIDMAP_NOTICE_DROP);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, false),
+			NIDMAP_NOTICE_DROP);
+	/* The publisher's: only from it. */
+	notice_of(test, 0, 0, buf, &msg);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, false),
+			NIDMAP_NOTICE_PUB);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, false, false),
+			NIDMAP_NOTICE_DROP);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, false, true),
+			NIDMAP_NOTICE_DROP);
+	/* A set of 16 a relay takes; of 17 it drops (it holds 16). */
+	notice_of(test, NIDMAP_RELAY_K_MAX, 0, buf, &msg);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, true),
+			NIDMAP_NOTICE_PUB);
+	notice_of(test, NIDMAP_RELAY_K_MAX + 1, 0, buf, &msg);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, true),
+			NIDMAP_NOTICE_DROP);
+	/* A subscriber that did not say RELAY ignores the set. */
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, false),
+			NIDMAP_NOTICE_PUB);
+	notice_of(test, 64, 0, buf, &msg);
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, true),
+			NIDMAP_NOTICE_DROP);
+	/* Not a notice. */
+	msg.hdr.type = NIDMAP_STATUS;
+	KUNIT_EXPECT_EQ(test, nidmap_notice_verdict(&msg.hdr, true, false),
+			NIDMAP_NOTICE_DROP);
+}
+
+/* One u32 attribute @type = @v through the family's policy. */
+static int policy_u32(struct kunit *test, int type, u32 v, const char **why)
+{
+	struct {
+		struct nlattr	nla;
+		u32		v;
+	} a = { .nla = { .nla_len = NLA_HDRLEN + sizeof(u32),
+			 .nla_type = type }, .v = v };
+	struct netlink_ext_ack ext = {};
+	int rc;
+
+	rc = nla_validate(&a.nla, sizeof(a), NIDMAP_A_MAX, nidmap_genl_policy,
+			  &ext);
+	*why = ext._msg;
+	if (rc)
+		KUNIT_EXPECT_PTR_EQ(test, ext.bad_attr, &a.nla);
+	return rc;
+}
+
+/*
+ * PUBLISH's relay-fanout and max-subscribers: 0 and beyond the top are
+ * refused by the policy with an extended-ack message naming the
+ * attribute; 1 (a chain, one subscriber) and the tops are taken.
+ */
+static void pub_netlink_bounds(struct kunit *test)
+{
+	static const struct {
+		int	type;
+		u32	v;
+		bool	ok;
+	} cases[] = {
+		{ NIDMAP_A_RELAY_FANOUT, 0, false },
+		{ NIDMAP_A_RELAY_FANOUT, 1, true },
+		{ NIDMAP_A_RELAY_FANOUT, NIDMAP_RELAY_K_MAX, true },
+		{ NIDMAP_A_RELAY_FANOUT, NIDMAP_RELAY_K_MAX + 1, false },
+		{ NIDMAP_A_MAX_SUBS, 0, false },
+		{ NIDMAP_A_MAX_SUBS, 1, true },
+		{ NIDMAP_A_MAX_SUBS, NIDMAP_SUBS_MAX, true },
+		{ NIDMAP_A_MAX_SUBS, NIDMAP_SUBS_MAX + 1, false },
+		{ NIDMAP_A_MAX_SUBS, U32_MAX, false },
+	};
+	const char *why;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		rc = policy_u32(test, cases[i].type, cases[i].v, &why);
+		if (cases[i].ok) {
+			KUNIT_EXPECT_EQ_MSG(test, rc, 0, "attr %d = %u",
+					    cases[i].type, cases[i].v);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, rc, -ERANGE, "attr %d = %u",
+				    cases[i].type, cases[i].v);
+		KUNIT_EXPECT_NOT_NULL(test, why);
+		if (why)
+			kunit_info(test, "attr %d = %u refused: %s\n",
+				   cases[i].type, cases[i].v, why);
+	}
+}
+
 static struct kunit_case nidmap_pub_cases[] = {
 	KUNIT_CASE(pub_subscribers),
 	KUNIT_CASE(pub_stale_set),
@@ -548,6 +689,8 @@ static struct kunit_case nidmap_pub_cases[] = {
 	KUNIT_CASE(pub_scale_grow2),
 	KUNIT_CASE(pub_scale_100k),
 	KUNIT_CASE(pub_scale_unsub),
+	KUNIT_CASE(sub_notice_verdict),
+	KUNIT_CASE(pub_netlink_bounds),
 	{}
 };
 

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <kunit/visibility.h>
 
 #include "node.h"
 
@@ -54,7 +55,8 @@ static struct netlink_range_validation nidmap_fanout_range = {
 	.max = NIDMAP_RELAY_K_MAX,
 };
 
-static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
+/* The family's policy: KUnit checks its bounds (nidmap_pub_test.c). */
+VISIBLE_IF_KUNIT const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 	[NIDMAP_A_ENABLE]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[NIDMAP_A_MAX_ENTRIES]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&nidmap_entries_range),
@@ -75,6 +77,7 @@ static const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 	[NIDMAP_A_RELAY_FANOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&nidmap_fanout_range),
 };
+EXPORT_SYMBOL_IF_KUNIT(nidmap_genl_policy);
 
 static int nidmap_genl_pre_doit(const struct genl_ops *ops,
 				struct sk_buff *skb, struct genl_info *info)

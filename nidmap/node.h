@@ -262,6 +262,16 @@ void nidmap_pub_get_info(struct nidmap_pub *pub, struct nidmap_pub_info *info);
 
 /* --- subscriber.c --- */
 
+/* nidmap_notice_verdict()'s verdicts on a notice a subscriber received. */
+enum nidmap_notice_verdict {
+	NIDMAP_NOTICE_DROP,	/* dropped and counted */
+	NIDMAP_NOTICE_PUB,	/* the publisher's own */
+	NIDMAP_NOTICE_RELAYED,	/* a relay's: a fetch wanted, nothing else */
+};
+
+enum nidmap_notice_verdict nidmap_notice_verdict(const struct nidmap_hdr *hdr,
+						 bool from_pub, bool relay);
+
 int nidmap_sub_start(const struct lnet_nid *publisher, bool relay);
 int nidmap_sub_relay_set(bool *relay, struct lnet_nid *set);
 void nidmap_sub_stop(void);
@@ -289,6 +299,10 @@ void nidmap_debugfs_fini(void);
 extern struct mutex nidmap_cfg_lock;
 
 int nidmap_netlink_init(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+#include <net/netlink.h>
+extern const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1];
+#endif
 void nidmap_netlink_fini(void);
 
 #endif /* _NIDMAP_NODE_H */

@@ -30,6 +30,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
+#include <kunit/visibility.h>
 #include <lnet/ctl.h>
 
 #include "node.h"
@@ -267,28 +268,73 @@ static void nidmap_fwd_work(struct work_struct *work)
 	mutex_unlock(&sub->lock);
 }
 
+/**
+ * nidmap_notice_verdict() - whether a subscriber takes a decoded notice
+ * @hdr: the message's header (nidmap_msg_decode() accepted it)
+ * @from_pub: it came from the publisher (any NID of its peer)
+ * @relay: this subscriber said RELAY
+ *
+ * A RELAYED notice is taken from anyone, with an empty body; any other
+ * only from the publisher, and by a relay only with a set it can hold
+ * (at most NIDMAP_RELAY_K_MAX NIDs; a subscriber that did not say RELAY
+ * ignores the body).
+ *
+ * Return: NIDMAP_NOTICE_DROP (drop it, count it rx_dropped),
+ * NIDMAP_NOTICE_PUB (the publisher's own) or NIDMAP_NOTICE_RELAYED.
+ */
+enum nidmap_notice_verdict nidmap_notice_verdict(const struct nidmap_hdr *hdr,
+						 bool from_pub, bool relay)
+{
+	if (hdr->type != NIDMAP_NOTICE)
+		return NIDMAP_NOTICE_DROP;
+	if (hdr->flags & NIDMAP_F_RELAYED)
+		return hdr->count ? NIDMAP_NOTICE_DROP : NIDMAP_NOTICE_RELAYED;
+	if (!from_pub || (relay && hdr->count > NIDMAP_RELAY_K_MAX))
+		return NIDMAP_NOTICE_DROP;
+	return NIDMAP_NOTICE_PUB;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_notice_verdict);
+
+/*
+ * @from is the publisher: its NID, or another NID of its peer (LNet
+ * gives a message's source as the peer's primary NID, and the publisher
+ * may have been named by another).
+ */
+static bool nidmap_sub_from_pub(struct nidmap_sub *sub,
+				const struct lnet_processid *from)
+{
+	struct lnet_nid a, b;
+
+	if (lnet_nid_equal(&from->nid, &sub->pub.nid))
+		return true;
+	lnet_peer_primary_get(&from->nid, &a);
+	lnet_peer_primary_get(&sub->pub.nid, &b);
+	return lnet_nid_equal(&a, &b);
+}
+
 static void nidmap_sub_rx(struct nidmap_ep *ep, const void *buf,
 			  unsigned int len, const struct lnet_processid *from)
 {
 	struct nidmap_sub *sub = ep->priv;
+	enum nidmap_notice_verdict v;
 	struct nidmap_iter it;
 	struct nidmap_msg msg;
 	u64 epoch, version, base;
 	bool resync, relayed;
 
-	if (nidmap_msg_decode(buf, len, &msg) ||
-	    msg.hdr.type != NIDMAP_NOTICE) {
+	if (nidmap_msg_decode(buf, len, &msg)) {
 		nidmap_count(NIDMAP_A_CTR_RX_DROPPED);
 		return;
 	}
-	relayed = msg.hdr.flags & NIDMAP_F_RELAYED;
-	/* A relay's notice comes from anyone, and with no body. */
-	if (relayed ? msg.hdr.count != 0 :
-	    !lnet_nid_equal(&from->nid, &sub->pub.nid) ||
-	    (sub->relay && msg.hdr.count > NIDMAP_RELAY_K_MAX)) {
+	/* Who sent it matters only for the publisher's own notices. */
+	v = nidmap_notice_verdict(&msg.hdr, !(msg.hdr.flags &
+					      NIDMAP_F_RELAYED) &&
+				  nidmap_sub_from_pub(sub, from), sub->relay);
+	if (v == NIDMAP_NOTICE_DROP) {
 		nidmap_count(NIDMAP_A_CTR_RX_DROPPED);
 		return;
 	}
+	relayed = v == NIDMAP_NOTICE_RELAYED;
 	nidmap_count(relayed ? NIDMAP_A_CTR_RELAYED_RCVD :
 		     NIDMAP_A_CTR_NOTICES_RCVD);
 	nidmap_copy_position(sub->copy, &epoch, &version, &base, &resync);

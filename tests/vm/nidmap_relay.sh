@@ -3,7 +3,9 @@
 # nidmap's notice relay (Documentation/nidmap.rst, "Relaying a notice"):
 # r routes between a (tcp) and b (o2ib) and publishes a table with the
 # relay fan-out 1 (a chain: two subscribers make no tree); a and b
-# subscribe with --relay.  r plans them into a chain: one of them, X,
+# subscribe with --relay (b names r by r's o2ib NID, which is not r's
+# primary NID: r's notices, which LNet shows from the primary, are taken
+# all the same).  r plans them into a chain: one of them, X,
 # is noticed by r and given the other, Y, as its relay set; Y hears of
 # changes only from X, through r's routing (a RELAYED notice from a NID
 # that is not its publisher's).  A change: r sends one notice (to X), X
@@ -93,9 +95,9 @@ barrier nmr_pub
 phase nidmap_relay_plan
 case $LNET_NODE in
 a) "$LNETCTL" nidmap subscribe --publisher "$R_TCP" --relay || fail "subscribe" ;;
-# b names r by its primary NID, as notices show it (r's o2ib NID is
-# another NID of the same peer: discovery sends to it directly).
-b) "$LNETCTL" nidmap subscribe --publisher "$R_TCP" --relay || fail "subscribe" ;;
+# b names r by its o2ib NID, not its primary (tcp): r's notices come
+# from the primary, another NID of the same peer, and b takes them.
+b) "$LNETCTL" nidmap subscribe --publisher "$R_O2IB" --relay || fail "subscribe" ;;
 r) # Both subscribed and planned: a chain of depth 2, one noticed.
    nm_until plan nm_plan "2 2 1 2"
    "$LNETCTL" nidmap show
