@@ -16,6 +16,7 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
+. "$LNET_TOP/tests/vm/nidmap_lib.sh"
 
 NMDBG=/sys/kernel/debug/nidmap
 INJECT=$NMDBG/inject
@@ -29,20 +30,6 @@ X2=192.0.2.98@tcp
 XNET=192.0.2.97@tcp9	# a net nobody here has an NI on or a route to
 X3IP=192.0.2.96		# b's second address: no acceptor, refused at once
 X3=$X3IP@tcp
-
-# field KEY: "KEY: N" of lnetctl nidmap show (first match).
-field() {
-	"$LNETCTL" nidmap show | sed -n "s/^ *$1: //p" | head -1
-}
-
-# table [--copy]: one line per entry, "name version nid,nid...".
-table() {
-	"$LNETCTL" nidmap table "$@" | awk '
-		/^ *-? *name: / { if (n) print n, v, s; n = $NF; v = ""; s = "" }
-		/^ *version: / { v = $NF }
-		/^ *- [^ ]*@/ { s = s (s ? "," : "") $NF }
-		END { if (n) print n, v, s }'
-}
 
 # lookup_nids TARGET SOURCE VERSION NIDS: lnetctl nidmap lookup says so.
 lookup_nids() {
@@ -60,7 +47,7 @@ lookup_nids() {
 until_copy() {
 	local i got
 	for ((i = 0; i < LIMIT * 5; i++)); do
-		got=$(table --copy)
+		got=$(nm_table --copy)
 		[ "$got" = "$1" ] && return 0
 		sleep 0.2
 	done
@@ -85,19 +72,19 @@ if [ "$LNET_NODE" = a ]; then
 	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0000 \
 		--nid "$A,$X1" || fail "register fs-OST0000"
 	until_copy "fs-OST0000 1 $A,$X1"
-	[ "$(field resyncs)" = 1 ] || fail "resyncs: $(field resyncs)"
-	[ "$(field subscribed)" = 1 ] || fail "not subscribed"
+	[ "$(nm_field resyncs)" = 1 ] || fail "resyncs: $(nm_field resyncs)"
+	[ "$(nm_field subscribed)" = 1 ] || fail "not subscribed"
 fi
 barrier nm_reg
 
 if [ "$LNET_NODE" = b ]; then
-	[ "$(table)" = "fs-OST0000 1 $A,$X1" ] || fail "table: $(table)"
-	[ "$(field subscribers)" = 1 ] || fail "subscribers: $(field subscribers)"
+	[ "$(nm_table)" = "fs-OST0000 1 $A,$X1" ] || fail "table: $(nm_table)"
+	[ "$(nm_field subscribers)" = 1 ] || fail "subscribers: $(nm_field subscribers)"
 	# a's target: b is neither its registrant nor one of its NIDs.
 	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0000 \
 		--nid "$B" 2> "$T" && fail "b took a's target"
 	grep -q "registered by another NID" "$T" || fail "PERM: $(cat "$T")"
-	[ "$(field refused)" = 1 ] || fail "refused: $(field refused)"
+	[ "$(nm_field refused)" = 1 ] || fail "refused: $(nm_field refused)"
 	reg() { "$LNETCTL" nidmap register --publisher "$B" "$@" ||
 		fail "register $*"; }
 	reg --name fs-MDT0000 --nid "$B"			# version 2
@@ -106,21 +93,21 @@ if [ "$LNET_NODE" = b ]; then
 		fail "remove fs-MDT0000"			# 4
 	reg --name fs-OST0001 --nid "$X2,$B"			# 5: failover order
 	reg --name fs-OST0001 --nid "$X2,$B"			# no change
-	[ "$(field version)" = 5 ] || fail "version: $(field version)"
-	[ "$(field tombstones)" = 1 ] || fail "tombstones: $(field tombstones)"
-	[ "$(table)" = "fs-OST0000 1 $A,$X1
-fs-OST0001 5 $X2,$B" ] || fail "table: $(table)"
+	[ "$(nm_field version)" = 5 ] || fail "version: $(nm_field version)"
+	[ "$(nm_field tombstones)" = 1 ] || fail "tombstones: $(nm_field tombstones)"
+	[ "$(nm_table)" = "fs-OST0000 1 $A,$X1
+fs-OST0001 5 $X2,$B" ] || fail "table: $(nm_table)"
 fi
 barrier nm_changed
 
 if [ "$LNET_NODE" = a ]; then
 	until_copy "fs-OST0000 1 $A,$X1
 fs-OST0001 5 $X2,$B"
-	[ "$(field version)" = 5 ] || fail "copy version: $(field version)"
+	[ "$(nm_field version)" = 5 ] || fail "copy version: $(nm_field version)"
 	# Deltas only after the first fetch; the notices brought them.
-	[ "$(field resyncs)" = 1 ] || fail "resyncs: $(field resyncs)"
-	[ "$(field notices_received)" -ge 1 ] || fail "no notice received"
-	[ "$(field pages_applied)" -ge 2 ] || fail "pages: $(field pages_applied)"
+	[ "$(nm_field resyncs)" = 1 ] || fail "resyncs: $(nm_field resyncs)"
+	[ "$(nm_field notices_received)" -ge 1 ] || fail "no notice received"
+	[ "$(nm_field pages_applied)" -ge 2 ] || fail "pages: $(nm_field pages_applied)"
 fi
 barrier nm_checked
 
@@ -132,10 +119,10 @@ else
 fi
 barrier nm_junk
 for ((i = 0; i < LIMIT * 5; i++)); do
-	[ "$(field rx_dropped)" = 1 ] && break
+	[ "$(nm_field rx_dropped)" = 1 ] && break
 	sleep 0.2
 done
-[ "$(field rx_dropped)" = 1 ] || fail "rx_dropped: $(field rx_dropped)"
+[ "$(nm_field rx_dropped)" = 1 ] || fail "rx_dropped: $(nm_field rx_dropped)"
 if [ "$LNET_NODE" = b ]; then
 	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0002 \
 		--nid "$B" || fail "register fs-OST0002"	# 6
@@ -188,10 +175,10 @@ barrier nm_unsub
 
 if [ "$LNET_NODE" = b ]; then
 	for ((i = 0; i < LIMIT * 5; i++)); do
-		[ "$(field subscribers)" = 0 ] && break
+		[ "$(nm_field subscribers)" = 0 ] && break
 		sleep 0.2
 	done
-	[ "$(field subscribers)" = 0 ] || fail "subscribers: $(field subscribers)"
+	[ "$(nm_field subscribers)" = 0 ] || fail "subscribers: $(nm_field subscribers)"
 	"$LNETCTL" nidmap show
 	"$LNETCTL" nidmap unpublish || fail "unpublish"
 fi

@@ -16,15 +16,11 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/routed_lib.sh"
+. "$LNET_TOP/tests/vm/nidmap_lib.sh"
 
 LIMIT=10
 [ "$LNET_DEBUG_KERNEL" = 1 ] && LIMIT=30
 ROLE=$SHARED/nidmap_relay.role
-
-# nm KEY: "KEY: N" of lnetctl nidmap show (first match).
-nm() {
-	"$LNETCTL" nidmap show | sed -n "s/^ *$1: //p" | head -1
-}
 
 # nm_set: this node's relay set, one line of NIDs.
 nm_set() {
@@ -35,13 +31,9 @@ nm_set() {
 		END { print s }'
 }
 
-# nm_copy: this node's copy, "name version nid,..." per line.
+# nm_copy: this node's copy (a command for nm_until).
 nm_copy() {
-	"$LNETCTL" nidmap table --copy | awk '
-		/^ *-? *name: / { if (n) print n, v, s; n = $NF; v = ""; s = "" }
-		/^ *version: / { v = $NF }
-		/^ *- [^ ]*@/ { s = s (s ? "," : "") $NF }
-		END { if (n) print n, v, s }'
+	nm_table --copy
 }
 
 # nm_until WHAT CMD WANT: $(CMD) becomes WANT within $LIMIT s.
@@ -57,11 +49,11 @@ nm_until() {
 }
 
 nm_subs() {
-	nm subscribers
+	nm_field subscribers
 }
 
 nm_plan() {
-	echo "$(nm subscribers) $(nm relays) $(nm noticed_directly) $(nm relay_depth)"
+	echo "$(nm_field subscribers) $(nm_field relays) $(nm_field noticed_directly) $(nm_field relay_depth)"
 }
 
 phase nidmap_relay_up
@@ -101,7 +93,7 @@ b) "$LNETCTL" nidmap subscribe --publisher "$R_O2IB" --relay || fail "subscribe"
 r) # Both subscribed and planned: a chain of depth 2, one noticed.
    nm_until plan nm_plan "2 2 1 2"
    "$LNETCTL" nidmap show
-   [ "$(nm relay_fanout)" = 1 ] || fail "relay_fanout $(nm relay_fanout)"
+   [ "$(nm_field relay_fanout)" = 1 ] || fail "relay_fanout $(nm_field relay_fanout)"
    ;;
 esac
 barrier nmr_planned
@@ -111,10 +103,10 @@ a) other=$B ;;
 b) other=$A ;;
 esac
 if [ "$LNET_NODE" != r ]; then
-	[ "$(nm relay)" = 1 ] || fail "relay: $(nm relay)"
+	[ "$(nm_field relay)" = 1 ] || fail "relay: $(nm_field relay)"
 	# Until this node's set comes, or the other's (written to $ROLE).
 	for ((i = 0; i < LIMIT * 5; i++)); do
-		[ "$(nm subscribed)" = 1 ] && [ -n "$(nm_set)" ] && break
+		[ "$(nm_field subscribed)" = 1 ] && [ -n "$(nm_set)" ] && break
 		[ -s "$ROLE" ] && break
 		nap 0.2
 	done
@@ -132,7 +124,7 @@ log "X (the relay) is $X"
 
 phase nidmap_relay_change
 if [ "$LNET_NODE" = r ]; then
-	n0=$(nm notices_sent)
+	n0=$(nm_field notices_sent)
 	"$LNETCTL" nidmap register --publisher "$R_TCP" --name fs-OST0000 \
 		--nid "$R_TCP,$R_O2IB" || fail "register"		# 1
 fi
@@ -140,19 +132,19 @@ barrier nmr_change1
 case $LNET_NODE in
 r) # One notice, to X; X tells Y.
    nap 1
-   [ $(($(nm notices_sent) - n0)) = 1 ] ||
-	fail "notices_sent grew by $(($(nm notices_sent) - n0)), want 1" ;;
+   [ $(($(nm_field notices_sent) - n0)) = 1 ] ||
+	fail "notices_sent grew by $(($(nm_field notices_sent) - n0)), want 1" ;;
 "$X") nm_until "X's copy" nm_copy "fs-OST0000 1 $R_TCP,$R_O2IB"
-   [ "$(nm notices_relayed)" -ge 1 ] || fail "notices_relayed $(nm notices_relayed)" ;;
+   [ "$(nm_field notices_relayed)" -ge 1 ] || fail "notices_relayed $(nm_field notices_relayed)" ;;
 *) t0=${EPOCHREALTIME/./}
    nm_until "Y's copy" nm_copy "fs-OST0000 1 $R_TCP,$R_O2IB"
    log "Y's copy at version 1 through the relay within $(((${EPOCHREALTIME/./} - t0) / 1000)) ms of the barrier"
-   [ "$(nm relayed_received)" -ge 1 ] ||
-	fail "relayed_received $(nm relayed_received)"
-   [ "$(nm version)" = 1 ] || fail "copy version $(nm version)"
-   [ "$(nm rx_dropped)" = 0 ] || fail "rx_dropped $(nm rx_dropped)"
-   nm relayed_received > "$T/rr"
-   nm notices_received > "$T/nr" ;;
+   [ "$(nm_field relayed_received)" -ge 1 ] ||
+	fail "relayed_received $(nm_field relayed_received)"
+   [ "$(nm_field version)" = 1 ] || fail "copy version $(nm_field version)"
+   [ "$(nm_field rx_dropped)" = 0 ] || fail "rx_dropped $(nm_field rx_dropped)"
+   nm_field relayed_received > "$T/rr"
+   nm_field notices_received > "$T/nr" ;;
 esac
 barrier nmr_relayed
 
@@ -165,23 +157,23 @@ barrier nmr_x_gone
 if [ "$LNET_NODE" = r ]; then
 	nm_until "plan without X" nm_plan "1 1 1 1"
 	nap 1	# r's catch-up notice to Y, now its direct child
-	n0=$(nm notices_sent)
+	n0=$(nm_field notices_sent)
 	"$LNETCTL" nidmap register --publisher "$R_TCP" --name fs-OST0001 \
 		--nid "$R_O2IB" || fail "register fs-OST0001"	# 2
 fi
 barrier nmr_change2
 if [ "$LNET_NODE" = r ]; then
 	nap 1
-	[ $(($(nm notices_sent) - n0)) = 1 ] ||
-		fail "notices_sent grew by $(($(nm notices_sent) - n0)) without X, want 1"
+	[ $(($(nm_field notices_sent) - n0)) = 1 ] ||
+		fail "notices_sent grew by $(($(nm_field notices_sent) - n0)) without X, want 1"
 fi
 if [ "$LNET_NODE" != r ] && [ "$LNET_NODE" != "$X" ]; then
 	nm_until "Y's copy without X" nm_copy "fs-OST0000 1 $R_TCP,$R_O2IB
 fs-OST0001 2 $R_O2IB"
 	# From r itself this time.
-	[ "$(nm relayed_received)" = "$(cat "$T/rr")" ] ||
-		fail "relayed_received $(nm relayed_received) after X left"
-	[ "$(nm notices_received)" -gt "$(cat "$T/nr")" ] ||
+	[ "$(nm_field relayed_received)" = "$(cat "$T/rr")" ] ||
+		fail "relayed_received $(nm_field relayed_received) after X left"
+	[ "$(nm_field notices_received)" -gt "$(cat "$T/nr")" ] ||
 		fail "no notice from r after X left"
 	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
 fi
