@@ -282,6 +282,9 @@ int lnet_genl_fault_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	int rc = 0;
 	void *hdr;
 
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
 	if (!cb->args[LNET_FAULT_DUMP_TYPE]) {
 		if (!attrs[LNET_A_FAULT]) {
 			NL_SET_ERR_MSG(cb->extack, "missing fault rule type");

@@ -146,6 +146,9 @@ int lnet_genl_peer_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	int rc = 0;
 	void *hdr;
 
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
 	if (!d->started) {
 		rc = lnet_genl_peer_get_begin(cb, d);
 		if (rc < 0)

@@ -211,6 +211,9 @@ int lnet_genl_route_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	bool filtered = false;
 	int rc, n;
 
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
 	if (attrs[LNET_A_NET]) {
 		rc = lnet_genl_route_net(attrs[LNET_A_NET], &d.net, cb->extack);
 		if (rc)

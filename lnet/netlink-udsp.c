@@ -125,6 +125,9 @@ int lnet_genl_udsp_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	int rc = 0;
 	void *hdr;
 
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
 	if (!cb->args[LNET_UDSP_DUMP_STARTED]) {
 		if (attrs[LNET_A_IDX]) {
 			idx = nla_get_u32(attrs[LNET_A_IDX]);

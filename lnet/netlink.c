@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include <lnet/ctl.h>
 #include <lnet/hdr.h>
@@ -517,6 +518,9 @@ static int lnet_genl_net_get_dump(struct sk_buff *skb,
 	void *hdr;
 	u32 net_id;
 
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
 	if (!cb->args[LNET_DUMP_STARTED]) {
 		rc = lnet_genl_net_get_begin(cb);
 		if (rc < 0)
@@ -916,6 +920,29 @@ static int lnet_genl_global_set(struct sk_buff *skb, struct genl_info *info)
 	return rc;
 }
 
+/**
+ * lnet_genl_netns_check() - refuse a request from another network namespace.
+ * @skb: the request.
+ * @extack: where the reason goes.
+ *
+ * The modules hold one LNet (the_lnet is global) and it lives in the
+ * initial network namespace.  The family is netnsok, so that a process in
+ * another namespace finds it and is told why nothing works there, rather
+ * than finding no family at all.  Every doit (pre_doit) and every dump
+ * (its dumpit: .start has no extack on this kernel) calls this first.
+ *
+ * Return: 0 from the initial namespace, else -EOPNOTSUPP.
+ */
+int lnet_genl_netns_check(const struct sk_buff *skb,
+			  struct netlink_ext_ack *extack)
+{
+	if (net_eq(sock_net(skb->sk), &init_net))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "LNet runs only in the initial network namespace");
+	return -EOPNOTSUPP;
+}
+
 /*
  * Changes need CAP_NET_ADMIN.  The check is ours rather than the genl
  * core's GENL_ADMIN_PERM so that the refusal carries an extack message
@@ -926,6 +953,10 @@ static int lnet_genl_global_set(struct sk_buff *skb, struct genl_info *info)
 static int lnet_genl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 			      struct genl_info *info)
 {
+	int rc = lnet_genl_netns_check(skb, info->extack);
+
+	if (rc)
+		return rc;
 	if ((ops->internal_flags & LNET_GENL_ADMIN) &&
 	    !netlink_capable(skb, CAP_NET_ADMIN)) {
 		NL_SET_ERR_MSG(info->extack,
@@ -1140,6 +1171,8 @@ struct genl_family lnet_genl_family __ro_after_init = {
 	.version	= LNET_GENL_VERSION,
 	.module		= THIS_MODULE,
 	.parallel_ops	= true,
+	/* Found in every namespace, refused outside the initial one. */
+	.netnsok	= true,
 	.pre_doit	= lnet_genl_pre_doit,
 	.ops		= lnet_genl_ops,
 	.n_ops		= ARRAY_SIZE(lnet_genl_ops),

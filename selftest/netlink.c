@@ -15,6 +15,7 @@
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include <lnet/nid.h>
 
@@ -102,8 +103,18 @@ static int lst_check_session(struct nlattr **tb, bool key,
 	return 0;
 }
 
+/*
+ * Every request: from the initial network namespace (the modules hold one
+ * LNet, which lives there; the family is netnsok so that another
+ * namespace is told so), with CAP_NET_ADMIN.
+ */
 static int lst_need_admin(struct sk_buff *skb, struct netlink_ext_ack *extack)
 {
+	if (!net_eq(sock_net(skb->sk), &init_net)) {
+		NL_SET_ERR_MSG(extack,
+			       "LNet runs only in the initial network namespace");
+		return -EOPNOTSUPP;
+	}
 	if (netlink_capable(skb, CAP_NET_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG(extack, "this request needs CAP_NET_ADMIN");
@@ -899,6 +910,7 @@ static struct genl_family lst_genl_family __ro_after_init = {
 	.policy		= lst_genl_policy,
 	.module		= THIS_MODULE,
 	.parallel_ops	= true,
+	.netnsok	= true,
 	.pre_doit	= lst_genl_pre_doit,
 	.ops		= lst_genl_ops,
 	.n_ops		= ARRAY_SIZE(lst_genl_ops),

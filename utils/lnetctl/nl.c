@@ -49,9 +49,11 @@ int lnl_open(struct lnl_error *err)
 
 /*
  * Is @module loaded while this process is in a network namespace other
- * than init's (PID 1's)?  LNet's netlink families exist in the initial
- * namespace only: the modules hold one LNet instance, not one per
- * namespace.  Said so rather than "is it loaded?".
+ * than init's (PID 1's)?  The modules hold one LNet instance, not one per
+ * namespace.  The lnet and lnet_selftest families are found everywhere
+ * and refuse such a request themselves; a family that exists in the
+ * initial namespace only (nidmap's, or older modules') is not found
+ * there: said so rather than "is it loaded?".
  */
 static bool lnl_other_netns(const char *module)
 {
@@ -103,7 +105,7 @@ int lnl_open_family(const char *name, const char *module, int maxattr,
 	if (lnl_family < 0 && lnl_other_netns(module)) {
 		err->errnum = EOPNOTSUPP;
 		snprintf(err->msg, sizeof(err->msg),
-			 "LNet runs in the initial network namespace only: this process is in another one (%s is loaded there)",
+			 "LNet runs only in the initial network namespace: this process is in another one (%s is loaded there)",
 			 module);
 		goto fail;
 	}
