@@ -5,7 +5,8 @@
 # GETs, 8 in flight each way, every byte checked (lnet_test "mix"), while
 # one of them takes something down.  For each LND (tcp, then o2ib on
 # rxe0), one NI at a time, after PUTs and GETs of 0 B to 1 MiB (the
-# debug kernel's LND data path at MTU 1500):
+# debug kernel's LND data path at MTU 1500) and 1,000 PUTs, then GETs,
+# each way at once over 8 peer credits (most wait for a credit):
 #
 # - LND_net_del: a's rmmod of the LND is refused while its NI runs and
 #   the traffic goes on; a deletes the NI (over tcp with a discovery of
@@ -82,7 +83,8 @@ tl_load() {
 
 # net_add LND: this node's NI of LND's net, on eth0.
 net_add() {
-	"$LNETCTL" net add --net "$1" --if eth0 || fail "net add --net $1"
+	"$LNETCTL" net add --net "$1" --if eth0 --peer-credits 8 ||
+		fail "net add --net $1"
 }
 
 # timed WHAT CMD...: run CMD, which must succeed within ACTION_LIMIT
@@ -219,6 +221,23 @@ data_sizes() {
 	echo 0 > $p || fail "buf_offset 0"
 	barrier "$lnd-ds-done" 600
 	target_expect "$n"
+}
+
+# credit_flood LND: 1,000 PUTs of a page, then 1,000 GETs, all in
+# flight at once over 8 peer credits, both nodes at once on two CPUs:
+# most wait in LNet's credit queues while the completions of the others
+# run on the other CPU; every one succeeds, every byte checked.
+credit_flood() {
+	local lnd=$1 nid
+	phase "${lnd}_credit_flood"
+	nid=$(lnd_nid "$lnd" "$OTHER")
+	serve_fresh
+	barrier "$lnd-cf-serve" 600
+	lt_ok put "$nid" 4096 1000 1000
+	log "reordered answers: $(field reordered)"
+	lt_ok get "$nid" 4096 1000 1000
+	barrier "$lnd-cf-done" 600
+	target_expect 1000
 }
 
 # lnd_net_del LND: the first phase (above).
@@ -387,6 +406,7 @@ for lnd in tcp o2ib; do
 	barrier "$lnd-up" 600
 	ping_ok "$(lnd_nid "$lnd" "$OTHER")" 10
 	data_sizes "$lnd"
+	credit_flood "$lnd"
 	lnd_net_del "$lnd"
 	lnd_peer_unload "$lnd"
 	if [ "$lnd" = tcp ]; then
