@@ -216,7 +216,13 @@ struct lnet_test_target {
 	spinlock_t		order_lock;	/* @sources, @reordered */
 	struct lnet_test_source	sources[LNET_TEST_SOURCES];
 	unsigned int		reordered;	/* PUTs landed out of order */
-	wait_queue_head_t	wq;
+	/*
+	 * Completed by the last MD's unlink event.  Not a wait queue and a
+	 * count: unserve, seeing the count at 0 on another CPU, could free
+	 * the target before that handler's wake_up() ran (KASAN saw it, on
+	 * two vCPUs); complete() is safe to free after.
+	 */
+	struct completion	gone;
 };
 
 /* One operation in flight on the initiator side. */
@@ -445,7 +451,7 @@ static void lnet_test_target_event(struct lnet_event *ev)
 			lnet_test_target_order(t, ev);
 	}
 	if (ev->unlinked && atomic_dec_and_test(&t->live))
-		wake_up(&t->wq);
+		complete(&t->gone);
 }
 
 static void lnet_test_target_free(struct lnet_test_target *t)
@@ -528,7 +534,7 @@ static void lnet_test_unserve(void)
 	for (i = 0; i < LNET_TEST_TGT_MDS; i++)
 		lnet_md_unlink(t->mdh[i]);
 	/* A busy MD goes when its last operation ends. */
-	wait_event(t->wq, !atomic_read(&t->live));
+	wait_for_completion(&t->gone);
 	lnet_test_tgt = NULL;
 	lnet_test_target_free(t);
 	lnet_ni_fini();
@@ -553,7 +559,7 @@ static int lnet_test_serve(void)
 		lnet_ni_fini();
 		return -ENOMEM;
 	}
-	init_waitqueue_head(&t->wq);
+	init_completion(&t->gone);
 	spin_lock_init(&t->order_lock);
 	rc = lnet_test_target_pages(t);
 	if (rc) {
@@ -580,8 +586,12 @@ static int lnet_test_serve(void)
 		atomic_inc(&t->live);
 	}
 	if (rc) {
+		bool attached = i;
+
 		while (i--)
 			lnet_md_unlink(t->mdh[i]);
+		if (attached)
+			wait_for_completion(&t->gone);
 		lnet_test_tgt = NULL;
 		lnet_test_target_free(t);
 		lnet_ni_fini();
@@ -616,8 +626,12 @@ static void lnet_test_event(struct lnet_event *ev)
 		run->dups++;
 	if (ev->unlinked)
 		s->unlinked = true;
-	spin_unlock(&run->lock);
+	/*
+	 * Under the lock: the initiator may free @run once it saw the
+	 * slot unlinked, and it takes the lock before it does.
+	 */
 	wake_up(&run->wq);
+	spin_unlock(&run->lock);
 }
 
 /* Start one operation on slot @s. */
@@ -697,6 +711,9 @@ static bool lnet_test_finish(struct lnet_test_run *run,
 		/* Failed or timed out: the MD is still there. */
 		lnet_md_unlink(s->mdh);
 		wait_event_idle(run->wq, READ_ONCE(s->unlinked));
+		/* The handler that set it has left @run (see the event). */
+		spin_lock_bh(&run->lock);
+		spin_unlock_bh(&run->lock);
 		return false;
 	}
 	ok = !s->status && s->answered && s->mlength == run->size;

@@ -416,7 +416,11 @@ static const char *const kib_conn_state_names[] = {
  * kib_conns_print() - one line per connection of every NI
  * @m: the debugfs file (debugfs.c)
  *
- * Connections being closed have left their peer's list: not shown.
+ * Connections being closed have left their peer's list: not shown.  The
+ * flow-control state follows the counts, so that a stall shows where it
+ * is: credits, reserved, sends posted of the limit, NOOPs in flight, and
+ * the length of each queue (credited, waiting for a reservation,
+ * uncredited, NOOPs, waiting for an MR, posted or waiting for an answer).
  *
  * Context: process.
  */
@@ -431,7 +435,7 @@ void kib_conns_print(struct seq_file *m)
 		spin_lock_bh(&net->kn_lock);
 		list_for_each_entry(peer, &net->kn_peers, ibp_list) {
 			list_for_each_entry(conn, &peer->ibp_conns, ibc_list)
-				seq_printf(m, "%pI4h %pI4h %s %s v%#x qd %u credits %d outstanding %d sent %lld received %lld\n",
+				seq_printf(m, "%pI4h %pI4h %s %s v%#x qd %u credits %d outstanding %d sent %lld received %lld reserved %d posted %d/%d noops %d q %zu rsrvd %zu nocred %zu noopq %zu mr %zu active %zu\n",
 					   &(u32){ lnet_nid4_addr(net->kn_nid) },
 					   &(u32){ lnet_nid4_addr(peer->ibp_nid) },
 					   kib_conn_state_names[conn->ibc_state],
@@ -441,7 +445,17 @@ void kib_conns_print(struct seq_file *m)
 					   conn->ibc_credits,
 					   conn->ibc_outstanding,
 					   (long long)atomic64_read(&conn->ibc_nsent),
-					   (long long)atomic64_read(&conn->ibc_nrcvd));
+					   (long long)atomic64_read(&conn->ibc_nrcvd),
+					   conn->ibc_reserved,
+					   conn->ibc_nsends_posted,
+					   conn->ibc_concurrent_sends,
+					   conn->ibc_noops_posted,
+					   list_count_nodes(&conn->ibc_tx_queue),
+					   list_count_nodes(&conn->ibc_tx_queue_rsrvd),
+					   list_count_nodes(&conn->ibc_tx_queue_nocred),
+					   list_count_nodes(&conn->ibc_tx_noops),
+					   list_count_nodes(&conn->ibc_tx_queue_mr),
+					   list_count_nodes(&conn->ibc_active_txs));
 		}
 		spin_unlock_bh(&net->kn_lock);
 	}
