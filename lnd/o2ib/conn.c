@@ -12,6 +12,7 @@
  */
 #include <linux/delay.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 
 #include <lnet/trace.h>
 
@@ -191,8 +192,12 @@ static void kib_conn_release(struct kref *ref)
 	kib_conn_free_rxs(conn);
 	kib_peer_put(conn->ibc_peer);
 	kfree(conn);
+	/*
+	 * wake_up_var(), not a wait queue in @net: kib_net_stop() may see
+	 * the count at 0 on another CPU and @net be freed before we wake.
+	 */
 	if (atomic_dec_and_test(&net->kn_nconns))
-		wake_up(&net->kn_waitq);
+		wake_up_var(&net->kn_nconns);
 }
 
 /**

@@ -15,6 +15,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/wait_bit.h>
 #include <net/net_namespace.h>
 
 #include "o2iblnd.h"
@@ -310,7 +311,6 @@ static int kib_startup(struct lnet_ni *ni)
 	rc = kib_peer_table_init(net);
 	if (rc)
 		goto free;
-	init_waitqueue_head(&net->kn_waitq);
 	atomic_set(&net->kn_nconns, 0);
 	INIT_DELAYED_WORK(&net->kn_reaper, kib_reaper);
 	INIT_LIST_HEAD(&net->kn_mr_waiters);
@@ -380,7 +380,7 @@ static void kib_net_stop(struct kib_net *net, int error)
 	kib_net_close_all(net);
 	/* A device removed: LNet's NI stays, its delayed messages go now. */
 	lnet_fault_delay_flush_ni(net->kn_ni);
-	wait_event(net->kn_waitq, !atomic_read(&net->kn_nconns));
+	wait_var_event(&net->kn_nconns, !atomic_read(&net->kn_nconns));
 
 	if (net->kn_mr_pool)
 		kib_mr_pool_destroy(net->kn_mr_pool);

@@ -190,8 +190,7 @@ enum kib_ctx_kind {
  * @kn_mr_pool: FastReg MRs for advertised sinks
  * @kn_max_send_sge: SGEs per send WR (device limit, capped)
  * @kn_max_qp_wr: device limit of a queue's WRs
- * @kn_nconns: connections not yet freed
- * @kn_waitq: woken when @kn_nconns drops
+ * @kn_nconns: connections not yet freed (wait_var_event() on it)
  * @kn_cookie: last transaction cookie handed out
  * @kn_mr_waiters: connections whose next message waits for an MR
  * @kn_mr_work: sends what waited, once the MR pool has MRs again
@@ -218,7 +217,6 @@ struct kib_net {
 	int			kn_max_send_sge;
 	int			kn_max_qp_wr;
 	atomic_t		kn_nconns;
-	wait_queue_head_t	kn_waitq;
 	atomic64_t		kn_cookie;
 	struct list_head	kn_mr_waiters;
 	struct work_struct	kn_mr_work;
