@@ -20,8 +20,8 @@
 #
 # then, over tcp:
 #
-# - rmmod_health: a's PUTs to b fail (remote_error: b's peer NI is
-#   demerited and in recovery) and every message to b is held 2 s (the
+# - rmmod_health: a's PUTs to b fail (local_dropped: a's NI is demerited
+#   and in recovery) and every message to a's own NID is held 2 s (its
 #   recovery pings are in flight), and a unloads and reloads lnet_health
 #   twice;
 # - rmmod_selftest: a, the lst console, runs a brw write and a brw read
@@ -358,7 +358,7 @@ lnd_peer_unload() {
 
 # rmmod_health: the third phase (above), over tcp.
 rmmod_health() {
-	local b i
+	local b i me
 	phase rmmod_health
 	serve_fresh
 	barrier rh-serve 600
@@ -367,19 +367,23 @@ rmmod_health() {
 	barrier rh-flowing 600
 	if [ "$LNET_NODE" = a ]; then
 		b=$(lnd_nid tcp b)
+		me=$(lnd_nid tcp a)
+		# b has one NI: a remote failure would not touch its health
+		# (spec features 3b); a local one demerits our NI, whose
+		# recovery pings (to itself) the delay rule holds.
 		"$LNETCTL" fault drop add -s '*' -d "$b" -m put -r 1 \
-			-e remote_error || fail "fault drop add"
-		"$LNETCTL" fault delay add -s '*' -d "$b" -r 1 -l 2 ||
+			-e local_dropped || fail "fault drop add"
+		"$LNETCTL" fault delay add -s '*' -d "$me" -r 1 -l 2 ||
 			fail "fault delay add"
 		for ((i = 0; i < 100; i++)); do
-			"$LNETCTL" debug recovery --peer | grep -q "nid-[0-9]*: $b" &&
+			"$LNETCTL" debug recovery --local | grep -q "nid-[0-9]*: $me" &&
 				break
 			nap 0.2
 		done
-		"$LNETCTL" debug recovery --peer | grep -q "nid-[0-9]*: $b" ||
-			{ diag; fail "$b not in recovery after 20 s of failed PUTs"; }
-		nap 1
-		log "$b in recovery: $("$LNETCTL" peer show -v 2 --nid "$b" |
+		"$LNETCTL" debug recovery --local | grep -q "nid-[0-9]*: $me" ||
+			{ diag; fail "$me not in recovery after 20 s of failed PUTs"; }
+		nap 3
+		log "$me in recovery: $("$LNETCTL" net show -v 2 --net tcp |
 			grep -m1 'health value' || true)"
 		for i in 1 2; do
 			timed "rmmod lnet_health ($i)" rmmod lnet_health
