@@ -199,8 +199,9 @@ flow_stop() {
 }
 
 # flow_ended [failed|any]: the flow's operations each ended once, by
-# LNet; with "failed", at least one with an error (something went down
-# under it), with "any" errors or none, else none.  No PUT landed here
+# LNet; with "failed", at least one with an error or the run ended by a
+# start that failed (something went down under it), with "any" errors
+# or none, else none.  No PUT landed here
 # good with wrong bytes.
 flow_ended() {
 	local t
@@ -208,7 +209,9 @@ flow_ended() {
 		[ "$(field done)" -ge 1 ] ||
 		{ diag; fail "want every operation ended once by LNet: $RESULT"; }
 	if [ "${1:-}" = failed ]; then
-		[ "$(field errors)" -ge 1 ] ||
+		# An operation failed, or the next could not start (those in
+		# flight may all have finished before it went).
+		[ "$(field errors)" -ge 1 ] || [ "$(field rc)" != 0 ] ||
 			{ diag; fail "nothing failed while it went down: $RESULT"; }
 	elif [ "${1:-}" != any ]; then
 		[ "$(field errors)" = 0 ] && [ "$LT_RC" = 0 ] ||
