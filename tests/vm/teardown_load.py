@@ -32,5 +32,5 @@ TESTS = [
                           cpus=2, mtu=1500),
                   vm.Node("b", script="teardown_load.sh", rxe="eth0",
                           cpus=2, mtu=1500)],
-           flavours=("debug",), timeout=300, debug_timeout=900),
+           flavours=("debug",), timeout=300, debug_timeout=1200),
 ]
