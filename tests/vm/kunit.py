@@ -52,6 +52,17 @@ def expected_suites(job):
     return sorted(os.path.basename(p)[:-3] for p in built)
 
 
+def failed_cases(parsed):
+    """The cases (and suites) kunit.py parse marked failed, so that the
+    one-line summary CI shows names them."""
+    names = []
+    for ln in parsed.splitlines():
+        m = re.search(r"\[(FAILED|CRASHED)\] (\S+)", ln)
+        if m and m.group(2) not in names:
+            names.append(m.group(2))
+    return names
+
+
 def check(run_dir, job):
     kdir = os.path.join(run_dir, "k", "kunit")
     want = expected_suites(job)
@@ -77,7 +88,9 @@ def check(run_dir, job):
     summary = "".join(ln for ln in p.stdout.splitlines()
                       if "Testing complete" in ln).strip()
     if p.returncode != 0:
-        return vm.Result(False, "KUnit failures: %s" % summary, p.stdout[-6000:])
+        return vm.Result(False, "KUnit failures: %s; failed: %s"
+                         % (summary, " ".join(failed_cases(p.stdout)) or "?"),
+                         p.stdout[-6000:])
     # A skipped case is a case that did not run: not a pass.
     m = re.search(r"Ran (\d+) tests: passed: (\d+)$", summary)
     if not m or m.group(1) != m.group(2):
