@@ -8,11 +8,16 @@
  * and tombstones forgotten (so resyncs), changes between pages, a
  * publisher restarted with a new epoch; after each sync the copy must
  * equal the table entry by entry.  Then REGISTER and SUBSCRIBE answers,
- * pages the copy must refuse unchanged, and sending by name
- * (nidmap_by_name_run()) over fake resolutions and sends: failover
- * order, NIDs without a route skipped, resolving again after failures.
+ * pages the copy must refuse unchanged, and sending by name (the
+ * machine of nidmap_put_by_name(), nidmap_by_name_start()) over fake
+ * resolutions and tries, ending at once, in flight and ended before
+ * start() returned, or in flight and ended later: failover order, NIDs
+ * without a route skipped, resolving again after failures, done() run
+ * exactly once and never by the caller's thread.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -372,6 +377,14 @@ static void nidmap_pub_register(struct kunit *test)
 }
 
 /* Sending by name over fakes: the table's answers and the network. */
+/* How the fake tries end. */
+enum fake_mode {
+	FAKE_AT_ONCE,		/* start() gives the outcome */
+	FAKE_INLINE,		/* tried() before start() returns PENDING */
+	FAKE_LATER,		/* tried() from a delayed work */
+	FAKE_MODES
+};
+
 struct fake {
 	struct nidmap_rec	recs[2];	/* resolution k gets recs[k] */
 	int			nrecs;		/* then -ENOENT */
@@ -382,6 +395,16 @@ struct fake {
 	int			nfailing;
 	struct lnet_nid		tried[16];
 	int			ntried;
+	enum fake_mode		mode;
+	struct delayed_work	later;		/* FAKE_LATER's tried() */
+	struct nidmap_by_name	*op;
+	int			op_rc;
+	/* done() */
+	struct completion	done;
+	int			calls;
+	int			status;
+	struct nidmap_by_name_res res;
+	struct task_struct	*done_task;
 };
 
 static void tnid(u16 net, u32 host, struct lnet_nid *nid)
@@ -407,9 +430,8 @@ static void fake_refresh(void *arg)
 	((struct fake *)arg)->refreshes++;
 }
 
-static int fake_put(void *arg, const struct lnet_nid *nid)
+static int fake_try(struct fake *f, const struct lnet_nid *nid)
 {
-	struct fake *f = arg;
 	int i;
 
 	if (f->ntried < ARRAY_SIZE(f->tried))
@@ -423,11 +445,83 @@ static int fake_put(void *arg, const struct lnet_nid *nid)
 	return 0;
 }
 
+static int fake_start(void *arg, struct nidmap_by_name *op,
+		      const struct lnet_nid *nid)
+{
+	struct fake *f = arg;
+	int rc = fake_try(f, nid);
+
+	switch (f->mode) {
+	case FAKE_AT_ONCE:
+		return rc;
+	case FAKE_INLINE:
+		nidmap_by_name_tried(op, rc);
+		return NIDMAP_TRY_PENDING;
+	default:
+		f->op = op;
+		f->op_rc = rc;
+		schedule_delayed_work(&f->later, 1);
+		return NIDMAP_TRY_PENDING;
+	}
+}
+
+static void fake_later(struct work_struct *work)
+{
+	struct fake *f = container_of(to_delayed_work(work), struct fake,
+				      later);
+
+	nidmap_by_name_tried(f->op, f->op_rc);
+}
+
 static const struct nidmap_by_name_ops fake_ops = {
 	.resolve	= fake_resolve,
 	.refresh	= fake_refresh,
-	.put		= fake_put,
+	.start		= fake_start,
 };
+
+static void fake_done(void *arg, int status,
+		      const struct nidmap_by_name_res *res)
+{
+	struct fake *f = arg;
+
+	f->calls++;
+	f->status = status;
+	f->res = *res;
+	f->done_task = current;
+	complete(&f->done);
+}
+
+/* @f emptied, its mode kept. */
+static void fake_reset(struct fake *f)
+{
+	enum fake_mode mode = f->mode;
+
+	cancel_delayed_work_sync(&f->later);
+	memset(f, 0, sizeof(*f));
+	f->mode = mode;
+	INIT_DELAYED_WORK(&f->later, fake_later);
+}
+
+/*
+ * A send by name over the fakes, waited for: done() runs exactly once,
+ * in a work item (not the caller's thread).
+ */
+static int fake_run(struct kunit *test, struct fake *f, const char *name,
+		    struct nidmap_by_name_res *res)
+{
+	init_completion(&f->done);
+	f->calls = 0;
+	KUNIT_ASSERT_EQ(test, nidmap_by_name_start(&fake_ops, f, name,
+						   fake_done, f), 0);
+	wait_for_completion(&f->done);
+	/* A second done() would come from the same work: give it time. */
+	cancel_delayed_work_sync(&f->later);
+	usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, f->calls, 1);
+	KUNIT_EXPECT_PTR_NE(test, f->done_task, current);
+	*res = f->res;
+	return f->status;
+}
 
 /* @f's resolution @k: "fs-MDT0000" at @version, NIDs (net, host) pairs. */
 static void fake_rec(struct fake *f, int k, u64 version, int n,
@@ -461,23 +555,22 @@ static void expect_tried(struct kunit *test, const struct fake *f, int n,
  * passed, the first that takes the PUT ends it.  When all fail the name
  * is resolved again after a refresh: a new version's NIDs are tried, the
  * same version ends it with the last error; a target removed meanwhile
- * gives -ENOENT; no reachable NID at all gives -EHOSTUNREACH.
+ * gives -ENOENT; no reachable NID at all gives -EHOSTUNREACH.  Each
+ * with tries that end in each of @f's modes.
  */
-static void nidmap_by_name_failover(struct kunit *test)
+static void by_name_cases(struct kunit *test, struct fake *f)
 {
 	static const u16 v3[][2] = { { 9, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 } };
 	static const u16 v4[][2] = { { 0, 5 } };
-	struct fake *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	struct nidmap_by_name_res res;
 	struct lnet_nid want[4];
 
-	KUNIT_ASSERT_NOT_NULL(test, f);
+	fake_reset(f);
 	/* tcp9: no route; the 2nd fails; the 3rd takes it, the 4th unused. */
 	fake_rec(f, 0, 3, 4, v3);
 	f->dead_net = 9;
 	f->failing[f->nfailing++] = f->recs[0].nids[1];
-	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
-						 &res), 0);
+	KUNIT_EXPECT_EQ(test, fake_run(test, f, "fs-MDT0000", &res), 0);
 	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&res.nid, &f->recs[0].nids[2]));
 	KUNIT_EXPECT_EQ(test, res.version, 3ULL);
 	KUNIT_EXPECT_EQ(test, res.resolves, 1U);
@@ -487,14 +580,13 @@ static void nidmap_by_name_failover(struct kunit *test)
 	expect_tried(test, f, 3, f->recs[0].nids);
 
 	/* All fail; the entry did not change: the last error, tried once. */
-	memset(f, 0, sizeof(*f));
+	fake_reset(f);
 	fake_rec(f, 0, 3, 3, v3);
 	fake_rec(f, 1, 3, 3, v3);
 	f->dead_net = 9;
 	f->failing[f->nfailing++] = f->recs[0].nids[1];
 	f->failing[f->nfailing++] = f->recs[0].nids[2];
-	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
-						 &res), -EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, fake_run(test, f, "fs-MDT0000", &res), -EHOSTUNREACH);
 	KUNIT_EXPECT_EQ(test, res.resolves, 1U);
 	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
 	KUNIT_EXPECT_EQ(test, res.failed, 2U);
@@ -502,13 +594,12 @@ static void nidmap_by_name_failover(struct kunit *test)
 	expect_tried(test, f, 3, f->recs[0].nids);
 
 	/* All fail; the target moved (version 4): its new NID takes it. */
-	memset(f, 0, sizeof(*f));
+	fake_reset(f);
 	fake_rec(f, 0, 3, 2, v3);
 	fake_rec(f, 1, 4, 1, v4);
 	f->dead_net = 9;
 	f->failing[f->nfailing++] = f->recs[0].nids[1];
-	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
-						 &res), 0);
+	KUNIT_EXPECT_EQ(test, fake_run(test, f, "fs-MDT0000", &res), 0);
 	KUNIT_EXPECT_EQ(test, res.version, 4ULL);
 	KUNIT_EXPECT_EQ(test, res.resolves, 2U);
 	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
@@ -519,29 +610,45 @@ static void nidmap_by_name_failover(struct kunit *test)
 	expect_tried(test, f, 3, want);
 
 	/* Removed while its NIDs failed: -ENOENT. */
-	memset(f, 0, sizeof(*f));
+	fake_reset(f);
 	fake_rec(f, 0, 3, 2, v3);
 	f->dead_net = 9;
 	f->failing[f->nfailing++] = f->recs[0].nids[1];
-	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
-						 &res), -ENOENT);
+	KUNIT_EXPECT_EQ(test, fake_run(test, f, "fs-MDT0000", &res), -ENOENT);
 
 	/* Only a net we cannot reach: -EHOSTUNREACH, nothing failed. */
-	memset(f, 0, sizeof(*f));
+	fake_reset(f);
 	fake_rec(f, 0, 3, 1, v3);
 	fake_rec(f, 1, 3, 1, v3);
 	f->dead_net = 9;
-	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-MDT0000",
-						 &res), -EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, fake_run(test, f, "fs-MDT0000", &res), -EHOSTUNREACH);
 	KUNIT_EXPECT_EQ(test, res.skipped, 1U);
 	KUNIT_EXPECT_EQ(test, res.failed, 0U);
 
 	/* No such name. */
-	memset(f, 0, sizeof(*f));
+	fake_reset(f);
 	fake_rec(f, 0, 3, 1, v3);
-	KUNIT_EXPECT_EQ(test, nidmap_by_name_run(&fake_ops, f, "fs-OST0009",
-						 &res), -ENOENT);
+	KUNIT_EXPECT_EQ(test, fake_run(test, f, "fs-OST0009", &res), -ENOENT);
 	KUNIT_EXPECT_EQ(test, f->ntried, 0);
+}
+
+static void nidmap_by_name_failover(struct kunit *test)
+{
+	struct fake *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	INIT_DELAYED_WORK(&f->later, fake_later);
+	for (f->mode = 0; f->mode < FAKE_MODES; f->mode++)
+		by_name_cases(test, f);
+	/* Not a target name: refused at once, done() never called. */
+	fake_reset(f);
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_start(&fake_ops, f, "a b",
+						   fake_done, f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nidmap_by_name_start(&fake_ops, f, "",
+						   fake_done, f), -EINVAL);
+	usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, f->calls, 0);
+	KUNIT_EXPECT_EQ(test, f->resolves, 0);
 }
 
 static struct kunit_case nidmap_copy_cases[] = {

@@ -3,17 +3,23 @@
  * Sending by name, NID-amnesia (Documentation/nidmap.rst, "Sending by
  * name"): an upper layer names a target, nidmap finds its NIDs (the
  * subscriber's copy, or on the publisher its table) and tries them in
- * failover order.  A NID on a net we have neither an NI on nor a route
- * to is skipped: lnet_put() says -EHOSTUNREACH at once, nothing is sent.
- * When every NID failed, the name is resolved again (the subscriber
- * fetches first): if the entry changed (another version: the target
- * moved), its new NIDs are tried; if not, the last error is returned.
+ * failover order, asynchronously: the caller's done() runs once, when a
+ * NID took the PUT or GET or when none is left.  A NID on a net we have
+ * neither an NI on nor a route to is skipped: lnet_put() says
+ * -EHOSTUNREACH at once, nothing is sent.  When every NID failed, the
+ * name is resolved again (the subscriber fetches first): if the entry
+ * changed (another version: the target moved), its new NIDs are tried;
+ * if not, the last error is the send's.
  *
- * nidmap_by_name_run() is the loop over operations given to it (KUnit
- * drives it with fakes); nidmap_put_by_name() gives it the real ones.
+ * The machine (nidmap_by_name_start()) runs over operations given to it
+ * (KUnit drives it with fakes); nidmap_put_by_name() and
+ * nidmap_get_by_name() give it the real ones.  It runs as a work item on
+ * system_unbound_wq, one step at a time: a resolution (which may wait
+ * for the subscriber's fetch), then one try; the try's last LNet event
+ * (its MD unlinked) queues the next step.
  */
 #include <linux/slab.h>
-#include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include <kunit/visibility.h>
 #include <lnet/ctl.h>
@@ -22,80 +28,225 @@
 #include "node.h"
 
 /**
- * nidmap_by_name_run() - resolve a name and try its NIDs in failover
- *	order, resolving again when they all fail
- * @ops: how to resolve, refresh and send
+ * struct nidmap_by_name - one send by name
+ * @ops: how to resolve, refresh and try
+ * @arg: their argument
+ * @done: the caller's, called once at the end
+ * @done_arg: its argument
+ * @work: runs the next step
+ * @name: the target
+ * @rec: its record as last resolved
+ * @res: what was done so far
+ * @round: resolutions made
+ * @idx: the NID of @rec being tried
+ * @rc: the send's status so far
+ * @tried: the outcome nidmap_by_name_tried() gave
+ * @pending: a try is in flight
+ * @any_failed: a NID of this resolution failed (not only skipped)
+ * @is_get: the real operations': a GET, not a PUT
+ * @want_answer: the try ends with an ACK or a REPLY
+ * @xfer: the PUT (or the GET in its fields)
+ * @mdh: the try's MD
+ * @status: the try's first error (LNet events)
+ * @sent: its SEND event came
+ * @answered: its ACK or REPLY came
+ * @unlink_work: unlinks an MD whose send failed (no ACK or REPLY comes)
+ */
+struct nidmap_by_name {
+	const struct nidmap_by_name_ops	*ops;
+	void				*arg;
+	nidmap_by_name_done_t		done;
+	void				*done_arg;
+	struct work_struct		work;
+	char				name[NIDMAP_NAME_MAX];
+	struct nidmap_rec		rec;
+	struct nidmap_by_name_res	res;
+	int				round;
+	int				idx;
+	int				rc;
+	int				tried;
+	bool				pending;
+	bool				any_failed;
+	bool				is_get;
+	bool				want_answer;
+	struct nidmap_put		xfer;
+	struct lnet_handle_md		mdh;
+	int				status;
+	bool				sent;
+	bool				answered;
+	struct work_struct		unlink_work;
+};
+
+/**
+ * nidmap_by_name_tried() - the outcome of a try that was in flight
+ * @op: the send whose @ops->start returned NIDMAP_TRY_PENDING
+ * @status: 0 the NID took it, NIDMAP_PUT_SKIPPED, or -errno
+ *
+ * Context: any (it queues the next step).
+ */
+void nidmap_by_name_tried(struct nidmap_by_name *op, int status)
+{
+	op->tried = status;
+	queue_work(system_unbound_wq, &op->work);
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_by_name_tried);
+
+/* A try's outcome counted; Return: true when it took the send. */
+static bool nidmap_by_name_outcome(struct nidmap_by_name *op, int rc)
+{
+	if (!rc) {
+		op->res.nid = op->rec.nids[op->idx];
+		op->rc = 0;
+		return true;
+	}
+	if (rc == NIDMAP_PUT_SKIPPED) {
+		op->res.skipped++;
+	} else {
+		op->res.failed++;
+		op->any_failed = true;
+		op->rc = rc;
+	}
+	op->idx++;
+	return false;
+}
+
+/*
+ * The next resolution, once @op's NIDs are all tried; Return: false when
+ * the send is over (@op->rc says how).
+ */
+static bool nidmap_by_name_resolve_next(struct nidmap_by_name *op)
+{
+	int rc;
+
+	if (op->round && !op->any_failed)
+		op->rc = -EHOSTUNREACH;
+	if (op->round == NIDMAP_BY_NAME_ROUNDS)
+		return false;
+	if (op->round && op->ops->refresh)
+		op->ops->refresh(op->arg);
+	rc = op->ops->resolve(op->arg, op->name, &op->rec);
+	if (rc) {
+		op->rc = rc;
+		return false;
+	}
+	if (op->round++ && op->rec.version == op->res.version)
+		return false;		/* nothing new: keep the last error */
+	op->res.version = op->rec.version;
+	op->res.resolves++;
+	op->any_failed = false;
+	op->idx = 0;
+	return true;
+}
+
+static void nidmap_by_name_work(struct work_struct *work)
+{
+	struct nidmap_by_name *op = container_of(work, struct nidmap_by_name,
+						 work);
+	bool took = false;
+	int rc;
+
+	if (op->pending) {
+		op->pending = false;
+		took = nidmap_by_name_outcome(op, op->tried);
+	}
+	while (!took) {
+		if (op->idx == op->rec.nnids) {
+			if (!nidmap_by_name_resolve_next(op))
+				break;
+			continue;
+		}
+		op->pending = true;
+		rc = op->ops->start(op->arg, op, &op->rec.nids[op->idx]);
+		if (rc == NIDMAP_TRY_PENDING)
+			return;		/* @op may already be queued again */
+		op->pending = false;
+		took = nidmap_by_name_outcome(op, rc);
+	}
+	op->done(op->done_arg, op->rc, &op->res);
+	if (op->ops->fini)
+		op->ops->fini(op->arg);
+	kfree(op);
+	nidmap_live_put();
+}
+
+/* A send by name to @name, or ERR_PTR(-EINVAL) for a bad name. */
+static struct nidmap_by_name *nidmap_by_name_alloc(const char *name)
+{
+	struct nidmap_by_name *op;
+
+	if (nidmap_name_check(name, NIDMAP_NAME_MAX) < 0)
+		return ERR_PTR(-EINVAL);
+	op = kzalloc(sizeof(*op), GFP_KERNEL);
+	if (!op)
+		return ERR_PTR(-ENOMEM);
+	strscpy(op->name, name, sizeof(op->name));
+	INIT_WORK(&op->work, nidmap_by_name_work);
+	return op;
+}
+
+static void nidmap_by_name_go(struct nidmap_by_name *op,
+			      const struct nidmap_by_name_ops *ops, void *arg,
+			      nidmap_by_name_done_t done, void *done_arg)
+{
+	op->ops = ops;
+	op->arg = arg;
+	op->done = done;
+	op->done_arg = done_arg;
+	nidmap_live_get();
+	queue_work(system_unbound_wq, &op->work);
+}
+
+/**
+ * nidmap_by_name_start() - start a send by name over given operations
+ * @ops: how to resolve, refresh and try
  * @arg: their argument
  * @name: the target
- * @res: what was done (zeroed first)
+ * @done: called exactly once, later, in process context, with the
+ *	send's status and what it did
+ * @done_arg: its argument
  *
- * A NID @ops->put skips (NIDMAP_PUT_SKIPPED: no NI of ours and no route
- * on its net) counts in @res->skipped, a failed send in @res->failed
- * (whatever its error, -EHOSTUNREACH from a failed connection too).  At
- * most NIDMAP_BY_NAME_ROUNDS resolutions; a resolution that finds the
- * entry at the version already tried ends the loop (nothing new to try).
+ * The NIDs of @name's record are tried in failover order.  A NID
+ * @ops->start skips (NIDMAP_PUT_SKIPPED) counts in skipped, a failed try
+ * in failed (whatever its error, -EHOSTUNREACH from a failed connection
+ * too).  At most NIDMAP_BY_NAME_ROUNDS resolutions; a resolution that
+ * finds the entry at the version already tried ends the send.  The
+ * status given to @done: 0 (res->nid took it); -ENOENT no such target
+ * (or it was removed meanwhile); -EHOSTUNREACH no NID is reachable; the
+ * last try's error; @ops->resolve's error.
  *
- * Return: 0 (@res->nid took it); -ENOENT no such target (or it was
- * removed meanwhile); -EHOSTUNREACH no NID is reachable; the last send's
- * error; @ops->resolve's error.
+ * Return: 0 (@done will be called); -EINVAL not a target name, -ENOMEM
+ * (@done will not be called).
  */
-int nidmap_by_name_run(const struct nidmap_by_name_ops *ops, void *arg,
-		       const char *name, struct nidmap_by_name_res *res)
+int nidmap_by_name_start(const struct nidmap_by_name_ops *ops, void *arg,
+			 const char *name, nidmap_by_name_done_t done,
+			 void *done_arg)
 {
-	struct nidmap_rec *rec;
-	int round, rc = 0, prc, i;
-	bool any_failed;
+	struct nidmap_by_name *op = nidmap_by_name_alloc(name);
 
-	memset(res, 0, sizeof(*res));
-	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
-	if (!rec)
-		return -ENOMEM;
-	for (round = 0; round < NIDMAP_BY_NAME_ROUNDS; round++) {
-		if (round && ops->refresh)
-			ops->refresh(arg);
-		prc = ops->resolve(arg, name, rec);
-		if (prc) {
-			rc = prc;
-			break;
-		}
-		if (round && rec->version == res->version)
-			break;		/* nothing new: keep the last error */
-		res->version = rec->version;
-		res->resolves++;
-		any_failed = false;
-		for (i = 0; i < rec->nnids; i++) {
-			prc = ops->put(arg, &rec->nids[i]);
-			if (!prc) {
-				res->nid = rec->nids[i];
-				kfree(rec);
-				return 0;
-			}
-			if (prc == NIDMAP_PUT_SKIPPED) {
-				res->skipped++;
-			} else {
-				res->failed++;
-				any_failed = true;
-				rc = prc;
-			}
-		}
-		if (!any_failed)
-			rc = -EHOSTUNREACH;
-	}
-	kfree(rec);
-	return rc;
+	if (IS_ERR(op))
+		return PTR_ERR(op);
+	nidmap_by_name_go(op, ops, arg, done, done_arg);
+	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(nidmap_by_name_run);
+EXPORT_SYMBOL_IF_KUNIT(nidmap_by_name_start);
 
-/* The real operations' state: one PUT's description and its events. */
-struct nidmap_by_name {
-	const struct nidmap_put	*put;
-	spinlock_t		lock;		/* the event state below */
-	wait_queue_head_t	waitq;
-	int			status;
-	bool			sent;
-	bool			acked;
-	bool			unlinked;
-};
+/**
+ * nidmap_by_name_wake() - a done() that completes a struct
+ *	nidmap_by_name_wait
+ * @arg: the struct nidmap_by_name_wait, its @done initialised
+ * @status: the send's status
+ * @res: what it did
+ */
+void nidmap_by_name_wake(void *arg, int status,
+			 const struct nidmap_by_name_res *res)
+{
+	struct nidmap_by_name_wait *w = arg;
+
+	w->status = status;
+	w->res = *res;
+	complete(&w->done);
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_by_name_wake);
 
 /**
  * nidmap_resolve() - a target's entry: the subscriber's copy, or on a
@@ -129,6 +280,8 @@ int nidmap_resolve(const char *name, struct nidmap_rec *rec, bool *copy)
 	return rc;
 }
 
+/* --- the real operations: LNet PUTs and GETs --- */
+
 static int nidmap_by_name_resolve(void *arg, const char *name,
 				  struct nidmap_rec *rec)
 {
@@ -140,125 +293,209 @@ static void nidmap_by_name_refresh(void *arg)
 	nidmap_sub_refresh(NIDMAP_REQ_TIMEOUT);
 }
 
+/* A try's outcome from its events: 0 when sent (and ACKed or replied). */
+static int nidmap_by_name_verdict(const struct nidmap_by_name *op)
+{
+	if (op->status)
+		return op->status;
+	if (!op->sent || (op->want_answer && !op->answered))
+		return -EIO;
+	return 0;
+}
+
+/* Atomic context, LNet's lock held: no LNet call here. */
 static void nidmap_by_name_event(struct lnet_event *ev)
 {
-	struct nidmap_by_name *s = ev->md_user_ptr;
+	struct nidmap_by_name *op = ev->md_user_ptr;
 
-	spin_lock(&s->lock);
-	if (ev->status && !s->status)
-		s->status = ev->status;
-	if (ev->type == LNET_EVENT_SEND)
-		s->sent = true;
-	if (ev->type == LNET_EVENT_ACK)
-		s->acked = true;
+	if (ev->status && !op->status)
+		op->status = ev->status;
+	if (ev->type == LNET_EVENT_SEND) {
+		op->sent = true;
+	} else if (ev->type == LNET_EVENT_ACK) {
+		op->answered = true;
+	} else if (ev->type == LNET_EVENT_REPLY) {
+		op->answered = true;
+		if (!ev->status)
+			op->res.mlength = ev->mlength;
+	}
 	if (ev->unlinked)
-		s->unlinked = true;
-	spin_unlock(&s->lock);
-	wake_up(&s->waitq);
+		nidmap_by_name_tried(op, nidmap_by_name_verdict(op));
+	else if (ev->status)
+		/* The send failed: no ACK or REPLY comes, the MD stays. */
+		queue_work(system_unbound_wq, &op->unlink_work);
+}
+
+static void nidmap_by_name_unlink(struct work_struct *work)
+{
+	struct nidmap_by_name *op = container_of(work, struct nidmap_by_name,
+						 unlink_work);
+
+	lnet_md_unlink(op->mdh);
 }
 
 /*
- * One PUT to @nid: 0 once sent (and ACKed if asked); NIDMAP_PUT_SKIPPED
- * when lnet_put() refuses at once with -EHOSTUNREACH (no NI of ours and
- * no route on @nid's net: nothing was sent); or the failure's -errno.
+ * One PUT or GET to @nid, ended by its MD's unlinking (LNet ends every
+ * operation; transaction_timeout bounds it).  When lnet_put() or
+ * lnet_get() refuses at once, the MD is unlinked here and its UNLINK
+ * event ends the try: NIDMAP_PUT_SKIPPED for -EHOSTUNREACH (no NI of ours
+ * and no route on @nid's net: nothing was sent), else the error.
  */
-static int nidmap_by_name_put(void *arg, const struct lnet_nid *nid)
+static int nidmap_by_name_lnet_start(void *arg, struct nidmap_by_name *op,
+				     const struct lnet_nid *nid)
 {
-	struct nidmap_by_name *s = arg;
-	const struct nidmap_put *p = s->put;
+	const struct nidmap_put *p = &op->xfer;
 	struct lnet_processid dest = { .nid = *nid, .pid = p->pid };
-	bool ack = p->ack == LNET_ACK_REQ;
-	struct lnet_handle_md mdh;
 	struct lnet_md md = {
 		.start = p->start,
 		.length = p->length,
 		.options = p->options & LNET_MD_KIOV,
-		.threshold = ack ? 2 : 1,
-		.user_ptr = s,
+		.threshold = op->want_answer ? 2 : 1,
+		.user_ptr = op,
 		.handler = nidmap_by_name_event,
 	};
-	bool done;
 	int rc;
 
-	s->status = 0;
-	s->sent = false;
-	s->acked = false;
-	s->unlinked = false;
-	rc = lnet_md_bind(&md, LNET_UNLINK, &mdh);
+	/* The last try's MD is gone: its unlink must not find this one. */
+	cancel_work_sync(&op->unlink_work);
+	op->status = 0;
+	op->sent = false;
+	op->answered = false;
+	rc = lnet_md_bind(&md, LNET_UNLINK, &op->mdh);
 	if (rc)
 		return rc;
-	rc = lnet_put(NULL, mdh, p->ack, &dest, p->portal, p->match_bits,
-		      p->offset, p->hdr_data);
+	if (op->is_get)
+		rc = lnet_get(NULL, op->mdh, &dest, p->portal, p->match_bits,
+			      p->offset);
+	else
+		rc = lnet_put(NULL, op->mdh, p->ack, &dest, p->portal,
+			      p->match_bits, p->offset, p->hdr_data);
 	if (rc) {
-		lnet_md_unlink(mdh);
-		return rc == -EHOSTUNREACH ? NIDMAP_PUT_SKIPPED : rc;
+		op->status = rc == -EHOSTUNREACH ? NIDMAP_PUT_SKIPPED : rc;
+		lnet_md_unlink(op->mdh);
 	}
-	/* LNet ends every operation (transaction_timeout bounds it). */
-	wait_event_idle(s->waitq, READ_ONCE(s->unlinked) ||
-			(READ_ONCE(s->sent) && READ_ONCE(s->status)));
-	spin_lock_bh(&s->lock);
-	done = s->unlinked;
-	rc = s->status;
-	if (!rc && (!s->sent || (ack && !s->acked)))
-		rc = -EIO;
-	spin_unlock_bh(&s->lock);
-	if (!done) {
-		/* The send failed: no ACK will come, the MD is still there. */
-		lnet_md_unlink(mdh);
-		wait_event_idle(s->waitq, READ_ONCE(s->unlinked));
-	}
-	return rc;
+	return NIDMAP_TRY_PENDING;
 }
 
-static const struct nidmap_by_name_ops nidmap_by_name_ops = {
+static void nidmap_by_name_lnet_fini(void *arg)
+{
+	struct nidmap_by_name *op = arg;
+
+	cancel_work_sync(&op->unlink_work);
+	lnet_ni_fini();
+}
+
+static const struct nidmap_by_name_ops nidmap_by_name_lnet_ops = {
 	.resolve	= nidmap_by_name_resolve,
 	.refresh	= nidmap_by_name_refresh,
-	.put		= nidmap_by_name_put,
+	.start		= nidmap_by_name_lnet_start,
+	.fini		= nidmap_by_name_lnet_fini,
 };
 
+/* Start a real send by name of @xfer (a GET if @is_get). */
+static int nidmap_by_name_lnet(const char *name, const struct nidmap_put *xfer,
+			       bool is_get, nidmap_by_name_done_t done,
+			       void *arg)
+{
+	struct nidmap_by_name *op;
+	int rc;
+
+	if ((xfer->options & ~LNET_MD_KIOV) || !done)
+		return -EINVAL;
+	if (!lnet_is_configured())
+		return -ENETDOWN;
+	op = nidmap_by_name_alloc(name);
+	if (IS_ERR(op))
+		return PTR_ERR(op);
+	rc = lnet_ni_init();
+	if (rc) {
+		kfree(op);
+		return rc;
+	}
+	op->xfer = *xfer;
+	op->is_get = is_get;
+	op->want_answer = is_get || xfer->ack == LNET_ACK_REQ;
+	INIT_WORK(&op->unlink_work, nidmap_by_name_unlink);
+	nidmap_by_name_go(op, &nidmap_by_name_lnet_ops, op, done, arg);
+	return 0;
+}
+
 /**
- * nidmap_put_by_name() - PUT to a target by its name (NID-amnesia)
+ * nidmap_put_by_name() - PUT to a target by its name (NID-amnesia),
+ *	asynchronously
  * @name: the target, as registered in the nidmap table
  * @put: the PUT: the data (@put->start, @put->length, LNET_MD_KIOV in
  *	@put->options for a bio_vec array), where it goes (@put->pid,
  *	@put->portal, @put->match_bits, @put->offset) and @put->hdr_data,
  *	as for lnet_md_bind() and lnet_put(); @put->ack LNET_ACK_REQ to
- *	wait for the target's ACK, else for the send only
- * @res: set to what was done: the NID that took the PUT, the entry's
- *	version, NIDs skipped and failed, resolutions
+ *	wait for the target's ACK, else for the send only.  Copied: it
+ *	need not outlive the call (the data does).
+ * @done: called exactly once when the send is over (0 or -errno, and
+ *	what was done: the NID that took the PUT, the entry's version,
+ *	NIDs skipped and failed, resolutions), in process context, never
+ *	from within this call
+ * @arg: for @done
  *
  * The name is resolved through this node's copy of the table (or, on a
  * publisher that does not subscribe, its table); the target's NIDs are
- * tried in failover order, one PUT at a time, each waited for.  A NID on
- * a net we have no NI on and no route to is skipped at once.  When all
- * fail, the subscriber fetches (up to its request timeout) and the name
- * is resolved again: a changed entry's NIDs are tried in turn.  The
- * caller never handles a NID.  nidmap binds its own MD over the data for
- * each try: the caller's buffer must stay valid until the call returns,
- * and gets no LNet event.
+ * tried in failover order, one PUT at a time.  A NID on a net we have no
+ * NI on and no route to is skipped at once.  When all fail, the
+ * subscriber fetches (up to its request timeout) and the name is
+ * resolved again: a changed entry's NIDs are tried in turn.  The caller
+ * never handles a NID.  nidmap binds its own MD over the data for each
+ * try: the data must stay valid until @done runs, and the caller gets no
+ * LNet event.
  *
- * Context: process context; sleeps (each try up to LNet's
- * transaction_timeout).
- * Return: 0; -ENOENT no such target; -ENODEV this node has no table
- * (neither subscriber nor publisher); -EHOSTUNREACH none of its NIDs is
- * reachable from here; -ENETDOWN LNet is down; the last try's error
- * (e.g. -ETIMEDOUT, -ECONNREFUSED).
+ * Status given to @done: 0; -ENOENT no such target; -ENODEV this node
+ * has no table (neither subscriber nor publisher); -EHOSTUNREACH none
+ * of its NIDs is reachable from here; the last try's error (e.g.
+ * -ETIMEDOUT, -ECONNREFUSED, -EIO no ACK).
+ *
+ * Context: process context.
+ * Return: 0 (@done will be called); -EINVAL a bad name, options or no
+ * @done; -ENETDOWN LNet is down; -ENOMEM (@done will not be called).
  */
 int nidmap_put_by_name(const char *name, const struct nidmap_put *put,
-		       struct nidmap_by_name_res *res)
+		       nidmap_by_name_done_t done, void *arg)
 {
-	struct nidmap_by_name s = { .put = put };
-	int rc;
-
-	if (!lnet_is_configured())
-		return -ENETDOWN;
-	rc = lnet_ni_init();
-	if (rc)
-		return rc;
-	spin_lock_init(&s.lock);
-	init_waitqueue_head(&s.waitq);
-	rc = nidmap_by_name_run(&nidmap_by_name_ops, &s, name, res);
-	lnet_ni_fini();
-	return rc;
+	return nidmap_by_name_lnet(name, put, false, done, arg);
 }
 EXPORT_SYMBOL_GPL(nidmap_put_by_name);
+
+/**
+ * nidmap_get_by_name() - GET from a target by its name (NID-amnesia),
+ *	asynchronously
+ * @name: the target, as registered in the nidmap table
+ * @get: the GET: the sink (@get->start, @get->length, LNET_MD_KIOV in
+ *	@get->options for a bio_vec array) and what it asks for
+ *	(@get->pid, @get->portal, @get->match_bits, @get->offset), as for
+ *	lnet_md_bind() and lnet_get().  Copied: it need not outlive the
+ *	call (the sink does).
+ * @done: called exactly once when the GET is over, as for
+ *	nidmap_put_by_name(); on success res->mlength is the bytes the
+ *	REPLY brought
+ * @arg: for @done
+ *
+ * As nidmap_put_by_name(): the NIDs tried in failover order, one GET at
+ * a time, until one REPLY arrives; the sink must stay valid until @done
+ * runs (a failed try may have written part of it).
+ *
+ * Context: process context.
+ * Return: as nidmap_put_by_name().
+ */
+int nidmap_get_by_name(const char *name, const struct nidmap_get *get,
+		       nidmap_by_name_done_t done, void *arg)
+{
+	struct nidmap_put xfer = {
+		.start = get->start,
+		.length = get->length,
+		.options = get->options,
+		.pid = get->pid,
+		.portal = get->portal,
+		.match_bits = get->match_bits,
+		.offset = get->offset,
+	};
+
+	return nidmap_by_name_lnet(name, &xfer, true, done, arg);
+}
+EXPORT_SYMBOL_GPL(nidmap_get_by_name);

@@ -244,6 +244,7 @@ static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
 {
 	char buf[128], name[NIDMAP_NAME_MAX], nidstr[LNET_NIDSTR_SIZE];
 	struct nidmap_by_name_res res = { };
+	struct nidmap_by_name_wait w;
 	struct nidmap_put put = {
 		.pid = LNET_PID_LUSTRE,
 		.portal = NIDMAP_PORTAL,
@@ -272,7 +273,13 @@ static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
 	put.length = len;
 	put.hdr_data = seed;
 	mutex_lock(&nidmap_test.lock);
-	rc = nidmap_put_by_name(name, &put, &res);
+	init_completion(&w.done);
+	rc = nidmap_put_by_name(name, &put, nidmap_by_name_wake, &w);
+	if (!rc) {
+		wait_for_completion(&w.done);
+		rc = w.status;
+		res = w.res;
+	}
 	lnet_nid_to_str(&res.nid, nidstr, sizeof(nidstr));
 	scnprintf(nidmap_test.last, sizeof(nidmap_test.last),
 		  "rc=%d nid=%s version=%llu resolves=%u skipped=%u failed=%u\n",

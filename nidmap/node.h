@@ -150,6 +150,8 @@ typedef int (*nidmap_send_fn)(const struct lnet_processid *dest, u64 match,
 			      void *buf, unsigned int len,
 			      void (*done)(void *arg, int status), void *arg);
 int nidmap_transport_init(void);
+void nidmap_live_get(void);
+void nidmap_live_put(void);
 void nidmap_transport_fini(void);
 
 /* --- copy.c: a subscriber's copy of the table --- */

@@ -65,7 +65,20 @@ void nidmap_hdr_init(struct nidmap_hdr *hdr, u16 type)
 	hdr->incarnation = nidmap_inc;
 }
 
-static void nidmap_live_put(void)
+/**
+ * nidmap_live_get() - one more operation that nidmap_transport_fini()
+ *	waits for (a send by name)
+ */
+void nidmap_live_get(void)
+{
+	atomic_inc(&nidmap_live);
+}
+
+/**
+ * nidmap_live_put() - an operation counted by nidmap_live_get() (or a
+ *	send or request) is over
+ */
+void nidmap_live_put(void)
 {
 	if (atomic_dec_and_test(&nidmap_live))
 		wake_up(&nidmap_live_waitq);
