@@ -9,7 +9,8 @@
  *   or it is a recovery ping: then it leaves by that NI (a recovery ping
  *   without a source by the NI it recovers) and crosses its LND, so that
  *   a local NI's recovery ping tests the NI (spec features 3c, 4a:
- *   Lustre shortcuts only these sends);
+ *   Lustre shortcuts only these sends); the peer NI of the NID is found
+ *   or made either way, as Lustre's is;
  * - a response (ACK, REPLY) goes back by the NID its request came from
  *   (msg_from), and a message given a source NID leaves by it, to exactly
  *   the NID given;
@@ -428,7 +429,7 @@ static struct lnet_peer_ni *lnet_select_final(const struct lnet_nid *dst,
  * @nip: out: the local NI (0@lo for a local @dst, but see
  *	lnet_select_local())
  * @lpnip: out: the peer NI, NULL for 0@lo; created for a new NID (one
- *	of ours too, when a send to it crosses its NI)
+ *	of ours too: then not given for a send by 0@lo)
  * @finalp: out: ANY, or for a routed send (the peer NI a gateway's) the
  *	final destination, @dst or, for a multi-rail destination we choose
  *	for, another of its NIDs (NULL: not asked; a router's onward send
@@ -462,8 +463,19 @@ int lnet_select_pathway_locked(const struct lnet_nid *dst,
 	ni = lnet_select_local(&the_lnet.ln_nets, the_lnet.ln_loni, to, self,
 			       recovery);
 	if (ni == the_lnet.ln_loni) {
+		/*
+		 * Lustre finds or makes the peer NI of any NID but 0@lo
+		 * before it shortcuts a send to one of ours (spec features
+		 * 4a): after a ping of our NID its peer exists, as there.
+		 */
 		*nip = ni;
 		*lpnip = NULL;
+		if (lnet_nid_net(to) != ni->ni_net->net_id) {
+			ni = lnet_local_ni_in(&the_lnet.ln_nets, to);
+			lpni = lnet_peer_ni_get_locked(to, ni);
+			if (lpni)
+				lpni->lpni_last_used = jiffies;
+		}
 		return 0;
 	}
 	if (ni)		/* through that NI, to exactly @to */

@@ -1296,6 +1296,15 @@ must_fail "import of an invalid CPT" "invalid CPT '\[0,1\]'" \
 	"$LNETCTL" import "$T/bad4.yaml"
 "$LNETCTL" export --backup | expect_yaml "export after refused imports" \
 	"$T/stock.before"
+# a ping of our own NID makes its peer, as stock's (spec features 4a: only
+# 0@lo is sent before the peer NI is found or made; the ping still goes by
+# 0@lo): peer show -v 4 shows that peer NI, its statistics and udsp info
+"$LNETCTL" ping "${!my_ip}@tcp" >/dev/null || fail "ping of our own NID"
+"$LNETCTL" peer show -v 4 --nid "${!my_ip}@tcp" >"$T/self.v4" 2>&1 &&
+	grep -q "^      -     nid: ${!my_ip}@tcp\$" "$T/self.v4" &&
+	grep -q '^ *get_rtt_samples: [0-9]' "$T/self.v4" &&
+	grep -q '^ *udsp info:$' "$T/self.v4" ||
+	{ cat "$T/self.v4"; fail "peer show -v 4 of our own NID after its ping"; }
 "$LNETCTL" lnet unconfigure || fail "lnet unconfigure (stock_forms end)"
 "$LNETCTL" lnet configure || fail "lnet configure (stock_forms end)"
 
