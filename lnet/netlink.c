@@ -929,7 +929,8 @@ static int lnet_genl_global_set(struct sk_buff *skb, struct genl_info *info)
  * initial network namespace.  The family is netnsok, so that a process in
  * another namespace finds it and is told why nothing works there, rather
  * than finding no family at all.  Every doit (pre_doit) and every dump
- * (its dumpit: .start has no extack on this kernel) calls this first.
+ * (its dumpit: .start has no extack on this kernel) calls this first;
+ * so do the families of the modules on LNet (lnet_nidmap.ko).
  *
  * Return: 0 from the initial namespace, else -EOPNOTSUPP.
  */
@@ -942,6 +943,7 @@ int lnet_genl_netns_check(const struct sk_buff *skb,
 		       "LNet runs only in the initial network namespace");
 	return -EOPNOTSUPP;
 }
+EXPORT_SYMBOL_GPL(lnet_genl_netns_check);
 
 /*
  * Changes need CAP_NET_ADMIN.  The check is ours rather than the genl

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 
 #include <lnet/ctl.h>
+#include <lnet/genl.h>
 #include <lnet/nid.h>
 #include <uapi/lnet/lnet_genl.h>
 
@@ -17,8 +18,6 @@ extern struct genl_family lnet_genl_family;
 /* Serializes the requests that change state. */
 extern struct mutex lnet_genl_mutex;
 
-int lnet_genl_netns_check(const struct sk_buff *skb,
-			  struct netlink_ext_ack *extack);
 int lnet_genl_parse_nid(const struct nlattr *attr, struct lnet_nid *nid,
 			struct netlink_ext_ack *extack);
 int lnet_genl_put_nid(struct sk_buff *skb, int type,

@@ -2,16 +2,19 @@
 /*
  * The "nidmap" generic netlink family (include/uapi/lnet/nidmap_genl.h):
  * start and stop the roles, register a target, show the state and
- * counters, list a table with its versions, look a target up.  Strict policies, extack
- * messages, CAP_NET_ADMIN for every command (a table lists the cluster's
- * addresses).  parallel_ops: REGISTER waits for the publisher's answer
- * and must not hold genl_mutex meanwhile; nidmap_cfg_lock serialises the
- * rest.
+ * counters, list a table with its versions, look a target up.  Strict
+ * policies, extack messages, CAP_NET_ADMIN for every command (a table
+ * lists the cluster's addresses).  netnsok like lnet's family, and every
+ * request from another network namespace refused as there
+ * (lnet_genl_netns_check(): LNet is the initial namespace's).
+ * parallel_ops: REGISTER waits for the publisher's answer and must not
+ * hold genl_mutex meanwhile; nidmap_cfg_lock serialises the rest.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <kunit/visibility.h>
+#include <lnet/genl.h>
 
 #include "node.h"
 
@@ -82,6 +85,10 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_genl_policy);
 static int nidmap_genl_pre_doit(const struct genl_ops *ops,
 				struct sk_buff *skb, struct genl_info *info)
 {
+	int rc = lnet_genl_netns_check(skb, info->extack);
+
+	if (rc)
+		return rc;
 	if (netlink_capable(skb, CAP_NET_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG(info->extack, "this request needs CAP_NET_ADMIN");
@@ -475,17 +482,22 @@ static int nidmap_put_entry(void *arg, const struct nidmap_rec *rec)
 	return 0;
 }
 
+/* A dump has no pre_doit: the namespace is checked here, first. */
 static int nidmap_genl_table(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **tb = genl_dumpit_info(cb)->attrs;
 	struct nidmap_dump d = { .skb = skb, .cb = cb };
 	struct nidmap_extract res;
 	struct nidmap_table *t;
 	struct nidmap_copy *c;
+	struct nlattr **tb;
 	struct lnet_nid pub;
 	bool subscribed;
-	int rc = 0;
+	int rc;
 
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
+	tb = genl_dumpit_info(cb)->attrs;
 	if (!tb[NIDMAP_A_SOURCE]) {
 		NL_SET_ERR_MSG(cb->extack, "which table (publisher or copy)");
 		return -EINVAL;
@@ -587,6 +599,7 @@ static struct genl_family nidmap_genl_family __ro_after_init = {
 	.policy		= nidmap_genl_policy,
 	.module		= THIS_MODULE,
 	.parallel_ops	= true,
+	.netnsok	= true,
 	.pre_doit	= nidmap_genl_pre_doit,
 	.ops		= nidmap_genl_ops,
 	.n_ops		= ARRAY_SIZE(nidmap_genl_ops),
