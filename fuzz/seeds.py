@@ -399,7 +399,8 @@ def nidmap_seeds():
     v6 = (2, 0, bytes.fromhex("20010db8000000000000000000000003"))
     ib = (5, 1, bytes([10, 0, 0, 9]))
     out = {"notice_example": w["notice_example"],
-           "register_example": w["register_example"]}
+           "register_example": w["register_example"],
+           "register_batch_example": w["register_batch_example"]}
     for be in (False, True):
         sfx = "_be" if be else ""
         recs = nidmap_rec("lustre-OST0000", [v4, v6], version=11, be=be) + \
@@ -431,6 +432,13 @@ def nidmap_seeds():
                                                  version=58, base=3, be=be)
         out["subscribe_relay" + sfx] = nidmap_msg(5, flags=0x20000,
                                                   version=7, be=be)
+        # A batch (nidmap.rst "Registering in a batch"): an addition, a
+        # router's registration with its nets, a removal.
+        out["register_batch" + sfx] = nidmap_msg(
+            4, nidmap_rec("fs-MDT0000", [(2, 0, bytes([10, 0, 0, 1]))],
+                          be=be) +
+            nidmap_rec("rtr1", [ib], [0x50001, 0x20000], flags=2, be=be) +
+            nidmap_rec("fs-OST0001", flags=1, be=be), 3, be=be)
         out["register_auth" + sfx] = nidmap_msg(
             4, nidmap_rec("lustre-OST0001", [v6, v4], be=be), 1, flags=1,
             trailer=bytes(range(32)), be=be)

@@ -20,6 +20,8 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <asm/unaligned.h>
+#include <net/genetlink.h>
 
 #include "../nidmap/api.h"
 #include "../nidmap/node.h"
@@ -376,8 +378,279 @@ static void nidmap_pub_register(struct kunit *test)
 	nidmap_table_destroy(t);
 }
 
-/* Sending by name over fakes: the table's answers and the network. */
-/* How the fake tries end. */
+/* Record @i of the largest size: 63-byte name, 16 NIDs, a router's 16 nets. */
+static void big_rec(int i, struct nidmap_rec *rec)
+{
+	int k;
+
+	memset(rec, 0, sizeof(*rec));
+	memset(rec->name, 'r', NIDMAP_NAME_MAX - 1);
+	snprintf(rec->name + NIDMAP_NAME_MAX - 5, 5, "%04x", i);
+	rec->flags = NIDMAP_R_ROUTER;
+	rec->nnids = NIDMAP_NIDS_MAX;
+	rec->nnets = NIDMAP_NETS_MAX;
+	for (k = 0; k < NIDMAP_NIDS_MAX; k++) {
+		rec->nids[k].nid_size = 12;
+		rec->nids[k].nid_type = LNET_LND_SOCK;
+		rec->nids[k].nid_num = cpu_to_be16(k);
+		rec->nids[k].nid_addr[0] = cpu_to_be32(0x20010db8);
+		rec->nids[k].nid_addr[3] = cpu_to_be32(i << 8 | k);
+		rec->nets[k] = LNET_LND_SOCK << 16 | (k + 1);
+	}
+}
+
+/*
+ * A batch REGISTER (nidmap_register_encode(), the registrant's): 256
+ * records of the largest size fit a publisher's request buffer, decode
+ * back in both byte orders record for record, and the publisher applies
+ * them in one version step each; 0 or 257 records are refused by the
+ * encoder, and a count of 257 or 0, or more records than the body
+ * holds, by the decoder.  A batch refused at its last record changes nothing.
+ */
+static void nidmap_register_batch(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 512,
+				     .max_tombstones = 8 };
+	struct nidmap_table *t = nidmap_table_create(&lim, 5);
+	size_t size = NIDMAP_HDR_SIZE + (NIDMAP_REGISTER_MAX + 1) *
+		      NIDMAP_REC_MAX;
+	int n = NIDMAP_REGISTER_MAX, len, i, pass;
+	struct nidmap_rec *recs, *got;
+	struct nidmap_msg msg, rep;
+	struct nidmap_iter it;
+	struct lnet_nid a;
+	u8 *buf, *p;
+
+	recs = kunit_kcalloc(test, n + 1, sizeof(*recs), GFP_KERNEL);
+	got = kunit_kzalloc(test, sizeof(*got), GFP_KERNEL);
+	buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i <= n; i++)
+		big_rec(i, &recs[i]);
+	KUNIT_EXPECT_EQ(test, nidmap_register_encode(recs, 0, 1, buf, size),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, nidmap_register_encode(recs, n + 1, 1, buf,
+						     size), -EINVAL);
+	len = nidmap_register_encode(recs, n, 21, buf, NIDMAP_HDR_SIZE +
+				     n * NIDMAP_REC_MAX - 8);
+	KUNIT_EXPECT_EQ(test, len, -ENOSPC);
+	len = nidmap_register_encode(recs, n, 21, buf, size);
+	KUNIT_ASSERT_EQ(test, len, NIDMAP_HDR_SIZE + n * NIDMAP_REC_MAX);
+	KUNIT_EXPECT_LE(test, len, NIDMAP_PUB_RX_SIZE);
+	for (pass = 0; pass < 2; pass++) {
+		p = kunit_kmalloc(test, len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		memcpy(p, buf, len);
+		if (pass)
+			KUNIT_ASSERT_EQ(test, nidmap_msg_swab(p, len), 0);
+		KUNIT_ASSERT_EQ(test, nidmap_msg_decode(p, len, &msg), 0);
+		KUNIT_EXPECT_EQ(test, msg.hdr.type, NIDMAP_REGISTER);
+		KUNIT_EXPECT_EQ(test, msg.hdr.count, (u32)n);
+		nidmap_iter_init(&it, &msg);
+		for (i = 0; i < n; i++) {
+			KUNIT_ASSERT_TRUE(test, nidmap_iter_rec(&it, got));
+			KUNIT_EXPECT_EQ(test, memcmp(got, &recs[i],
+						     sizeof(*got)), 0);
+		}
+		KUNIT_EXPECT_FALSE(test, nidmap_iter_rec(&it, got));
+		kunit_kfree(test, p);
+	}
+
+	/* Hostile counts: 257, and one more than the body holds. */
+	p = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(p, buf, len);
+	put_unaligned_le32(n + 1, p + 64);
+	KUNIT_EXPECT_EQ(test, nidmap_msg_decode(p, len, &msg), -E2BIG);
+	put_unaligned_le32(2, p + 64);
+	put_unaligned_le32(NIDMAP_HDR_SIZE + NIDMAP_REC_MAX, p + 12);
+	KUNIT_EXPECT_EQ(test, nidmap_msg_decode(p, NIDMAP_HDR_SIZE +
+						NIDMAP_REC_MAX, &msg),
+			-EPROTO);
+	/* And none at all. */
+	put_unaligned_le32(0, p + 64);
+	put_unaligned_le32(NIDMAP_HDR_SIZE, p + 12);
+	KUNIT_EXPECT_EQ(test, nidmap_msg_decode(p, NIDMAP_HDR_SIZE, &msg),
+			-EPROTO);
+
+	/* The publisher takes the 256 in order, one version each. */
+	a = recs[0].nids[0];
+	answer(test, t, buf, len, &a, &rep);
+	KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_OK);
+	KUNIT_EXPECT_EQ(test, rep.hdr.version, (u64)n);
+	KUNIT_EXPECT_EQ(test, nidmap_table_count(t, NULL), (u32)n);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[n - 1].name, got),
+			0);
+	KUNIT_EXPECT_EQ(test, got->version, (u64)n);
+	KUNIT_EXPECT_EQ(test, memcmp(got->nids, recs[n - 1].nids,
+				     sizeof(got->nids)), 0);
+
+	/* 255 changes and a removal of an unknown target: all undone. */
+	for (i = 0; i < n - 1; i++)
+		swap(recs[i].nids[0], recs[i].nids[1]);
+	memset(&recs[n - 1], 0, sizeof(recs[n - 1]));
+	strscpy(recs[n - 1].name, "fs-MDT0000", sizeof(recs[n - 1].name));
+	recs[n - 1].flags = NIDMAP_R_DELETED;
+	len = nidmap_register_encode(recs, n, 22, buf, size);
+	KUNIT_ASSERT_GT(test, len, 0);
+	answer(test, t, buf, len, &a, &rep);
+	KUNIT_EXPECT_EQ(test, rep.hdr.status, NIDMAP_ST_NOENT);
+	KUNIT_EXPECT_EQ(test, rep.hdr.base, (u64)(n - 1));
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), (u64)n);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[0].name, got), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&got->nids[0], &recs[0].nids[1]));
+	nidmap_table_destroy(t);
+}
+
+/* @skb's attributes parsed as the family parses REGISTER (liberal). */
+static int parse_register(struct kunit *test, struct sk_buff *skb,
+			  struct nlattr **tb, struct netlink_ext_ack *ext,
+			  struct nidmap_rec *recs, const struct nlattr **names)
+{
+	struct genl_info info = { .attrs = tb, .extack = ext };
+
+	memset(ext, 0, sizeof(*ext));
+	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, NIDMAP_A_MAX,
+						   (struct nlattr *)skb->data,
+						   skb->len, nidmap_genl_policy,
+						   ext), 0);
+	return nidmap_genl_recs(&info, recs, names);
+}
+
+/* A target nest: @name, and @nnids NIDs 10.0.0.k@tcp, or DELETE. */
+static void put_target(struct sk_buff *skb, int type, const char *name,
+		       int nnids)
+{
+	struct nlattr *el = nla_nest_start(skb, type), *nids;
+	char s[32];
+	int k;
+
+	nla_put_string(skb, NIDMAP_A_NAME, name);
+	if (nnids < 0) {
+		nla_put_flag(skb, NIDMAP_A_DELETE);
+	} else if (nnids) {
+		nids = nla_nest_start(skb, NIDMAP_A_NIDS);
+		for (k = 0; k < nnids; k++) {
+			snprintf(s, sizeof(s), "10.0.%d.%d@tcp", k / 250,
+				 k % 250 + 1);
+			nla_put_string(skb, NIDMAP_A_NID, s);
+		}
+		nla_nest_end(skb, nids);
+	}
+	nla_nest_end(skb, el);
+}
+
+/*
+ * REGISTER's netlink form: one target (NAME, NIDS), or TARGETS of 1 to
+ * 256 (each NAME and NIDS or DELETE), in order; refused with an extack
+ * message: 257 targets, none, TARGETS beside NAME, a target without
+ * NIDS, one of 17 NIDs, an attribute a target does not take.
+ */
+static void nidmap_register_netlink(struct kunit *test)
+{
+	struct nidmap_rec *recs = kunit_kcalloc(test, NIDMAP_REGISTER_MAX,
+						sizeof(*recs), GFP_KERNEL);
+	const struct nlattr **names = kunit_kcalloc(test, NIDMAP_REGISTER_MAX,
+						    sizeof(*names),
+						    GFP_KERNEL);
+	struct nlattr **tb = kunit_kcalloc(test, NIDMAP_A_MAX + 1,
+					   sizeof(*tb), GFP_KERNEL);
+	struct netlink_ext_ack ext;
+	struct nlattr *targets, *el;
+	struct sk_buff *skb;
+	char name[16];
+	int i, rc;
+
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	skb = alloc_skb(256 * 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+
+	/* One target. */
+	nla_put_string(skb, NIDMAP_A_NAME, "fs-MDT0000");
+	targets = nla_nest_start(skb, NIDMAP_A_NIDS);
+	nla_put_string(skb, NIDMAP_A_NID, "10.0.0.1@tcp");
+	nla_nest_end(skb, targets);
+	KUNIT_EXPECT_EQ(test, parse_register(test, skb, tb, &ext, recs, names),
+			1);
+	KUNIT_EXPECT_STREQ(test, recs[0].name, "fs-MDT0000");
+	KUNIT_EXPECT_EQ(test, recs[0].nnids, 1);
+
+	/* 256: additions and removals in turn, in order. */
+	skb_trim(skb, 0);
+	targets = nla_nest_start(skb, NIDMAP_A_TARGETS);
+	for (i = 0; i < NIDMAP_REGISTER_MAX; i++) {
+		snprintf(name, sizeof(name), "fs-OST%04x", i);
+		put_target(skb, i + 1, name, i & 1 ? -1 : 1 + i % 16);
+	}
+	nla_nest_end(skb, targets);
+	KUNIT_ASSERT_EQ(test, parse_register(test, skb, tb, &ext, recs, names),
+			NIDMAP_REGISTER_MAX);
+	for (i = 0; i < NIDMAP_REGISTER_MAX; i++) {
+		snprintf(name, sizeof(name), "fs-OST%04x", i);
+		KUNIT_EXPECT_STREQ(test, recs[i].name, name);
+		KUNIT_EXPECT_STREQ(test, (const char *)nla_data(names[i]),
+				   name);
+		KUNIT_EXPECT_EQ(test, recs[i].flags,
+				i & 1 ? NIDMAP_R_DELETED : 0);
+		KUNIT_EXPECT_EQ(test, recs[i].nnids, i & 1 ? 0 : 1 + i % 16);
+	}
+
+	/* 257. */
+	skb_trim(skb, 0);
+	targets = nla_nest_start(skb, NIDMAP_A_TARGETS);
+	for (i = 0; i <= NIDMAP_REGISTER_MAX; i++)
+		put_target(skb, 1, "fs-MDT0000", -1);
+	nla_nest_end(skb, targets);
+	KUNIT_EXPECT_EQ(test, parse_register(test, skb, tb, &ext, recs, names),
+			-E2BIG);
+	KUNIT_EXPECT_STREQ(test, ext._msg,
+			   "at most 256 targets in one registration");
+
+	/* None. */
+	skb_trim(skb, 0);
+	nla_nest_end(skb, nla_nest_start(skb, NIDMAP_A_TARGETS));
+	KUNIT_EXPECT_EQ(test, parse_register(test, skb, tb, &ext, recs, names),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, ext._msg, "no target");
+
+	/* TARGETS and NAME. */
+	nla_put_string(skb, NIDMAP_A_NAME, "fs-MDT0000");
+	KUNIT_EXPECT_EQ(test, parse_register(test, skb, tb, &ext, recs, names),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, ext._msg);
+
+	/* A target without NIDs, then one of 17 NIDs. */
+	for (i = 0; i < 2; i++) {
+		skb_trim(skb, 0);
+		targets = nla_nest_start(skb, NIDMAP_A_TARGETS);
+		put_target(skb, 1, "fs-MDT0000", 1);
+		put_target(skb, 2, "fs-MDT0001", i ? NIDMAP_NIDS_MAX + 1 : 0);
+		nla_nest_end(skb, targets);
+		rc = parse_register(test, skb, tb, &ext, recs, names);
+		KUNIT_EXPECT_EQ(test, rc, i ? -E2BIG : -EINVAL);
+		KUNIT_EXPECT_NOT_NULL(test, ext._msg);
+	}
+
+	/* An attribute a target does not take (strict within TARGETS). */
+	skb_trim(skb, 0);
+	targets = nla_nest_start(skb, NIDMAP_A_TARGETS);
+	el = nla_nest_start(skb, 1);
+	nla_put_string(skb, NIDMAP_A_NAME, "fs-MDT0000");
+	nla_put_flag(skb, NIDMAP_A_DELETE);
+	nla_put_string(skb, NIDMAP_A_PUBLISHER, "10.0.0.9@tcp");
+	nla_nest_end(skb, el);
+	nla_nest_end(skb, targets);
+	KUNIT_EXPECT_LT(test, parse_register(test, skb, tb, &ext, recs,
+					     names), 0);
+	kfree_skb(skb);
+}
+
+/* Sending by name over fakes: how the fake tries end. */
 enum fake_mode {
 	FAKE_AT_ONCE,		/* start() gives the outcome */
 	FAKE_INLINE,		/* tried() before start() returns PENDING */
@@ -655,6 +928,8 @@ static struct kunit_case nidmap_copy_cases[] = {
 	KUNIT_CASE(nidmap_copy_random),
 	KUNIT_CASE(nidmap_copy_refuses),
 	KUNIT_CASE(nidmap_pub_register),
+	KUNIT_CASE(nidmap_register_batch),
+	KUNIT_CASE(nidmap_register_netlink),
 	KUNIT_CASE(nidmap_by_name_failover),
 	{}
 };

@@ -58,6 +58,38 @@ static const u8 register_example[144] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03,
 };
 
+/*
+ * The documented batch REGISTER: fs-MDT0000 at 10.0.0.1@tcp added, and
+ * fs-OST0001 removed, in one message (incarnation 2, seq 8).
+ */
+static const u8 register_batch_example[160] = {
+	0x50, 0x41, 0x4d, 0x4e, 0x01, 0x00, 0x04, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0xa0, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* record 0: version 0, flags 0, name_len 11, 1 NID, 0 nets */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x0b, 0x01, 0x00, 0x00, 0x00, 0x00,
+	/* "fs-MDT0000" */
+	0x66, 0x73, 0x2d, 0x4d, 0x44, 0x54, 0x30, 0x30,
+	0x30, 0x30, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* 10.0.0.1@tcp, then 4 bytes of padding */
+	0x00, 0x02, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* record 1: version 0, flags DELETED, name_len 11, no NID */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* "fs-OST0001" */
+	0x66, 0x73, 0x2d, 0x4f, 0x53, 0x54, 0x30, 0x30,
+	0x30, 0x31, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
 /* A copy of @data in a buffer of exactly @len bytes (KASAN's redzone). */
 static u8 *dup_exact(struct kunit *test, const void *data, size_t len)
 {
@@ -143,6 +175,57 @@ static void wire_examples(struct kunit *test)
 	}
 #undef rec
 #undef got
+}
+
+/*
+ * The batch REGISTER example: our encoder writes it byte for byte (a
+ * big-endian host's bytes swapped back), and both byte orders decode to
+ * the two records, in order.
+ */
+static void wire_register_batch_example(struct kunit *test)
+{
+	struct nidmap_hdr hdr = { .type = NIDMAP_REGISTER, .incarnation = 2,
+				  .seq = 8 };
+	size_t len = sizeof(register_batch_example);
+	struct nidmap_rec *recs = kunit_kcalloc(test, 3, sizeof(*recs),
+						GFP_KERNEL);
+	struct nidmap_enc enc;
+	struct nidmap_iter it;
+	struct nidmap_msg msg;
+	u8 buf[256], *p;
+	int i, pass;
+
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	strscpy(recs[0].name, "fs-MDT0000", sizeof(recs[0].name));
+	recs[0].nnids = 1;
+	recs[0].nids[0].nid_type = LNET_LND_SOCK;
+	recs[0].nids[0].nid_addr[0] = cpu_to_be32(0x0a000001);
+	strscpy(recs[1].name, "fs-OST0001", sizeof(recs[1].name));
+	recs[1].flags = NIDMAP_R_DELETED;
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, sizeof(buf), &hdr), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_rec(&enc, &recs[0]), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_rec(&enc, &recs[1]), 0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_finish(&enc, 0), (int)len);
+	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+		KUNIT_ASSERT_EQ(test, nidmap_msg_swab(buf, len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, register_batch_example, len), 0);
+
+	for (pass = 0; pass < 2; pass++) {
+		p = dup_exact(test, register_batch_example, len);
+		if (pass)
+			KUNIT_ASSERT_EQ(test, nidmap_msg_swab(p, len), 0);
+		KUNIT_ASSERT_EQ(test, nidmap_msg_decode(p, len, &msg), 0);
+		KUNIT_EXPECT_EQ(test, msg.hdr.type, NIDMAP_REGISTER);
+		KUNIT_EXPECT_EQ(test, msg.hdr.count, 2U);
+		KUNIT_EXPECT_EQ(test, msg.hdr.seq, 8ULL);
+		nidmap_iter_init(&it, &msg);
+		for (i = 0; i < 2; i++) {
+			KUNIT_ASSERT_TRUE(test, nidmap_iter_rec(&it, &recs[2]));
+			KUNIT_EXPECT_EQ(test, memcmp(&recs[2], &recs[i],
+						     sizeof(recs[2])), 0);
+		}
+		KUNIT_EXPECT_FALSE(test, nidmap_iter_rec(&it, &recs[2]));
+	}
 }
 
 /* Encode one message of each type, check it decodes back, both orders. */
@@ -425,6 +508,7 @@ static void wire_reply_order(struct kunit *test)
 
 static struct kunit_case nidmap_wire_cases[] = {
 	KUNIT_CASE(wire_examples),
+	KUNIT_CASE(wire_register_batch_example),
 	KUNIT_CASE(wire_round_trip),
 	KUNIT_CASE(wire_hostile),
 	KUNIT_CASE(wire_reply_order),

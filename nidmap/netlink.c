@@ -58,6 +58,13 @@ static struct netlink_range_validation nidmap_fanout_range = {
 	.max = NIDMAP_RELAY_K_MAX,
 };
 
+/* One target of a batch REGISTER (NIDMAP_A_TARGETS). */
+static const struct nla_policy nidmap_target_policy[NIDMAP_A_DELETE + 1] = {
+	[NIDMAP_A_NAME]		= NIDMAP_STR_POLICY(NIDMAP_GENL_NAME_LEN),
+	[NIDMAP_A_NIDS]		= NLA_POLICY_NESTED(nidmap_nids_policy),
+	[NIDMAP_A_DELETE]	= { .type = NLA_FLAG },
+};
+
 /* The family's policy: KUnit checks its bounds (nidmap_pub_test.c). */
 VISIBLE_IF_KUNIT const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = {
 	[NIDMAP_A_ENABLE]	= NLA_POLICY_MAX(NLA_U8, 1),
@@ -79,6 +86,7 @@ VISIBLE_IF_KUNIT const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = 
 							&nidmap_subs_range),
 	[NIDMAP_A_RELAY_FANOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&nidmap_fanout_range),
+	[NIDMAP_A_TARGETS]	= NLA_POLICY_NESTED_ARRAY(nidmap_target_policy),
 };
 EXPORT_SYMBOL_IF_KUNIT(nidmap_genl_policy);
 
@@ -188,17 +196,26 @@ static int nidmap_genl_subscribe(struct sk_buff *skb, struct genl_info *info)
 	return rc;
 }
 
-/* REGISTER's record from the request; Return: 0 or -EINVAL (extack). */
-static int nidmap_genl_rec(struct genl_info *info, struct nidmap_rec *rec)
+/*
+ * A REGISTER's record from @tb (the request's attributes, or a target of
+ * NIDMAP_A_TARGETS: @nest); Return: 0 or -errno (extack).
+ */
+static int nidmap_genl_rec(struct nlattr **tb, const struct nlattr *nest,
+			   struct netlink_ext_ack *extack,
+			   struct nidmap_rec *rec)
 {
-	struct nlattr **tb = info->attrs;
 	struct nlattr *a;
 	int rem, rc;
 
 	memset(rec, 0, sizeof(*rec));
+	if (!tb[NIDMAP_A_NAME]) {
+		NL_SET_ERR_ATTR_MISS(extack, nest, NIDMAP_A_NAME);
+		NL_SET_ERR_MSG(extack, "a target needs its name");
+		return -EINVAL;
+	}
 	nla_strscpy(rec->name, tb[NIDMAP_A_NAME], sizeof(rec->name));
 	if (nidmap_name_check(rec->name, sizeof(rec->name)) < 0) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_NAME],
+		NL_SET_ERR_MSG_ATTR(extack, tb[NIDMAP_A_NAME],
 				    "a target name is 1 to 63 of A-Z a-z 0-9 - _ . : @");
 		return -EINVAL;
 	}
@@ -206,28 +223,78 @@ static int nidmap_genl_rec(struct genl_info *info, struct nidmap_rec *rec)
 		rec->flags = NIDMAP_R_DELETED;
 		return 0;
 	}
-	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_NIDS))
+	if (!tb[NIDMAP_A_NIDS]) {
+		NL_SET_ERR_ATTR_MISS(extack, nest, NIDMAP_A_NIDS);
+		NL_SET_ERR_MSG(extack, "a target needs its NIDs (or DELETE)");
 		return -EINVAL;
+	}
 	nla_for_each_nested(a, tb[NIDMAP_A_NIDS], rem) {
 		if (nla_type(a) != NIDMAP_A_NID)
 			continue;
 		if (rec->nnids == NIDMAP_NIDS_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
+			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "a target has at most 16 NIDs");
 			return -E2BIG;
 		}
-		rc = nidmap_genl_nid(a, &rec->nids[rec->nnids], info->extack);
+		rc = nidmap_genl_nid(a, &rec->nids[rec->nnids], extack);
 		if (rc)
 			return rc;
 		rec->nnids++;
 	}
 	if (!rec->nnids || nidmap_rec_check(rec, true)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_NIDS],
+		NL_SET_ERR_MSG_ATTR(extack, tb[NIDMAP_A_NIDS],
 				    "1 to 16 distinct NIDs, none on lo");
 		return -EINVAL;
 	}
 	return 0;
 }
+
+/*
+ * REGISTER's records: NAME and NIDS or DELETE, or NIDMAP_A_TARGETS (1 to
+ * NIDMAP_REGISTER_MAX, each NAME and NIDS or DELETE).  @names[i] is
+ * record i's NAME attribute (where a refusal points).  Return: the
+ * number of records, or -errno (extack).
+ */
+VISIBLE_IF_KUNIT int nidmap_genl_recs(struct genl_info *info,
+				      struct nidmap_rec *recs,
+				      const struct nlattr **names)
+{
+	struct nlattr *ttb[NIDMAP_A_DELETE + 1];
+	struct nlattr **tb = info->attrs;
+	struct nlattr *el;
+	int n = 0, rem, rc;
+
+	if (!tb[NIDMAP_A_TARGETS]) {
+		names[0] = tb[NIDMAP_A_NAME];
+		return nidmap_genl_rec(tb, NULL, info->extack, recs) ?: 1;
+	}
+	if (tb[NIDMAP_A_NAME] || tb[NIDMAP_A_NIDS] || tb[NIDMAP_A_DELETE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_TARGETS],
+				    "either one target (NAME) or TARGETS, not both");
+		return -EINVAL;
+	}
+	nla_for_each_nested(el, tb[NIDMAP_A_TARGETS], rem) {
+		if (n == NIDMAP_REGISTER_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, el,
+					    "at most 256 targets in one registration");
+			return -E2BIG;
+		}
+		/* Validated by the policy (NLA_POLICY_NESTED_ARRAY). */
+		rc = nla_parse_nested(ttb, NIDMAP_A_DELETE, el,
+				      nidmap_target_policy, info->extack) ?:
+		     nidmap_genl_rec(ttb, el, info->extack, &recs[n]);
+		if (rc)
+			return rc;
+		names[n++] = ttb[NIDMAP_A_NAME];
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_TARGETS],
+				    "no target");
+		return -EINVAL;
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_genl_recs);
 
 /* A publisher's refusal as an errno and a message. */
 static int nidmap_status_errno(u16 st, const char **msg)
@@ -258,40 +325,43 @@ static int nidmap_status_errno(u16 st, const char **msg)
 
 static int nidmap_genl_register(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nidmap_rec *rec;
+	const struct nlattr **names;
+	struct nidmap_rec *recs;
 	struct lnet_nid pub;
 	const char *msg = NULL;
 	struct sk_buff *rep;
 	u64 version = 0;
+	u32 index = 0;
 	u16 st = 0;
 	void *hdr;
-	int rc;
+	int rc, n;
 
-	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_PUBLISHER) ||
-	    GENL_REQ_ATTR_CHECK(info, NIDMAP_A_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_PUBLISHER))
 		return -EINVAL;
 	rc = nidmap_genl_nid(info->attrs[NIDMAP_A_PUBLISHER], &pub,
 			     info->extack);
 	if (rc)
 		return rc;
-	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
-	if (!rec)
-		return -ENOMEM;
-	rc = nidmap_genl_rec(info, rec);
-	if (!rc)
-		rc = nidmap_register(&pub, rec, &st, &version);
-	kfree(rec);
+	recs = kvmalloc_array(NIDMAP_REGISTER_MAX, sizeof(*recs), GFP_KERNEL);
+	names = kmalloc_array(NIDMAP_REGISTER_MAX, sizeof(*names), GFP_KERNEL);
+	n = recs && names ? nidmap_genl_recs(info, recs, names) : -ENOMEM;
+	rc = n < 0 ? n : nidmap_register(&pub, recs, n, &st, &version, &index);
+	kvfree(recs);
 	if (rc == -ETIMEDOUT || rc == -EIO)
 		NL_SET_ERR_MSG(info->extack, "no answer from the publisher");
 	else if (rc == -ENETDOWN)
 		NL_SET_ERR_MSG(info->extack, "LNet is not configured");
+	if (!rc)
+		rc = nidmap_status_errno(st, &msg);
+	if (rc && msg) {
+		/* The refused target's NAME: which one of a batch. */
+		nidmap_extack(info->extack, msg);
+		if (info->extack && n > 0 && index < (u32)n)
+			info->extack->bad_attr = names[index];
+	}
+	kfree(names);
 	if (rc)
 		return rc;
-	rc = nidmap_status_errno(st, &msg);
-	if (rc) {
-		nidmap_extack(info->extack, msg);
-		return rc;
-	}
 	rep = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rep)
 		return -ENOMEM;

@@ -97,7 +97,7 @@ typedef void (*nidmap_req_done_t)(struct nidmap_req *req);
  * @dest: the peer
  * @seq: the request's seq; the reply's match bits are
  *	NIDMAP_MB_REPLY | @seq
- * @msg: the request (owned: freed with the request)
+ * @msg: the request (kmalloc()ed or kvmalloc()ed: freed with the request)
  * @msg_len: its length
  * @reply: the reply buffer, @room bytes
  * @room: its size
@@ -287,8 +287,11 @@ int nidmap_resolve(const char *name, struct nidmap_rec *rec, bool *copy);
 
 /* --- registrant.c --- */
 
+int nidmap_register_encode(const struct nidmap_rec *recs, unsigned int n,
+			   u64 seq, void *buf, size_t size);
 int nidmap_register(const struct lnet_nid *publisher,
-		    const struct nidmap_rec *rec, u16 *status, u64 *version);
+		    const struct nidmap_rec *recs, unsigned int n,
+		    u16 *status, u64 *version, u32 *index);
 
 /* --- debugfs.c --- */
 
@@ -304,6 +307,9 @@ int nidmap_netlink_init(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 #include <net/netlink.h>
 extern const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1];
+struct genl_info;
+int nidmap_genl_recs(struct genl_info *info, struct nidmap_rec *recs,
+		     const struct nlattr **names);
 #endif
 void nidmap_netlink_fini(void);
 

@@ -498,7 +498,7 @@ void nidmap_req_free(struct nidmap_req *req)
 {
 	if (!req)
 		return;
-	kfree(req->msg);
+	kvfree(req->msg);
 	kvfree(req->reply);
 	kfree(req);
 }

@@ -305,6 +305,8 @@ static int body_check(struct nidmap_msg *msg)
 	case NIDMAP_REGISTER:
 		if (h->count > NIDMAP_REGISTER_MAX)
 			return -E2BIG;
+		if (!h->count)
+			return -EPROTO;		/* registers nothing */
 		break;
 	case NIDMAP_FETCH_REPLY:
 		break;

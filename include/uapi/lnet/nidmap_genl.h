@@ -18,7 +18,7 @@ enum nidmap_genl_cmd {
 	NIDMAP_CMD_UNSPEC,
 	NIDMAP_CMD_PUBLISH,	/* NIDMAP_A_ENABLE, limits: be a publisher */
 	NIDMAP_CMD_SUBSCRIBE,	/* NIDMAP_A_PUBLISHER, or ENABLE 0 to stop */
-	NIDMAP_CMD_REGISTER,	/* PUBLISHER, NAME, NIDS or DELETE */
+	NIDMAP_CMD_REGISTER,	/* PUBLISHER, NAME, NIDS or DELETE; or TARGETS */
 	NIDMAP_CMD_SHOW,	/* the roles' state and the counters */
 	NIDMAP_CMD_TABLE,	/* dump: NIDMAP_A_SOURCE's entries */
 	NIDMAP_CMD_LOOKUP,	/* NIDMAP_A_NAME: its NIDMAP_A_ENTRY */
@@ -55,6 +55,9 @@ enum nidmap_genl_attr {
 	NIDMAP_A_RELAY,		/* flag: SUBSCRIBE says RELAY (can relay) */
 	NIDMAP_A_MAX_SUBS,	/* u32: publisher's subscribers kept */
 	NIDMAP_A_RELAY_FANOUT,	/* u32: publisher's relay plan k (1: chain) */
+	NIDMAP_A_TARGETS,	/* REGISTER: nest of up to 256 nests (any
+				 * type), each NAME and NIDS or DELETE
+				 */
 	__NIDMAP_A_MAX,
 };
 
