@@ -14,47 +14,37 @@
 #include "nidmap.h"
 
 /**
- * struct nidmap_put - a PUT for nidmap_put_by_name()
- * @start: the data: a buffer, or with LNET_MD_KIOV a struct bio_vec array
+ * struct nidmap_xfer - the memory and the destination of a PUT or a GET
+ *	by name (nidmap_put_by_name(), nidmap_get_by_name())
+ * @start: the data or sink: a buffer, or with LNET_MD_KIOV a struct
+ *	bio_vec array
  * @length: its bytes, or with LNET_MD_KIOV its entries
  * @options: 0 or LNET_MD_KIOV
  * @pid: the target process (LNET_PID_LUSTRE for a kernel service)
  * @portal: its portal
  * @match_bits: matched against its MEs
  * @offset: the offset asked for in its MD
+ */
+struct nidmap_xfer {
+	void			*start;
+	unsigned int		length;
+	unsigned int		options;
+	u32			pid;
+	unsigned int		portal;
+	u64			match_bits;
+	unsigned int		offset;
+};
+
+/**
+ * struct nidmap_put - a PUT for nidmap_put_by_name()
+ * @xfer: the data and where it goes
  * @hdr_data: 64 bits delivered with the PUT event
  * @ack: LNET_ACK_REQ: done when the ACK arrives; LNET_NOACK_REQ: when sent
  */
 struct nidmap_put {
-	void			*start;
-	unsigned int		length;
-	unsigned int		options;
-	u32			pid;
-	unsigned int		portal;
-	u64			match_bits;
-	unsigned int		offset;
+	struct nidmap_xfer	xfer;
 	u64			hdr_data;
 	enum lnet_ack_req	ack;
-};
-
-/**
- * struct nidmap_get - a GET for nidmap_get_by_name()
- * @start: the sink: a buffer, or with LNET_MD_KIOV a struct bio_vec array
- * @length: its bytes, or with LNET_MD_KIOV its entries
- * @options: 0 or LNET_MD_KIOV
- * @pid: the target process (LNET_PID_LUSTRE for a kernel service)
- * @portal: its portal
- * @match_bits: matched against its MEs
- * @offset: the offset asked for in its MD
- */
-struct nidmap_get {
-	void			*start;
-	unsigned int		length;
-	unsigned int		options;
-	u32			pid;
-	unsigned int		portal;
-	u64			match_bits;
-	unsigned int		offset;
 };
 
 /**
@@ -89,7 +79,7 @@ typedef void (*nidmap_by_name_done_t)(void *arg, int status,
 
 int nidmap_put_by_name(const char *name, const struct nidmap_put *put,
 		       nidmap_by_name_done_t done, void *arg);
-int nidmap_get_by_name(const char *name, const struct nidmap_get *get,
+int nidmap_get_by_name(const char *name, const struct nidmap_xfer *get,
 		       nidmap_by_name_done_t done, void *arg);
 
 /* --- the machine behind them (KUnit drives it with fake operations) --- */

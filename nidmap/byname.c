@@ -45,7 +45,7 @@
  * @any_failed: a NID of this resolution failed (not only skipped)
  * @is_get: the real operations': a GET, not a PUT
  * @want_answer: the try ends with an ACK or a REPLY
- * @xfer: the PUT (or the GET in its fields)
+ * @put: the PUT (or the GET: its @xfer)
  * @mdh: the try's MD
  * @status: the try's first error (LNet events)
  * @sent: its SEND event came
@@ -69,7 +69,7 @@ struct nidmap_by_name {
 	bool				any_failed;
 	bool				is_get;
 	bool				want_answer;
-	struct nidmap_put		xfer;
+	struct nidmap_put		put;
 	struct lnet_handle_md		mdh;
 	int				status;
 	bool				sent;
@@ -344,7 +344,7 @@ static void nidmap_by_name_unlink(struct work_struct *work)
 static int nidmap_by_name_lnet_start(void *arg, struct nidmap_by_name *op,
 				     const struct lnet_nid *nid)
 {
-	const struct nidmap_put *p = &op->xfer;
+	const struct nidmap_xfer *p = &op->put.xfer;
 	struct lnet_processid dest = { .nid = *nid, .pid = p->pid };
 	struct lnet_md md = {
 		.start = p->start,
@@ -368,8 +368,8 @@ static int nidmap_by_name_lnet_start(void *arg, struct nidmap_by_name *op,
 		rc = lnet_get(NULL, op->mdh, &dest, p->portal, p->match_bits,
 			      p->offset);
 	else
-		rc = lnet_put(NULL, op->mdh, p->ack, &dest, p->portal,
-			      p->match_bits, p->offset, p->hdr_data);
+		rc = lnet_put(NULL, op->mdh, op->put.ack, &dest, p->portal,
+			      p->match_bits, p->offset, op->put.hdr_data);
 	if (rc) {
 		op->status = rc == -EHOSTUNREACH ? NIDMAP_PUT_SKIPPED : rc;
 		lnet_md_unlink(op->mdh);
@@ -392,15 +392,15 @@ static const struct nidmap_by_name_ops nidmap_by_name_lnet_ops = {
 	.fini		= nidmap_by_name_lnet_fini,
 };
 
-/* Start a real send by name of @xfer (a GET if @is_get). */
-static int nidmap_by_name_lnet(const char *name, const struct nidmap_put *xfer,
+/* Start a real send by name of @put (a GET of @put->xfer if @is_get). */
+static int nidmap_by_name_lnet(const char *name, const struct nidmap_put *put,
 			       bool is_get, nidmap_by_name_done_t done,
 			       void *arg)
 {
 	struct nidmap_by_name *op;
 	int rc;
 
-	if ((xfer->options & ~LNET_MD_KIOV) || !done)
+	if ((put->xfer.options & ~LNET_MD_KIOV) || !done)
 		return -EINVAL;
 	if (!lnet_is_configured())
 		return -ENETDOWN;
@@ -412,9 +412,9 @@ static int nidmap_by_name_lnet(const char *name, const struct nidmap_put *xfer,
 		kfree(op);
 		return rc;
 	}
-	op->xfer = *xfer;
+	op->put = *put;
 	op->is_get = is_get;
-	op->want_answer = is_get || xfer->ack == LNET_ACK_REQ;
+	op->want_answer = is_get || put->ack == LNET_ACK_REQ;
 	INIT_WORK(&op->unlink_work, nidmap_by_name_unlink);
 	nidmap_by_name_go(op, &nidmap_by_name_lnet_ops, op, done, arg);
 	return 0;
@@ -424,10 +424,10 @@ static int nidmap_by_name_lnet(const char *name, const struct nidmap_put *xfer,
  * nidmap_put_by_name() - PUT to a target by its name (NID-amnesia),
  *	asynchronously
  * @name: the target, as registered in the nidmap table
- * @put: the PUT: the data (@put->start, @put->length, LNET_MD_KIOV in
- *	@put->options for a bio_vec array), where it goes (@put->pid,
- *	@put->portal, @put->match_bits, @put->offset) and @put->hdr_data,
- *	as for lnet_md_bind() and lnet_put(); @put->ack LNET_ACK_REQ to
+ * @put: the PUT: in @put->xfer the data (start, length, LNET_MD_KIOV in
+ *	options for a bio_vec array) and where it goes (pid, portal,
+ *	match_bits, offset), and @put->hdr_data, as for lnet_md_bind()
+ *	and lnet_put(); @put->ack LNET_ACK_REQ to
  *	wait for the target's ACK, else for the send only.  Copied: it
  *	need not outlive the call (the data does).
  * @done: called exactly once when the send is over (0 or -errno, and
@@ -483,19 +483,11 @@ EXPORT_SYMBOL_GPL(nidmap_put_by_name);
  * Context: process context.
  * Return: as nidmap_put_by_name().
  */
-int nidmap_get_by_name(const char *name, const struct nidmap_get *get,
+int nidmap_get_by_name(const char *name, const struct nidmap_xfer *get,
 		       nidmap_by_name_done_t done, void *arg)
 {
-	struct nidmap_put xfer = {
-		.start = get->start,
-		.length = get->length,
-		.options = get->options,
-		.pid = get->pid,
-		.portal = get->portal,
-		.match_bits = get->match_bits,
-		.offset = get->offset,
-	};
+	struct nidmap_put put = { .xfer = *get };
 
-	return nidmap_by_name_lnet(name, &xfer, true, done, arg);
+	return nidmap_by_name_lnet(name, &put, true, done, arg);
 }
 EXPORT_SYMBOL_GPL(nidmap_get_by_name);

@@ -246,9 +246,11 @@ static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
 	struct nidmap_by_name_res res = { };
 	struct nidmap_by_name_wait w;
 	struct nidmap_put put = {
-		.pid = LNET_PID_LUSTRE,
-		.portal = NIDMAP_PORTAL,
-		.match_bits = NIDMAP_MB_TEST,
+		.xfer = {
+			.pid = LNET_PID_LUSTRE,
+			.portal = NIDMAP_PORTAL,
+			.match_bits = NIDMAP_MB_TEST,
+		},
 		.ack = LNET_ACK_REQ,
 	};
 	unsigned int len, i;
@@ -269,8 +271,8 @@ static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
 		return -ENOMEM;
 	for (i = 0; i < len; i++)
 		data[i] = nidmap_test_byte(seed, i);
-	put.start = data;
-	put.length = len;
+	put.xfer.start = data;
+	put.xfer.length = len;
 	put.hdr_data = seed;
 	mutex_lock(&nidmap_test.lock);
 	init_completion(&w.done);
