@@ -14,7 +14,10 @@
  * "echo 'TARGET LEN SEED' > send" PUTs LEN bytes of SEED's pattern to
  * TARGET by name, with an ACK; the write fails with the send's error;
  * reading send gives the last one's "rc= nid= version= resolves=
- * skipped= failed=".
+ * skipped= failed=".  "echo 'TARGET LEN SEED' > get" GETs LEN bytes from
+ * TARGET's sink by name (nidmap_get_by_name(); the sink serves GETs at
+ * the offset asked for) and checks them against SEED's pattern: reading
+ * get (or send) adds "mlength= bad=".
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -147,7 +150,8 @@ static int nidmap_sink_on(void)
 	struct lnet_md md = {
 		.length = NIDMAP_TEST_MAX,
 		.threshold = LNET_MD_THRESH_INF,
-		.options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE,
+		.options = LNET_MD_OP_PUT | LNET_MD_OP_GET |
+			   LNET_MD_MANAGE_REMOTE,
 		.handler = nidmap_sink_event,
 	};
 	struct lnet_me *me;
@@ -239,12 +243,16 @@ static const struct file_operations nidmap_sink_fops = {
 	.llseek	= default_llseek,
 };
 
-static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+/*
+ * "TARGET LEN SEED": a PUT of LEN bytes of SEED's pattern to TARGET by
+ * name, or with @get a GET of LEN bytes from offset 0 of TARGET's sink,
+ * each byte checked against SEED's pattern (what a PUT of SEED left).
+ */
+static ssize_t nidmap_by_name_write(const char __user *ubuf, size_t count,
+				    bool get)
 {
 	char buf[128], name[NIDMAP_NAME_MAX], nidstr[LNET_NIDSTR_SIZE];
-	struct nidmap_by_name_res res = { };
-	struct nidmap_by_name_wait w;
+	struct nidmap_by_name_wait w = { };
 	struct nidmap_put put = {
 		.xfer = {
 			.pid = LNET_PID_LUSTRE,
@@ -253,7 +261,8 @@ static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
 		},
 		.ack = LNET_ACK_REQ,
 	};
-	unsigned int len, i;
+	unsigned int len, i, bad = 0;
+	size_t n;
 	u8 *data;
 	u64 seed;
 	int rc;
@@ -266,30 +275,52 @@ static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%63s %u %llu", name, &len, &seed) != 3 || !len ||
 	    len > NIDMAP_TEST_MAX)
 		return -EINVAL;
-	data = kmalloc(len, GFP_KERNEL);
+	data = kzalloc(len, GFP_KERNEL);
 	if (!data)
 		return -ENOMEM;
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len && !get; i++)
 		data[i] = nidmap_test_byte(seed, i);
 	put.xfer.start = data;
 	put.xfer.length = len;
 	put.hdr_data = seed;
 	mutex_lock(&nidmap_test.lock);
 	init_completion(&w.done);
-	rc = nidmap_put_by_name(name, &put, nidmap_by_name_wake, &w);
+	if (get)
+		rc = nidmap_get_by_name(name, &put.xfer, nidmap_by_name_wake,
+					&w);
+	else
+		rc = nidmap_put_by_name(name, &put, nidmap_by_name_wake, &w);
 	if (!rc) {
 		wait_for_completion(&w.done);
 		rc = w.status;
-		res = w.res;
 	}
-	lnet_nid_to_str(&res.nid, nidstr, sizeof(nidstr));
-	scnprintf(nidmap_test.last, sizeof(nidmap_test.last),
-		  "rc=%d nid=%s version=%llu resolves=%u skipped=%u failed=%u\n",
-		  rc, rc ? "none" : nidstr, res.version, res.resolves,
-		  res.skipped, res.failed);
+	for (i = 0; get && !rc && i < len; i++)
+		bad += data[i] != nidmap_test_byte(seed, i);
+	lnet_nid_to_str(&w.res.nid, nidstr, sizeof(nidstr));
+	n = scnprintf(nidmap_test.last, sizeof(nidmap_test.last),
+		      "rc=%d nid=%s version=%llu resolves=%u skipped=%u failed=%u",
+		      rc, rc ? "none" : nidstr, w.res.version, w.res.resolves,
+		      w.res.skipped, w.res.failed);
+	if (get)
+		n += scnprintf(nidmap_test.last + n,
+			       sizeof(nidmap_test.last) - n,
+			       " mlength=%u bad=%u", w.res.mlength, bad);
+	scnprintf(nidmap_test.last + n, sizeof(nidmap_test.last) - n, "\n");
 	mutex_unlock(&nidmap_test.lock);
 	kfree(data);
 	return rc ?: count;
+}
+
+static ssize_t nidmap_send_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return nidmap_by_name_write(ubuf, count, false);
+}
+
+static ssize_t nidmap_get_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	return nidmap_by_name_write(ubuf, count, true);
 }
 
 static ssize_t nidmap_send_read(struct file *file, char __user *ubuf,
@@ -310,6 +341,14 @@ static const struct file_operations nidmap_send_fops = {
 	.llseek	= default_llseek,
 };
 
+/* get: its result is read from send, the last send's or GET's. */
+static const struct file_operations nidmap_get_fops = {
+	.owner	= THIS_MODULE,
+	.read	= nidmap_send_read,
+	.write	= nidmap_get_write,
+	.llseek	= default_llseek,
+};
+
 /**
  * nidmap_debugfs_init() - /sys/kernel/debug/nidmap/
  */
@@ -325,6 +364,8 @@ void nidmap_debugfs_init(void)
 			    &nidmap_sink_fops);
 	debugfs_create_file("send", 0600, nidmap_debugfs, NULL,
 			    &nidmap_send_fops);
+	debugfs_create_file("get", 0600, nidmap_debugfs, NULL,
+			    &nidmap_get_fops);
 }
 
 /**

@@ -136,7 +136,8 @@ barrier nm_junked
 # Sending by name: fs-MDT0001's first NID is on a net a has no NI or
 # route on (skipped at once), its second is an address of b's where
 # nothing listens (the connection is refused: the send fails), its
-# third is b's: a's PUT by name lands in b's sink, checked there.
+# third is b's: a's PUT by name lands in b's sink, checked there, and
+# a's GET by name reads it back, checked in a.
 if [ "$LNET_NODE" = b ]; then
 	ip addr add "$X3IP/24" dev eth0 || fail "ip addr add $X3IP"
 	echo on > "$NMDBG/sink" || fail "sink on"
@@ -159,6 +160,15 @@ fs-MDT0001 7 $XNET,$X3,$B"
 	log "send by name: $got ($(((${EPOCHREALTIME/./} - t1) / 1000)) ms)"
 	[ "$got" = "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1" ] ||
 		fail "send by name: $got"
+	# And a GET by name of the same 3000 bytes back from b's sink,
+	# through the same failover, every byte checked here.
+	t1=${EPOCHREALTIME/./}
+	echo "fs-MDT0001 3000 77" > "$NMDBG/get" ||
+		fail "get by name: $(cat "$NMDBG/get")"
+	got=$(cat "$NMDBG/get")
+	log "get by name: $got ($(((${EPOCHREALTIME/./} - t1) / 1000)) ms)"
+	[ "$got" = "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1 mlength=3000 bad=0" ] ||
+		fail "get by name: $got"
 fi
 barrier nm_sent
 if [ "$LNET_NODE" = b ]; then
