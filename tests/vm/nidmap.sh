@@ -153,22 +153,20 @@ fs-MDT0001 7 $XNET,$X3,$B"
 	"$LNETCTL" nidmap lookup --name fs-MDT0009 2> "$T" &&
 		fail "lookup of an unknown target"
 	grep -q "no such target" "$T" || fail "lookup unknown: $(cat "$T")"
-	t1=${EPOCHREALTIME/./}
-	echo "fs-MDT0001 3000 77" > "$NMDBG/send" ||
-		fail "send by name: $(cat "$NMDBG/send")"
-	got=$(cat "$NMDBG/send")
-	log "send by name: $got ($(((${EPOCHREALTIME/./} - t1) / 1000)) ms)"
-	[ "$got" = "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1" ] ||
-		fail "send by name: $got"
+	# by_name send|get WANT: 3000 bytes of seed 77 to or from
+	# fs-MDT0001 through the debugfs hook, its result line WANT.
+	by_name() {
+		local t1=${EPOCHREALTIME/./} got
+		echo "fs-MDT0001 3000 77" > "$NMDBG/$1" ||
+			fail "$1 by name: $(cat "$NMDBG/$1")"
+		got=$(cat "$NMDBG/$1")
+		log "$1 by name: $got ($(((${EPOCHREALTIME/./} - t1) / 1000)) ms)"
+		[ "$got" = "$2" ] || fail "$1 by name: $got"
+	}
+	by_name send "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1"
 	# And a GET by name of the same 3000 bytes back from b's sink,
 	# through the same failover, every byte checked here.
-	t1=${EPOCHREALTIME/./}
-	echo "fs-MDT0001 3000 77" > "$NMDBG/get" ||
-		fail "get by name: $(cat "$NMDBG/get")"
-	got=$(cat "$NMDBG/get")
-	log "get by name: $got ($(((${EPOCHREALTIME/./} - t1) / 1000)) ms)"
-	[ "$got" = "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1 mlength=3000 bad=0" ] ||
-		fail "get by name: $got"
+	by_name get "rc=0 nid=$B version=7 resolves=1 skipped=1 failed=1 mlength=3000 bad=0"
 fi
 barrier nm_sent
 if [ "$LNET_NODE" = b ]; then
