@@ -335,6 +335,13 @@ static DEFINE_MUTEX(lnet_test_mutex);	/* one command at a time */
 /* The run in progress, for the slots file, which never takes the mutex. */
 static DEFINE_SPINLOCK(lnet_test_cur_lock);
 static struct lnet_test_run *lnet_test_cur;
+/*
+ * The target being served.  Set and cleared under the mutex and under
+ * lnet_test_tgt_lock, so the target file reads it under the lock alone
+ * (a run holds the mutex for its whole length) and the target is freed
+ * only after it is cleared.
+ */
+static DEFINE_SPINLOCK(lnet_test_tgt_lock);
 static struct lnet_test_target *lnet_test_tgt;
 static struct dentry *lnet_test_dir;
 static char lnet_test_result[LNET_TEST_RESULT_SIZE] = "none\n";
@@ -524,6 +531,13 @@ static int lnet_test_target_pages(struct lnet_test_target *t)
 	return 0;
 }
 
+static void lnet_test_tgt_set(struct lnet_test_target *t)
+{
+	spin_lock_bh(&lnet_test_tgt_lock);
+	lnet_test_tgt = t;
+	spin_unlock_bh(&lnet_test_tgt_lock);
+}
+
 static void lnet_test_unserve(void)
 {
 	struct lnet_test_target *t = lnet_test_tgt;
@@ -535,7 +549,7 @@ static void lnet_test_unserve(void)
 		lnet_md_unlink(t->mdh[i]);
 	/* A busy MD goes when its last operation ends. */
 	wait_for_completion(&t->gone);
-	lnet_test_tgt = NULL;
+	lnet_test_tgt_set(NULL);
 	lnet_test_target_free(t);
 	lnet_ni_fini();
 }
@@ -569,7 +583,7 @@ static int lnet_test_serve(void)
 	}
 	lnet_test_pages(t->kiov[LNET_TEST_TGT_GET], LNET_MTU,
 			LNET_TEST_GET_SEED, 0, true);
-	lnet_test_tgt = t;
+	lnet_test_tgt_set(t);
 
 	for (i = 0; i < LNET_TEST_TGT_MDS; i++) {
 		me = lnet_me_attach(LNET_TEST_PORTAL, &any,
@@ -592,7 +606,7 @@ static int lnet_test_serve(void)
 			lnet_md_unlink(t->mdh[i]);
 		if (attached)
 			wait_for_completion(&t->gone);
-		lnet_test_tgt = NULL;
+		lnet_test_tgt_set(NULL);
 		lnet_test_target_free(t);
 		lnet_ni_fini();
 	}
@@ -1170,24 +1184,24 @@ static const struct file_operations lnet_test_run_fops = {
 	.llseek	= default_llseek,
 };
 
-/* The target side's counts since "serve". */
+/* The target side's counts since "serve"; readable while a run goes. */
 static int lnet_test_target_show(struct seq_file *m, void *v)
 {
 	struct lnet_test_target *t;
 
-	mutex_lock(&lnet_test_mutex);
+	spin_lock_bh(&lnet_test_tgt_lock);
 	t = lnet_test_tgt;
 	if (t) {
-		spin_lock_bh(&t->order_lock);
+		spin_lock(&t->order_lock);
 		seq_printf(m, "serving=1 puts=%d bad=%d failed=%d overlap=%d reordered=%u\n",
 			   atomic_read(&t->puts), atomic_read(&t->bad),
 			   atomic_read(&t->failed), atomic_read(&t->overlap),
 			   t->reordered);
-		spin_unlock_bh(&t->order_lock);
+		spin_unlock(&t->order_lock);
 	} else {
 		seq_puts(m, "serving=0 puts=0 bad=0 failed=0 overlap=0 reordered=0\n");
 	}
-	mutex_unlock(&lnet_test_mutex);
+	spin_unlock_bh(&lnet_test_tgt_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_test_target);

@@ -36,6 +36,28 @@ log() {
 	echo "[$LNET_NODE] $*"
 }
 
+# timed LIMIT WHAT CMD...: run CMD, which must succeed in under LIMIT
+# seconds; if it takes longer the blocked tasks are dumped (sysrq w) so
+# the log shows where it hangs, and the test fails.
+timed() {
+	local limit=$1 what=$2 t0=$SECONDS pid i
+	shift 2
+	"$@" &
+	pid=$!
+	for ((i = 0; i < limit * 10; i++)); do
+		running $pid || break
+		nap 0.1
+	done
+	if running $pid; then
+		echo w > /proc/sysrq-trigger
+		dmesg | tail -150
+	fi
+	wait $pid || fail "$what failed"
+	[ $((SECONDS - t0)) -lt "$limit" ] ||
+		fail "$what took $((SECONDS - t0)) s"
+	log "$what: $((SECONDS - t0)) s"
+}
+
 fail() {
 	echo "[$LNET_NODE] FAIL: $*" >&2
 	exit 1

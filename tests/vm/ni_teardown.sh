@@ -21,26 +21,6 @@ HOLD=/sys/kernel/debug/lnet/test_hold_send_ms
 ABSENT=${IP_n_net0:?}
 ABSENT=${ABSENT%.*}.201
 
-# net_del_timed LND: net del of LND's net, which must take under 20 s
-# (the blocked tasks are dumped if it takes longer).
-net_del_timed() {
-	local t0=$SECONDS pid i
-	"$LNETCTL" net del --net "$1" &
-	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		running $pid || break
-		nap 0.1
-	done
-	if running $pid; then
-		echo w > /proc/sysrq-trigger
-		dmesg | tail -150
-	fi
-	wait $pid || fail "$1: net del failed"
-	[ $((SECONDS - t0)) -lt 20 ] ||
-		fail "$1: net del took $((SECONDS - t0)) s"
-	log "$1: net del took $((SECONDS - t0)) s"
-}
-
 # all_failed N: the run's N operations each completed with an error,
 # none was given up on by lnet_test.
 all_failed() {
@@ -60,7 +40,7 @@ for lnd in tcp o2ib; do
 	phase "${lnd}_queued"
 	lt_start put "$ABSENT@$lnd" 4096 16 16
 	nap 1
-	net_del_timed "$lnd"
+	timed 20 "$lnd: net del" "$LNETCTL" net del --net "$lnd"
 	lt_wait
 	all_failed 16
 	lnet_idle
@@ -71,7 +51,7 @@ for lnd in tcp o2ib; do
 	echo 4000 > $HOLD
 	lt_start put "$ABSENT@$lnd" 4096 1 1
 	hook_taken $HOLD 10 || fail "$lnd: the hold was not taken"
-	net_del_timed "$lnd"
+	timed 20 "$lnd: net del" "$LNETCTL" net del --net "$lnd"
 	lt_wait
 	all_failed 1
 	lnet_idle

@@ -60,18 +60,12 @@ lnd_nid() {
 	echo "${!ip_var}@$1"
 }
 
-# diag: o2ib_diag's and sock_lib's without lnet_test's target counts
-# (reading them waits for a run in progress: a flow may still run).
+# diag: o2ib_diag's, and what this job adds: both LNDs, the peers, the
+# modules loaded.
 diag() {
+	o2ib_diag
 	{
-		echo "== ko2iblnd"; cat "$O2IB_STATS"
-		echo "== connections"; cat "$O2IB_CONNS"
-		echo "== nis"; cat /sys/kernel/debug/lnet/nis
-		echo "== lnet stats"; cat /sys/kernel/debug/lnet/stats
-		echo "== lnet_test slots"; cat /sys/kernel/debug/lnet_test/slots
-		echo "== rdma"; rdma link show; rdma resource show
 		echo "== rxe"; rdma statistic show link "$RXE/1"
-		echo "== dmesg"; dmesg | tail -30
 		echo "== ksocklnd"; cat "$KSTATS"
 		echo "== peers"; "$LNETCTL" peer show -v 2
 		echo "== modules"; cat /proc/modules
@@ -96,27 +90,6 @@ tl_load() {
 net_add() {
 	"$LNETCTL" net add --net "$1" --if eth0 --peer-credits 8 ||
 		fail "net add --net $1"
-}
-
-# timed WHAT CMD...: run CMD, which must succeed within ACTION_LIMIT
-# seconds (the blocked tasks are dumped if it takes longer).
-timed() {
-	local what=$1 t0=$SECONDS pid i
-	shift
-	"$@" &
-	pid=$!
-	for ((i = 0; i < ACTION_LIMIT * 10; i++)); do
-		running $pid || break
-		nap 0.1
-	done
-	if running $pid; then
-		echo w > /proc/sysrq-trigger
-		dmesg | tail -150
-	fi
-	wait $pid || fail "$what failed"
-	[ $((SECONDS - t0)) -lt $ACTION_LIMIT ] ||
-		fail "$what took $((SECONDS - t0)) s"
-	log "$what: $((SECONDS - t0)) s"
 }
 
 # ended_within WHAT PID: background process PID (its status does not
@@ -159,8 +132,8 @@ serve_fresh() {
 }
 
 # lnet_bytes: "SENT RECEIVED", this node's LNet payload bytes so far
-# (/sys/kernel/debug/lnet/stats: send_length, recv_length).  Not
-# lnet_test's target counts: reading them waits for the run in progress.
+# (/sys/kernel/debug/lnet/stats: send_length, recv_length): both
+# directions of the flows, GET replies included.
 lnet_bytes() {
 	local s
 	read -r -a s < /sys/kernel/debug/lnet/stats
@@ -184,6 +157,9 @@ flowing() {
 		read -r s r <<< "$(lnet_bytes)"
 		if [ $((s - s0)) -ge 4194304 ] && [ $((r - r0)) -ge 4194304 ]; then
 			log "flowing: $(((s - s0) >> 20)) MiB sent, $(((r - r0) >> 20)) MiB received"
+			# diag reads it: it must not wait for the run.
+			timed 5 "lnet_test's target read during a run" \
+				cat "$TARGET" > /dev/null
 			return 0
 		fi
 		nap 0.1
@@ -296,7 +272,7 @@ lnd_net_del() {
 			disc=$!
 			nap 1
 		fi
-		timed "net del --net $lnd under traffic" \
+		timed "$ACTION_LIMIT" "net del --net $lnd under traffic" \
 			"$LNETCTL" net del --net "$lnd"
 		if [ -n "$disc" ]; then
 			ended_within "the discovery in flight" "$disc"
@@ -304,7 +280,7 @@ lnd_net_del() {
 		fi
 		flow_stop
 		flow_ended failed
-		timed "rmmod $mod" rmmod "$mod"
+		timed "$ACTION_LIMIT" "rmmod $mod" rmmod "$mod"
 		insmod "$LNET_MODDIR/${LND_KO[$lnd]}" || fail "insmod $mod"
 	fi
 	barrier "$lnd-nd-deleted" 600
@@ -337,11 +313,11 @@ lnd_peer_unload() {
 			fail "LNet stopped while lnet_test held it"
 		# lnet_test's exit unlinks its MDs under a's traffic, and
 		# LNet stops with its last user.
-		timed "rmmod lnet_test under a's traffic" rmmod lnet_test
+		timed "$ACTION_LIMIT" "rmmod lnet_test under a's traffic" rmmod lnet_test
 		[ ! -e /sys/kernel/debug/lnet/nis ] ||
 			! grep -q "@$lnd" /sys/kernel/debug/lnet/nis ||
 			fail "LNet still runs an $lnd NI after its last user left"
-		timed "unloading every module" lnet_unload
+		timed "$ACTION_LIMIT" "unloading every module" lnet_unload
 	fi
 	barrier "$lnd-pu-gone" 600
 	if [ "$LNET_NODE" = a ]; then
@@ -389,7 +365,7 @@ rmmod_health() {
 		log "$me in recovery: $("$LNETCTL" net show -v 2 --net tcp |
 			grep -m1 'health value' || true)"
 		for i in 1 2; do
-			timed "rmmod lnet_health ($i)" rmmod lnet_health
+			timed "$ACTION_LIMIT" "rmmod lnet_health ($i)" rmmod lnet_health
 			nap 2
 			insmod "$LNET_MODDIR/health/lnet_health.ko" ||
 				fail "insmod lnet_health"
@@ -435,12 +411,12 @@ rmmod_selftest() {
 		run run bulk
 		nap 4
 		grew send_length "$sent" 1048576
-		timed "rmmod lnet_selftest during the batch" \
+		timed "$ACTION_LIMIT" "rmmod lnet_selftest during the batch" \
 			rmmod lnet_selftest
 	fi
 	barrier rs-console-gone 600
 	if [ "$LNET_NODE" = b ]; then
-		timed "rmmod lnet_selftest (test node)" rmmod lnet_selftest
+		timed "$ACTION_LIMIT" "rmmod lnet_selftest (test node)" rmmod lnet_selftest
 	fi
 	lnet_idle 60
 	barrier rs-done 600
