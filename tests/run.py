@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(HERE, "harness"))
 import vm          # noqa: E402
 import report     # noqa: E402
 from schedule import Slots, cores_of, is_crowd, order, pick  # noqa: E402
+from cpumeter import CpuMeter  # noqa: E402
 from cases import HostTest, VmTest, boot, ensure_kernel, module_dir  # noqa: E402
 
 
@@ -111,13 +112,19 @@ class Runner:
         if os.path.islink(latest) or os.path.exists(latest):
             os.remove(latest)
         os.symlink(stamp, latest)
+        self.meter = CpuMeter(os.cpu_count() or 1)
+        self.meter.start()
 
-    def report(self, job, res, secs):
+    def report(self, job, res, secs, busy=None):
         phases = getattr(job, "phases", [])
         with self.lock:
             self.results.append((job.id, res, secs, phases))
             word = "PASS" if res.ok else "FAIL"
-            line = "%s %s (%ds)" % (word, job.id, secs)
+            # The host's cores busy meanwhile: all of them means the
+            # run was CPU-bound there (Documentation/testing.rst, Budget).
+            load = "" if busy is None else ", host %.1f of %d cores busy" % (
+                busy, self.meter.ncpu)
+            line = "%s %s (%ds%s)" % (word, job.id, secs, load)
             if not res.ok:
                 line += ": " + res.reason
             print(line, flush=True)
@@ -155,7 +162,8 @@ class Runner:
             res = job.run(run_dir, self.args)
         except Exception as e:  # a broken test is a failed test, not a crash
             res = vm.Result(False, "harness error: %r" % (e,))
-        self.report(job, res, time.monotonic() - start)
+        end = time.monotonic()
+        self.report(job, res, end - start, self.meter.busy(start, end))
 
     @staticmethod
     def order(jobs):
@@ -170,6 +178,7 @@ class Runner:
         return order(jobs, Runner.slots_of, lambda j: j.cost())
 
     def run(self, jobs):
+        t0 = time.monotonic()
         # The module builds first, both at once (each make on one core):
         # VM jobs need the modules.
         builds = [j for j in jobs if j.slots == 0 and getattr(j, "builds", False)]
@@ -206,6 +215,11 @@ class Runner:
         print("slowest:")
         for line in report.slowest(self.results):
             print(line)
+        busy = self.meter.busy(t0, time.monotonic())
+        self.meter.stop()
+        if busy is not None:
+            print("host: %.2f of %d cores busy over the run's %d s"
+                  % (busy, self.meter.ncpu, time.monotonic() - t0))
         print("results in %s (JUnit: results.xml)" % self.out)
         print("%d passed, %d failed" % (passed, failed))
         return 1 if failed else 0
