@@ -47,5 +47,5 @@ def build_packages(run_dir, flavour):
 TESTS = [
     VmTest("deb_dkms", nodes=[vm.Node("a", script="deb_dkms.sh"),
                               vm.Node("b", script="deb_dkms.sh")],
-           flavours=("distro",), timeout=120, prepare=build_packages),
+           flavours=("distro",), timeout=150, prepare=build_packages),
 ]

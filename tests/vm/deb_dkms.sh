@@ -9,7 +9,10 @@
 # with the peer's NID put in, modprobe loading the dkms-installed
 # modules; pings the other node with the packaged lnetctl; PUTs 1 MiB x 10
 # to it with lnet_test (from the dkms tree too), every byte checked at the
-# receiver; stops the service: no module of ours left.
+# receiver; runs LNet selftest as an admin would (the packaged lst on a,
+# lnet_selftest from the dkms tree on both: brw write of 1 MiB with every
+# byte checked, one lst stat, no error); stops the service: no module of
+# ours left.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/service_lib.sh"
@@ -17,6 +20,7 @@ set -euo pipefail
 PKG=${LNET_PKG_UTILS:?not run by deb_dkms.py}
 ROOT=${LNET_PKG_ROOT:?not run by deb_dkms.py}
 LNETCTL=$PKG/usr/sbin/lnetctl
+LST=$PKG/usr/sbin/lst
 UNIT=$PKG/lib/systemd/system/lnet.service
 RUN=/sys/kernel/debug/lnet_test/run
 TARGET=/sys/kernel/debug/lnet_test/target
@@ -97,8 +101,41 @@ case " $t " in
 esac
 barrier checked
 
+phase lst
+"$T/modprobe" lnet_selftest || fail "modprobe lnet_selftest"
+grep -q "^insmod $DKMS_DIR/lnet_selftest.ko" "$T/modprobe.log" ||
+	fail "lnet_selftest was not loaded from dkms's tree"
+barrier lst-ready
+if [ "$LNET_NODE" = a ]; then
+	export LST_SESSION=$$
+	show "$LST" new_session pkg || fail "lst new_session"
+	show "$LST" add_group clients "$NID" || fail "lst add_group clients"
+	show "$LST" add_group servers "$PEER_NID" || fail "lst add_group servers"
+	show "$LST" add_batch bulk || fail "lst add_batch"
+	show "$LST" add_test --batch bulk --concurrency 4 --from clients \
+		--to servers brw write check=full size=1M || fail "lst add_test"
+	show "$LST" run bulk || fail "lst run"
+	out=$("$LST" stat --count 1 --delay 5 --bw clients) ||
+		fail "lst stat: $out"
+	echo "$out" | sed "s/^/[$LNET_NODE]   /"
+	mibps=$(sed -n 's/^\[W\] Avg: *\([0-9.]*\).*/\1/p' <<< "$out" | head -1)
+	[ -n "$mibps" ] && [ "${mibps%.*}" -gt 0 ] ||
+		fail "lst stat: the clients wrote nothing (W Avg '${mibps}')"
+	show "$LST" stop bulk || fail "lst stop"
+	errs=$("$LST" show_error clients servers 2>&1) || fail "lst show_error: $errs"
+	echo "$errs" | sed "s/^/[$LNET_NODE]   /"
+	for g in clients servers; do
+		grep -q "^Total 0 error nodes in $g$" <<< "$errs" ||
+			fail "lst show_error: errors in $g (brw write check=full)"
+	done
+	show "$LST" end_session || fail "lst end_session"
+	log "lst: brw write 1 MiB check=full, $mibps MiB/s, no error"
+fi
+barrier lst-done 120
+rmmod lnet_selftest || fail "rmmod lnet_selftest"
+
 phase stop
 echo unserve > $RUN
 service stop || { cat "$T/out"; fail "lnet.service stop"; }
 none_loaded "lnet.service stop"
-log "packages: dkms modules and lnet-utils: start, ping, 10 MiB PUT checked, stop"
+log "packages: dkms modules and lnet-utils: start, ping, 10 MiB PUT checked, lst brw write checked, stop"
