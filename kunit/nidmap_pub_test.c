@@ -30,7 +30,7 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define F_UNSUB		0x00000008U
 #define FK_MAX		64		/* messages the fake holds */
 #define SCALE_MAX	100000		/* subscribers pub_scale reaches */
-#define SCALE_BUDGET	(20ULL * NSEC_PER_SEC)	/* it stops growing after */
+#define SCALE_BUDGET	(12ULL * NSEC_PER_SEC)	/* it stops growing after */
 #define MEASURE		1000		/* SUBSCRIBEs timed at a checkpoint */
 #define SCALE_FLOOR	20000		/* pub_scale_100k's n: at least */
 

@@ -32,3 +32,29 @@ class TimeoutTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def pair(**kw):
+    s = ["x.sh", "y.sh", "z.sh"]
+    return VmTest("p", nodes=[vm.Node("a", script=s), vm.Node("b", script=s)],
+                  flavours=("distro", "debug"), debug_only=("y",), **kw)
+
+
+class DebugOnlyTest(unittest.TestCase):
+    def scripts(self, j):
+        return [vm.scripts_of(n) for n in j.nodes()]
+
+    def test_distro_skips_debug_only(self):
+        jobs = {j.flavour: j for j in pair().jobs(None)}
+        self.assertEqual(self.scripts(jobs["distro"]), [["x.sh", "z.sh"]] * 2)
+        self.assertEqual(self.scripts(jobs["debug"]), [["x.sh", "y.sh", "z.sh"]] * 2)
+
+    def test_chosen_debug_only_scenario_has_no_distro_job(self):
+        jobs = pair().jobs(None, only={"y"})
+        self.assertEqual([j.flavour for j in jobs], ["debug"])
+        self.assertEqual(self.scripts(jobs[0]), [["y.sh"]] * 2)
+
+    def test_chosen_scenarios_and_debug_only(self):
+        jobs = {j.flavour: j for j in pair().jobs(None, only={"x", "y"})}
+        self.assertEqual(self.scripts(jobs["distro"]), [["x.sh"]] * 2)
+        self.assertEqual(self.scripts(jobs["debug"]), [["x.sh", "y.sh"]] * 2)
