@@ -117,13 +117,13 @@ if [ "$LNET_NODE" = a ]; then
 	show "$LST" run bulk || fail "lst run"
 	out=$("$LST" stat --count 1 --delay 5 --bw clients) ||
 		fail "lst stat: $out"
-	echo "$out" | sed "s/^/[$LNET_NODE]   /"
+	sed "s/^/[$LNET_NODE]   /" <<< "$out"
 	mibps=$(sed -n 's/^\[W\] Avg: *\([0-9.]*\).*/\1/p' <<< "$out" | head -1)
 	[ -n "$mibps" ] && [ "${mibps%.*}" -gt 0 ] ||
 		fail "lst stat: the clients wrote nothing (W Avg '${mibps}')"
 	show "$LST" stop bulk || fail "lst stop"
 	errs=$("$LST" show_error clients servers 2>&1) || fail "lst show_error: $errs"
-	echo "$errs" | sed "s/^/[$LNET_NODE]   /"
+	sed "s/^/[$LNET_NODE]   /" <<< "$errs"
 	for g in clients servers; do
 		grep -q "^Total 0 error nodes in $g$" <<< "$errs" ||
 			fail "lst show_error: errors in $g (brw write check=full)"
