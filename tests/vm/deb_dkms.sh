@@ -39,9 +39,14 @@ unit_command() {
 	esac
 }
 
+# indent: stdin, as show prints a command's output.
+indent() {
+	sed "s/^/[$LNET_NODE]   /"
+}
+
 show() {
 	log "\$ $*"
-	"$@" 2>&1 | sed "s/^/[$LNET_NODE]   /"
+	"$@" 2>&1 | indent
 	return "${PIPESTATUS[0]}"
 }
 
@@ -117,13 +122,13 @@ if [ "$LNET_NODE" = a ]; then
 	show "$LST" run bulk || fail "lst run"
 	out=$("$LST" stat --count 1 --delay 5 --bw clients) ||
 		fail "lst stat: $out"
-	sed "s/^/[$LNET_NODE]   /" <<< "$out"
+	indent <<< "$out"
 	mibps=$(sed -n 's/^\[W\] Avg: *\([0-9.]*\).*/\1/p' <<< "$out" | head -1)
 	[ -n "$mibps" ] && [ "${mibps%.*}" -gt 0 ] ||
 		fail "lst stat: the clients wrote nothing (W Avg '${mibps}')"
 	show "$LST" stop bulk || fail "lst stop"
 	errs=$("$LST" show_error clients servers 2>&1) || fail "lst show_error: $errs"
-	sed "s/^/[$LNET_NODE]   /" <<< "$errs"
+	indent <<< "$errs"
 	for g in clients servers; do
 		grep -q "^Total 0 error nodes in $g$" <<< "$errs" ||
 			fail "lst show_error: errors in $g (brw write check=full)"
