@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # nidmap over LNet (Documentation/nidmap.rst): b publishes; a subscribes
 # to b and registers a target with two NIDs; a's copy gets it (one full
-# resync: a's first fetch).  b's changes (a target added, another added,
-# the first removed, the failover order of one changed) are noticed by a
-# and fetched as deltas: a's copy equals b's table entry by entry, name,
-# version and NIDs in order, and a resynced only once.  b may not take
-# a's target (PERM).  A malformed message to each side's endpoint is
+# resync: a's first fetch).  b's changes (two targets added in one
+# REGISTER, the first removed, the failover order of one changed) are
+# noticed by a and fetched as deltas: a's copy equals b's table entry
+# by entry, name, version and NIDs in order, and a resynced only once.
+# b may not take a's target (PERM).  A malformed message to each side's endpoint is
 # dropped and counted, and the copy still follows b afterwards.  Both
 # look a target up (a in its copy, b in its table); a sends to it by
 # name: its first NID is on a net a cannot reach (skipped), its second
@@ -87,8 +87,14 @@ if [ "$LNET_NODE" = b ]; then
 	[ "$(nm_field refused)" = 1 ] || fail "refused: $(nm_field refused)"
 	reg() { "$LNETCTL" nidmap register --publisher "$B" "$@" ||
 		fail "register $*"; }
-	reg --name fs-MDT0000 --nid "$B"			# version 2
-	reg --name fs-OST0001 --nid "$B,$X2"			# 3
+	# A --nid before any --name: refused, nothing sent.
+	"$LNETCTL" nidmap register --publisher "$B" --nid "$B" \
+		--name fs-MDT0000 2> "$T" && fail "--nid before --name accepted"
+	grep -q "each --nid follows its --name" "$T" || fail "order: $(cat "$T")"
+	# Two targets in one REGISTER, each the next version.
+	reg --name fs-MDT0000 --nid "$B" \
+		--name fs-OST0001 --nid "$B,$X2"		# versions 2, 3
+	[ "$(nm_field version)" = 3 ] || fail "batch: version $(nm_field version)"
 	"$LNETCTL" nidmap remove --publisher "$B" --name fs-MDT0000 ||
 		fail "remove fs-MDT0000"			# 4
 	reg --name fs-OST0001 --nid "$X2,$B"			# 5: failover order

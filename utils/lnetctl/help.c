@@ -228,13 +228,13 @@ static const struct help_sub nidmap_subs[] = {
 	  "\t--publisher: the publisher's NID\n"
 	  "\t--relay: forward its notices to other subscribers\n" },
 	{ "unsubscribe", "stop subscribing\n" },
-	{ "register", "register a target's NIDs with a publisher\n"
+	{ "register", "register targets' NIDs with a publisher\n"
 	  "\t--publisher: the publisher's NID\n"
-	  "\t--name: the target's name\n"
+	  "\t--name: a target's name (up to 256, each with its --nid)\n"
 	  "\t--nid: its NIDs, in failover order\n" },
-	{ "remove", "remove a target from a publisher's table\n"
+	{ "remove", "remove targets from a publisher's table\n"
 	  "\t--publisher: the publisher's NID\n"
-	  "\t--name: the target's name\n" },
+	  "\t--name: a target's name (up to 256)\n" },
 	{ "show", "show the publisher's and subscriber's state\n" },
 	{ "table", "show the published table\n"
 	  "\t--copy: this node's copy instead\n" },

@@ -10,7 +10,8 @@
  *	nidmap subscribe --publisher NID [--relay]
  *	nidmap unsubscribe
  *	nidmap register --publisher NID --name TARGET --nid NID[,NID...]
- *	nidmap remove --publisher NID --name TARGET
+ *		[--name TARGET --nid NID[,NID...]]...
+ *	nidmap remove --publisher NID --name TARGET [--name TARGET]...
  *	nidmap show
  *	nidmap table [--copy]
  *	nidmap lookup --name TARGET
@@ -163,19 +164,17 @@ static int nm_publish(int argc, char **argv, bool enable)
 		      "cannot stop publishing", NULL, NULL);
 }
 
-/* Options --publisher, --name, --nid of subscribe, register, remove. */
+/* subscribe's options: --publisher NID [--relay]. */
 struct nm_args {
-	const char *publisher, *name, *nids;
+	const char *publisher;
 	bool relay;
 };
 
 static int nm_args(int argc, char **argv, const char *what,
-		   struct nm_args *a, bool name, bool nids)
+		   struct nm_args *a)
 {
 	static const struct option opts[] = {
 		{ "publisher", required_argument, NULL, 'p' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "nid", required_argument, NULL, 'd' },
 		{ "relay", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -186,11 +185,7 @@ static int nm_args(int argc, char **argv, const char *what,
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'p')
 			a->publisher = optarg;
-		else if (c == 'n' && name)
-			a->name = optarg;
-		else if (c == 'd' && nids)
-			a->nids = optarg;
-		else if (c == 'r' && !name)	/* subscribe only */
+		else if (c == 'r')
 			a->relay = true;
 		else
 			return bad_option(OP, what, argv);
@@ -203,10 +198,6 @@ static int nm_args(int argc, char **argv, const char *what,
 	if (!valid_nid(a->publisher))
 		return usage_error(OP, what, "invalid publisher NID '%s'",
 				   a->publisher);
-	if (name && !a->name)
-		return usage_error(OP, what, "%s", "--name TARGET is needed");
-	if (nids && !a->nids)
-		return usage_error(OP, what, "%s", "--nid NID[,NID...] is needed");
 	return 0;
 }
 
@@ -217,7 +208,7 @@ static int nm_subscribe(int argc, char **argv, bool enable)
 	struct nm_args a;
 
 	if (enable) {
-		if (nm_args(argc, argv, what, &a, false, false))
+		if (nm_args(argc, argv, what, &a))
 			return 1;
 	} else if (argc > 1) {
 		return usage_error(OP, what, "unexpected argument '%s'",
@@ -263,29 +254,123 @@ static int nm_put_nids(struct nl_msg *msg, const char *list)
 	return rc;
 }
 
+#if NIDMAP_GENL_TARGETS_MAX != 256
+#error "the usage text says at most 256 targets"
+#endif
+
+/* The targets of one register or remove: --name, each with its --nid. */
+struct nm_batch {
+	const char *publisher;
+	const char *name[NIDMAP_GENL_TARGETS_MAX];
+	const char *nids[NIDMAP_GENL_TARGETS_MAX];
+	int n;
+};
+
+static int nm_batch_args(int argc, char **argv, const char *what,
+			 bool remove, struct nm_batch *b)
+{
+	static const struct option opts[] = {
+		{ "publisher", required_argument, NULL, 'p' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "nid", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, i;
+
+	memset(b, 0, sizeof(*b));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'p') {
+			b->publisher = optarg;
+		} else if (c == 'n') {
+			if (b->n == NIDMAP_GENL_TARGETS_MAX)
+				return usage_error(OP, what, "%s",
+						   "at most 256 targets at once");
+			b->name[b->n++] = optarg;
+		} else if (c == 'd' && remove) {
+			return usage_error(OP, what, "%s",
+					   "a removal takes no --nid");
+		} else if (c == 'd') {
+			/* Each --nid is the NIDs of the --name before it. */
+			if (!b->n || b->nids[b->n - 1])
+				return usage_error(OP, what, "%s",
+						   "each --nid follows its --name");
+			b->nids[b->n - 1] = optarg;
+		} else {
+			return bad_option(OP, what, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(OP, what, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!b->publisher)
+		return usage_error(OP, what, "%s", "--publisher NID is needed");
+	if (!valid_nid(b->publisher))
+		return usage_error(OP, what, "invalid publisher NID '%s'",
+				   b->publisher);
+	if (!b->n)
+		return usage_error(OP, what, "%s", "--name TARGET is needed");
+	for (i = 0; i < b->n && !remove; i++)
+		if (!b->nids[i])
+			return usage_error(OP, what,
+					   "--nid NID[,NID...] is needed for %s",
+					   b->name[i]);
+	return 0;
+}
+
+/* Target @i of @b: its NAME and NIDS (or DELETE) in @msg. */
+static int nm_put_target(struct nl_msg *msg, const struct nm_batch *b,
+			 int i, bool remove)
+{
+	nla_put_string(msg, NIDMAP_A_NAME, b->name[i]);
+	if (remove)
+		return nla_put_flag(msg, NIDMAP_A_DELETE) ? 1 : 0;
+	return nm_put_nids(msg, b->nids[i]);
+}
+
+/*
+ * register or remove: one target as NAME and NIDS (or DELETE), several
+ * (each --name with its --nid) as one REGISTER of NIDMAP_A_TARGETS: the
+ * publisher takes them all, each the next version, or refuses them all.
+ */
 static int nm_register(int argc, char **argv, bool remove)
 {
 	const char *what = remove ? "remove" : "register";
+	struct nlattr *all, *one;
+	struct nm_batch b;
 	struct nl_msg *msg;
-	struct nm_args a;
 	char prefix[128];
+	int i, rc = 0;
 
-	if (nm_args(argc, argv, what, &a, true, !remove))
+	if (nm_batch_args(argc, argv, what, remove, &b))
 		return 1;
 	if (nm_open(what))
 		return 1;
 	msg = lnl_msg(NIDMAP_CMD_REGISTER, false);
 	if (msg) {
-		nla_put_string(msg, NIDMAP_A_PUBLISHER, a.publisher);
-		nla_put_string(msg, NIDMAP_A_NAME, a.name);
-		if (remove) {
-			nla_put_flag(msg, NIDMAP_A_DELETE);
-		} else if (nm_put_nids(msg, a.nids)) {
+		nla_put_string(msg, NIDMAP_A_PUBLISHER, b.publisher);
+		if (b.n == 1) {
+			rc = nm_put_target(msg, &b, 0, remove);
+		} else {
+			all = nla_nest_start(msg, NIDMAP_A_TARGETS);
+			for (i = 0; i < b.n && !rc; i++) {
+				one = nla_nest_start(msg, i + 1);
+				rc = nm_put_target(msg, &b, i, remove);
+				nla_nest_end(msg, one);
+			}
+			nla_nest_end(msg, all);
+		}
+		if (rc) {
 			nlmsg_free(msg);
 			return 1;
 		}
 	}
-	snprintf(prefix, sizeof(prefix), "cannot %s %s", what, a.name);
+	if (b.n == 1)
+		snprintf(prefix, sizeof(prefix), "cannot %s %s", what,
+			 b.name[0]);
+	else
+		snprintf(prefix, sizeof(prefix), "cannot %s %d targets (%s...)",
+			 what, b.n, b.name[0]);
 	return nm_run(msg, what, prefix, NULL, NULL);
 }
 

@@ -13,6 +13,7 @@
 #define NIDMAP_GENL_NID_LEN	64	/* a NID string with its NUL */
 #define NIDMAP_GENL_NAME_LEN	64	/* a target name with its NUL */
 #define NIDMAP_GENL_NIDS_MAX	16	/* NIDs of one target */
+#define NIDMAP_GENL_TARGETS_MAX	256	/* targets of one REGISTER */
 
 enum nidmap_genl_cmd {
 	NIDMAP_CMD_UNSPEC,
