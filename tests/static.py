@@ -4,9 +4,12 @@ checkpatch --strict on every project C file and header, shellcheck and
 flake8 on every script, the harness's own unit tests, the user-space
 build of the NID grammar and a bounded run of every fuzz target."""
 
+import filecmp
 import glob
 import os
 import subprocess
+import sys
+import tempfile
 
 import vm
 from cases import HostTest, build_modules
@@ -141,11 +144,41 @@ def service_unit(_run_dir):
     return _run(["python3", os.path.join("tests", "service_check.py")], "lnet.service")
 
 
+def stale_seeds():
+    """The seed files (target/name) that differ between fuzz/corpus and
+    what fuzz/seeds.py writes from today's KUnit vectors and spec."""
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, os.path.join(vm.TOP, "fuzz", "seeds.py")],
+                       env=dict(os.environ, LNET_FUZZ_CORPUS=d), check=True,
+                       capture_output=True)
+        old = os.path.join(vm.TOP, "fuzz", "corpus")
+        return sorted(stale_files(d, old))
+
+
+def stale_files(new, old):
+    """Files under new and old (two corpus trees) that are not the same
+    bytes, or are in one only; target/name each."""
+    def files(top):
+        return {os.path.relpath(os.path.join(r, f), top)
+                for r, _, fs in os.walk(top) for f in fs}
+    a, b = files(new), files(old)
+    out = a ^ b
+    for rel in a & b:
+        if not filecmp.cmp(os.path.join(new, rel), os.path.join(old, rel),
+                           shallow=False):
+            out.add(rel)
+    return out
+
+
 def fuzz(run_dir):
     """Every fuzz target (fuzz/run.sh) for FUZZ_CHECK_TIME seconds from its
     seed corpus: any crash, sanitizer report, leak or hang fails, and
     names the input saved under build/fuzz/crashes/.  The executions and
     corpus sizes go to fuzz.txt in the run's directory."""
+    stale = stale_seeds()
+    if stale:
+        return vm.Result(False, "fuzz/corpus is not what fuzz/seeds.py writes "
+                         "(run make fuzz-seeds and commit): %s" % " ".join(stale))
     env = dict(os.environ, FUZZ_TIME=str(FUZZ_CHECK_TIME))
     env.pop("FUZZ_TARGET", None)
     p = subprocess.run([os.path.join(vm.TOP, "fuzz", "run.sh")], cwd=vm.TOP,
