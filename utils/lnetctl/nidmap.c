@@ -164,6 +164,21 @@ static int nm_publish(int argc, char **argv, bool enable)
 		      "cannot stop publishing", NULL, NULL);
 }
 
+/* After the options: no argument left, and a valid --publisher. */
+static int nm_args_end(int argc, char **argv, const char *what,
+		       const char *publisher)
+{
+	if (optind < argc)
+		return usage_error(OP, what, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!publisher)
+		return usage_error(OP, what, "%s", "--publisher NID is needed");
+	if (!valid_nid(publisher))
+		return usage_error(OP, what, "invalid publisher NID '%s'",
+				   publisher);
+	return 0;
+}
+
 /* subscribe's options: --publisher NID [--relay]. */
 struct nm_args {
 	const char *publisher;
@@ -190,15 +205,7 @@ static int nm_args(int argc, char **argv, const char *what,
 		else
 			return bad_option(OP, what, argv);
 	}
-	if (optind < argc)
-		return usage_error(OP, what, "unexpected argument '%s'",
-				   argv[optind]);
-	if (!a->publisher)
-		return usage_error(OP, what, "%s", "--publisher NID is needed");
-	if (!valid_nid(a->publisher))
-		return usage_error(OP, what, "invalid publisher NID '%s'",
-				   a->publisher);
-	return 0;
+	return nm_args_end(argc, argv, what, a->publisher);
 }
 
 static int nm_subscribe(int argc, char **argv, bool enable)
@@ -300,14 +307,8 @@ static int nm_batch_args(int argc, char **argv, const char *what,
 			return bad_option(OP, what, argv);
 		}
 	}
-	if (optind < argc)
-		return usage_error(OP, what, "unexpected argument '%s'",
-				   argv[optind]);
-	if (!b->publisher)
-		return usage_error(OP, what, "%s", "--publisher NID is needed");
-	if (!valid_nid(b->publisher))
-		return usage_error(OP, what, "invalid publisher NID '%s'",
-				   b->publisher);
+	if (nm_args_end(argc, argv, what, b->publisher))
+		return 1;
 	if (!b->n)
 		return usage_error(OP, what, "%s", "--name TARGET is needed");
 	for (i = 0; i < b->n && !remove; i++)
@@ -323,9 +324,10 @@ static int nm_put_target(struct nl_msg *msg, const struct nm_batch *b,
 			 int i, bool remove)
 {
 	nla_put_string(msg, NIDMAP_A_NAME, b->name[i]);
-	if (remove)
-		return nla_put_flag(msg, NIDMAP_A_DELETE) ? 1 : 0;
-	return nm_put_nids(msg, b->nids[i]);
+	if (!remove)
+		return nm_put_nids(msg, b->nids[i]);
+	nla_put_flag(msg, NIDMAP_A_DELETE);
+	return 0;
 }
 
 /*
