@@ -37,10 +37,11 @@ class CpuMeter:
         self.thread = None
 
     def sample(self):
-        busy, total = self.reader()
+        # Read under the lock: the samples stay in the order of their
+        # times when the runner's threads sample at once (busy()).
         with self.lock:
             self.times.append(self.clock())
-            self.samples.append((busy, total))
+            self.samples.append(self.reader())
 
     def start(self):
         self.sample()
