@@ -171,6 +171,11 @@ class VmTest:
     # bookkeeping), which Debian's kernel runs the same way and would
     # only repeat (Documentation/testing.rst, Budget).
     debug_only: tuple = ()
+    # Scenarios run on Debian's kernel only: behaviour whose code paths
+    # the debug kernel already runs in another scenario (the core's
+    # health, multi-rail and selftest logic over the other LND), so that
+    # the catchers would only see them again, at 3-5 times the cost.
+    distro_only: tuple = ()
 
     def scenarios(self):
         """The names of the scenarios its nodes run, in order."""
@@ -182,12 +187,16 @@ class VmTest:
                     names.append(name)
         return names
 
+    def skipped_on(self, flavour):
+        """The scenarios the flavour's job leaves out."""
+        return self.debug_only if flavour == "distro" else self.distro_only
+
     def jobs(self, flavour_filter, only=None):
         """Its jobs; only: run just these scenarios (names), in one boot.
-        No distro job when every scenario chosen is debug_only."""
+        No job of a flavour that leaves out every scenario chosen."""
         return [VmJob(self, f, only) for f in self.flavours
                 if (not flavour_filter or f == flavour_filter) and
-                not (f == "distro" and only and set(only) <= set(self.debug_only))]
+                not (only and set(only) <= set(self.skipped_on(f)))]
 
 
 class VmJob:
@@ -207,9 +216,9 @@ class VmJob:
         self.stretch = 1.0
 
     def nodes(self):
-        """The test's nodes, running only the chosen scenarios (and on
-        the distro kernel none of the test's debug_only ones)."""
-        skip = self.test.debug_only if self.flavour == "distro" else ()
+        """The test's nodes, running only the chosen scenarios (and none
+        of those its flavour leaves out: debug_only, distro_only)."""
+        skip = self.test.skipped_on(self.flavour)
         if not self.only and not skip:
             return self.test.nodes
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of cases.py: a VM job's timeout."""
+"""Unit tests of cases.py: a VM job's timeout, the scenarios each flavour runs."""
 
 import unittest
 
@@ -30,14 +30,12 @@ class TimeoutTest(unittest.TestCase):
         self.assertEqual(j.timeout(), 100)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 def pair(**kw):
     s = ["x.sh", "y.sh", "z.sh"]
+    kw.setdefault("debug_only", ("y",))
     return VmTest("p", nodes=[vm.Node("a", script=s), vm.Node("b", script=s)],
-                  flavours=("distro", "debug"), debug_only=("y",), **kw)
+                  flavours=("distro", "debug"), **kw)
 
 
 class DebugOnlyTest(unittest.TestCase):
@@ -58,3 +56,27 @@ class DebugOnlyTest(unittest.TestCase):
         jobs = {j.flavour: j for j in pair().jobs(None, only={"x", "y"})}
         self.assertEqual(self.scripts(jobs["distro"]), [["x.sh"]] * 2)
         self.assertEqual(self.scripts(jobs["debug"]), [["x.sh", "y.sh"]] * 2)
+
+
+class DistroOnlyTest(unittest.TestCase):
+    def scripts(self, j):
+        return [vm.scripts_of(n) for n in j.nodes()]
+
+    def test_debug_skips_distro_only(self):
+        jobs = {j.flavour: j for j in pair(distro_only=("z",)).jobs(None)}
+        self.assertEqual(self.scripts(jobs["distro"]), [["x.sh", "z.sh"]] * 2)
+        self.assertEqual(self.scripts(jobs["debug"]), [["x.sh", "y.sh"]] * 2)
+
+    def test_chosen_distro_only_scenario_has_no_debug_job(self):
+        jobs = pair(distro_only=("z",)).jobs(None, only={"z"})
+        self.assertEqual([j.flavour for j in jobs], ["distro"])
+        self.assertEqual(self.scripts(jobs[0]), [["z.sh"]] * 2)
+
+    def test_both_lists_empty_runs_everything_twice(self):
+        jobs = {j.flavour: j for j in pair(debug_only=()).jobs(None)}
+        for f in ("distro", "debug"):
+            self.assertEqual(self.scripts(jobs[f]), [["x.sh", "y.sh", "z.sh"]] * 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
