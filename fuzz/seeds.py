@@ -400,7 +400,9 @@ def nidmap_seeds():
     v4 = (2, 3, bytes([192, 168, 1, 3]))
     v6 = (2, 0, bytes.fromhex("20010db8000000000000000000000003"))
     ib = (5, 1, bytes([10, 0, 0, 9]))
+    a = kunit_arrays("nidmap_auth_test.c")
     out = {"notice_example": w["notice_example"],
+           "auth_example": a["auth_example"],
            "register_example": w["register_example"],
            "register_batch_example": w["register_batch_example"]}
     for be in (False, True):
@@ -444,6 +446,12 @@ def nidmap_seeds():
         out["register_auth" + sfx] = nidmap_msg(
             4, nidmap_rec("lustre-OST0001", [v6, v4], be=be), 1, flags=1,
             trailer=bytes(range(32)), be=be)
+        # An AUTH trailer (nidmap.rst "Trust"): HMAC-SHA256, key 7, a
+        # stamp, a MAC (any bytes: the harness has no key).
+        out["register_hmac" + sfx] = nidmap_msg(
+            4, nidmap_rec("lustre-OST0001", [v6, v4], be=be), 1, flags=1,
+            trailer=bytes([1, 32, 0, 0]) +
+            struct.pack(">IQ", 7, 1764500000000) + bytes(range(32)), be=be)
     return out
 
 

@@ -95,6 +95,7 @@ typedef unsigned int gfp_t;
 #define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define BIT(n)			(1UL << (n))
+#define BIT_ULL(n)		(1ULL << (n))
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
@@ -181,6 +182,26 @@ static inline u64 get_unaligned_be64(const void *p)
 
 	memcpy(&v, p, sizeof(v));
 	return be64toh(v);
+}
+
+static inline u32 get_unaligned_be32(const void *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32toh(v);
+}
+
+static inline void put_unaligned_be32(u32 v, void *p)
+{
+	v = htobe32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void put_unaligned_be64(u64 v, void *p)
+{
+	v = htobe64(v);
+	memcpy(p, &v, sizeof(v));
 }
 
 static inline void put_unaligned_le16(u16 v, void *p)

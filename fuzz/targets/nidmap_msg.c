@@ -10,9 +10,12 @@
  * limits; encoded again in host byte order it decodes to the same header
  * and items, and is byte for byte the input up to the trailer when the
  * input was in host order; swapped to the other byte order it decodes to
- * the same, and swapped back it is what it was.
+ * the same, and swapped back it is what it was.  Its AUTH trailer, if
+ * any, parses to a documented error or to fields that written again
+ * (nidmap_auth_head()) are the trailer's bytes; a replay window fed the
+ * message's incarnation and seq takes it once.
  */
-#include "../nidmap/nidmap.h"
+#include "../nidmap/auth.h"
 
 #include "../fuzz.h"
 
@@ -49,6 +52,30 @@ static void check_same_items(const struct nidmap_msg *a,
 		FUZZ_CHECK(!memcmp(&na, &nb, sizeof(na)));
 	}
 	FUZZ_CHECK(!nidmap_iter_nid(&ib, &nb));
+}
+
+/* The AUTH trailer's fields, and a replay window's verdicts on it. */
+static void check_auth(const struct nidmap_msg *msg)
+{
+	u8 head[NIDMAP_AUTH_HEAD_LEN];
+	struct nidmap_replay r = { 0 };
+	struct nidmap_auth a;
+	int rc;
+
+	rc = nidmap_auth_parse(msg, &a);
+	FUZZ_CHECK(rc == 0 || rc == -EKEYREJECTED || rc == -EPROTO);
+	if (rc)
+		return;
+	FUZZ_CHECK(msg->hdr.trailer_len == NIDMAP_AUTH_TRAILER_LEN &&
+		   a.key_id && a.mac == msg->trailer + NIDMAP_AUTH_HEAD_LEN);
+	nidmap_auth_head(head, a.key_id, a.stamp);
+	FUZZ_CHECK(!memcmp(head, msg->trailer, sizeof(head)));
+	rc = nidmap_replay_check(&r, msg->hdr.incarnation, msg->hdr.seq,
+				 a.stamp, a.stamp, NIDMAP_AUTH_SKEW_MS);
+	FUZZ_CHECK(rc == 0);
+	rc = nidmap_replay_check(&r, msg->hdr.incarnation, msg->hdr.seq,
+				 a.stamp, a.stamp, NIDMAP_AUTH_SKEW_MS);
+	FUZZ_CHECK(rc == -EALREADY);
 }
 
 int fuzz_one_input(const u8 *data, size_t size)
@@ -92,6 +119,8 @@ int fuzz_one_input(const u8 *data, size_t size)
 		FUZZ_CHECK(n == msg.hdr.count);
 	else
 		FUZZ_CHECK(n == 0 && msg.hdr.count == 0);
+
+	check_auth(&msg);
 
 	/* Encoded again, in host byte order. */
 	out = malloc(size);

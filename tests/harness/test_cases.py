@@ -30,7 +30,6 @@ class TimeoutTest(unittest.TestCase):
         self.assertEqual(j.timeout(), 100)
 
 
-
 def pair(**kw):
     s = ["x.sh", "y.sh", "z.sh"]
     kw.setdefault("debug_only", ("y",))

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nidmap's authentication (Documentation/nidmap.rst, "Trust"): the AUTH
+ * trailer and the replay window (auth.c, pure functions the fuzz
+ * harness builds too).
+ */
+#ifndef _NIDMAP_AUTH_H
+#define _NIDMAP_AUTH_H
+
+#include "nidmap.h"
+
+#define NIDMAP_AUTH_HMAC_SHA256	1	/* the trailer's algorithm */
+#define NIDMAP_AUTH_MAC_LEN	32	/* HMAC-SHA256 */
+#define NIDMAP_AUTH_HEAD_LEN	16	/* the trailer before its MAC */
+#define NIDMAP_AUTH_TRAILER_LEN	(NIDMAP_AUTH_HEAD_LEN + NIDMAP_AUTH_MAC_LEN)
+#define NIDMAP_AUTH_WINDOW	64	/* seqs a sender's window holds */
+#define NIDMAP_AUTH_SKEW_MS	(120 * 1000ULL)	/* clocks this far apart */
+
+/**
+ * struct nidmap_auth - an AUTH trailer's fields
+ * @key_id: the key the MAC was made with (never 0)
+ * @stamp: the sender's clock when it signed, ms since the Unix epoch
+ * @mac: the MAC, over every byte of the message before it
+ */
+struct nidmap_auth {
+	u32		key_id;
+	u64		stamp;
+	const u8	*mac;
+};
+
+int nidmap_auth_parse(const struct nidmap_msg *msg, struct nidmap_auth *a);
+void nidmap_auth_head(u8 *trailer, u32 key_id, u64 stamp);
+
+/**
+ * struct nidmap_replay - what a receiver remembers of one sender
+ * @incarnation: the sender's incarnation it last accepted (0: none yet)
+ * @top: the highest seq accepted in @incarnation
+ * @seen: bit i: seq @top - i was accepted
+ * @stamp: the latest stamp accepted from the sender, any incarnation
+ */
+struct nidmap_replay {
+	u64	incarnation;
+	u64	top;
+	u64	seen;
+	u64	stamp;
+};
+
+int nidmap_replay_check(struct nidmap_replay *r, u64 incarnation, u64 seq,
+			u64 stamp, u64 now, u64 skew);
+
+#endif /* _NIDMAP_AUTH_H */
