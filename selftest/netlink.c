@@ -15,8 +15,8 @@
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
-#include <net/sock.h>
 
+#include <lnet/genl.h>
 #include <lnet/nid.h>
 
 #include "console.h"
@@ -106,15 +106,15 @@ static int lst_check_session(struct nlattr **tb, bool key,
 /*
  * Every request: from the initial network namespace (the modules hold one
  * LNet, which lives there; the family is netnsok so that another
- * namespace is told so), with CAP_NET_ADMIN.
+ * namespace is told so: lnet_genl_netns_check(), as lnet's family), with
+ * CAP_NET_ADMIN.
  */
 static int lst_need_admin(struct sk_buff *skb, struct netlink_ext_ack *extack)
 {
-	if (!net_eq(sock_net(skb->sk), &init_net)) {
-		NL_SET_ERR_MSG(extack,
-			       "LNet runs only in the initial network namespace");
-		return -EOPNOTSUPP;
-	}
+	int rc = lnet_genl_netns_check(skb, extack);
+
+	if (rc)
+		return rc;
 	if (netlink_capable(skb, CAP_NET_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG(extack, "this request needs CAP_NET_ADMIN");
