@@ -11,6 +11,7 @@
  * the peer NI was last heard from.  A failure is counted by class on its
  * NI or peer NI and globally, then treated as treat.c says.
  */
+#include <kunit/visibility.h>
 #include <lnet/route.h>
 #include <lnet/router.h>
 
@@ -170,6 +171,7 @@ bool lnet_health_msg_done(struct lnet_msg *msg, struct lnet_peer_ni *lpni,
 		lnet_recovery_kick();
 	return a.resend;
 }
+EXPORT_SYMBOL_IF_KUNIT(lnet_health_msg_done);
 
 /**
  * lnet_health_remote_failure() - struct lnet_health_ops.remote_failure

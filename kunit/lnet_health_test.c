@@ -3,8 +3,9 @@
  * KUnit: the health module's pure parts (health/treat.c) and the core's
  * deadline arithmetic (lnet/resend.c).  The treatment table of spec
  * features 3b, class by class, with each of Lustre's guards; health
- * values' bounds and steps; the recovery ping backoff of spec 3c; the
- * message deadline of spec 3d.
+ * values' bounds and steps; a local NI reported down at 0 and up at the
+ * maximum (health/values.c, lnet/healthv.c); the recovery ping backoff
+ * of spec 3c; the message deadline of spec 3d.
  */
 #include <kunit/test.h>
 #include <kunit/visibility.h>
@@ -245,6 +246,92 @@ static void health_recovery_start_fails(struct kunit *test)
 	lnet_recovery_ping_start(&t);
 }
 
+/*
+ * Spec features 3a, "NI status coupling": a local NI whose health falls
+ * to 0 by failures is reported down (net show, our ping buffer), and up
+ * again only once successes (a recovery ping's GET and REPLY are two)
+ * bring it back to the maximum; on the way it stays down.  Through the
+ * health module's entry for finished messages, with a started NI not in
+ * any configured LNet (the suite runs with LNet unconfigured: the
+ * recovery queue it joins is never worked on, and it leaves it at 1000).
+ */
+struct health_zero {
+	struct lnet_net		net;
+	struct lnet_ni		ni;
+	struct lnet_peer	lp;
+	struct lnet_peer_net	lpn;
+	struct lnet_peer_ni	lpni;
+	struct lnet_msg		msg;
+};
+
+static void health_zero_down(struct kunit *test)
+{
+	struct health_zero *z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
+	struct lnet_ni *ni = &z->ni;
+	struct lnet_peer_ni *lpni = &z->lpni;
+	struct lnet_msg *msg = &z->msg;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, z);
+	KUNIT_ASSERT_FALSE_MSG(test, lnet_is_configured(),
+			       "the suite runs with LNet loaded, not configured");
+	KUNIT_ASSERT_EQ_MSG(test, lnet_health_sensitivity(), 100U,
+			    "health_sensitivity is not its default");
+	KUNIT_ASSERT_EQ(test, 0,
+			lnet_nid_from_str("192.168.0.2@tcp", &ni->ni_nid));
+	KUNIT_ASSERT_EQ(test, 0,
+			lnet_nid_from_str("192.168.0.3@tcp", &lpni->lpni_nid));
+	z->net.net_id = lnet_nid_net(&ni->ni_nid);
+	ni->ni_net = &z->net;
+	ni->ni_up = true;
+	ni->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	INIT_LIST_HEAD(&ni->ni_recovery);
+	INIT_LIST_HEAD(&z->lp.lp_nets);
+	z->lpn.lpn_peer = &z->lp;
+	INIT_LIST_HEAD(&z->lpn.lpn_peer_nis);
+	list_add(&z->lpn.lpn_list, &z->lp.lp_nets);
+	lpni->lpni_peer_net = &z->lpn;
+	lpni->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	INIT_LIST_HEAD(&lpni->lpni_recovery);
+	list_add(&lpni->lpni_list, &z->lpn.lpn_peer_nis);
+	msg->msg_send = true;
+	msg->msg_txni = ni;
+	KUNIT_EXPECT_TRUE(test, lnet_ni_status_up(ni));
+
+	/* LOCAL_ERROR: blamed on the NI, never resent. */
+	msg->msg_health_status = LNET_MSG_STATUS_LOCAL_ERROR;
+	for (i = 1; i <= 10; i++) {
+		lnet_lock();
+		KUNIT_EXPECT_FALSE(test, lnet_health_msg_done(msg, lpni,
+							      -EIO));
+		lnet_unlock();
+		KUNIT_EXPECT_EQ(test, ni->ni_healthv,
+				LNET_MAX_HEALTH_VALUE - 100 * i);
+		KUNIT_EXPECT_EQ_MSG(test, lnet_ni_status_up(ni), i < 10,
+				    "after %d failures", i);
+	}
+	KUNIT_EXPECT_FALSE(test, list_empty(&ni->ni_recovery));
+	/* Peers are not blamed for a local failure. */
+	KUNIT_EXPECT_EQ(test, lpni->lpni_healthv, LNET_MAX_HEALTH_VALUE);
+
+	/* Successes: down until the maximum, then up and out of recovery. */
+	msg->msg_health_status = LNET_MSG_STATUS_OK;
+	for (i = 1; i <= 10; i++) {
+		lnet_lock();
+		lnet_health_msg_done(msg, lpni, 0);
+		lnet_unlock();
+		KUNIT_EXPECT_EQ(test, ni->ni_healthv, 100 * i);
+		KUNIT_EXPECT_EQ_MSG(test, lnet_ni_status_up(ni), i == 10,
+				    "after %d successes", i);
+	}
+	/* Whatever failed above, the NI leaves the global queue. */
+	lnet_lock();
+	lnet_ni_healthv_set_locked(ni, LNET_MAX_HEALTH_VALUE);
+	lnet_unlock();
+	KUNIT_EXPECT_TRUE(test, list_empty(&ni->ni_recovery));
+	KUNIT_EXPECT_TRUE(test, lnet_ni_status_up(ni));
+}
+
 static struct kunit_case lnet_health_cases[] = {
 	KUNIT_CASE(health_classes),
 	KUNIT_CASE(health_receive),
@@ -253,6 +340,7 @@ static struct kunit_case lnet_health_cases[] = {
 	KUNIT_CASE(health_single_peer_ni),
 	KUNIT_CASE(health_peer_is_local),
 	KUNIT_CASE(health_values),
+	KUNIT_CASE(health_zero_down),
 	KUNIT_CASE(health_backoff),
 	KUNIT_CASE(health_recovery_start_fails),
 	KUNIT_CASE(health_deadline),

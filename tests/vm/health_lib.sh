@@ -20,7 +20,9 @@
 #   ("net show" says so), traffic goes on by eth0 (only what the peer
 #   may have had when the link went fails; no operation hangs), and
 #   once eth1 is back the NI works and carries traffic again (over o2ib
-#   on a new rxe device and NI: see o2ib_linkdown.sh).
+#   on a new rxe device and NI: see o2ib_linkdown.sh);
+# - health_zero_down (tcp): a local NI whose health failures take to 0
+#   is reported down, and up once recovery brings it back to 1000.
 #
 # At the end b's target counts no corrupted PUT and every message on
 # both nodes was finalized.
@@ -759,6 +761,53 @@ hl_delay_rx() {
 	barrier hl-delay-rx-done
 }
 
+# hl_zero_down A1 B1 (tcp): a local NI whose health falls to 0 is
+# reported down, as stock's is (spec features 3a "NI status coupling"),
+# and up again once its recovery pings bring it back to 1000.  With
+# health_sensitivity 100, a drop rule fails every GET a sends with
+# local_error (blamed on the NI, not resent; the failure of a recovery
+# ping moves no value), so each "ping --source A1" costs A1 100: ten
+# take it to 0.  The rule gone, A1's recovery pings (max 4 s apart)
+# answer and raise it back.  ~11 s on distro (4 s down, 7 s up).
+hl_zero_down() {
+	local a1=$1 b1=$2 i h="" t0 hs
+	[ "$LNET_NODE" = a ] && [ "$LND" = tcp ] || return 0
+	phase health_zero_down
+	t0=$SECONDS
+	hs=$("$LNETCTL" global show | awk '$1 == "health_sensitivity:" { print $2 }')
+	"$LNETCTL" set health_sensitivity 100 || fail "set health_sensitivity 100"
+	"$LNETCTL" fault drop add -s '*' -d '*' -m get -r 1 -e local_error ||
+		fail "fault drop add -e local_error"
+	for ((i = 0; i < 20; i++)); do
+		h=$(health_of net "$a1")
+		[ "$h" = 0 ] && break
+		"$LNETCTL" ping --source "$a1" --timeout 2 "$b1" > /dev/null 2>&1 &&
+			fail "ping --source $a1 $b1 answered: every GET fails"
+	done
+	if [ "$h" != 0 ] ||
+	   ! "$LNETCTL" net show --net "${LND}1" | grep -q "status: down"; then
+		"$LNETCTL" net show --net "${LND}1" -v 2
+		"$LNETCTL" fault drop show
+		diag
+		fail "$a1 at health ${h:-?} after $i failed pings: not reported down"
+	fi
+	log "health_zero_down: $a1 at 0 and down after $i failed pings, $((SECONDS - t0)) s"
+	"$LNETCTL" fault drop del --all || fail "fault drop del --all"
+	t0=$SECONDS
+	for ((i = 0; i < 100 * HL_SLOW; i++)); do
+		"$LNETCTL" net show --net "${LND}1" | grep -q "status: up" && break
+		nap 0.2
+	done
+	h=$(health_of net "$a1")
+	"$LNETCTL" net show --net "${LND}1" | grep -q "status: up" &&
+		[ "$h" = 1000 ] ||
+		{ "$LNETCTL" net show --net "${LND}1" -v 2; diag;
+		  fail "$a1 not back up at 1000 $((20 * HL_SLOW)) s after the rule went (health $h)"; }
+	log "health_zero_down: $a1 up at 1000 $((SECONDS - t0)) s after the rule went"
+	"$LNETCTL" set health_sensitivity "$hs" ||
+		fail "set health_sensitivity $hs"
+}
+
 health_run() {
 	local a1 b0 b1 t
 	ip link set eth1 up
@@ -814,6 +863,7 @@ health_run() {
 	fi
 	barrier hl-fault-ready
 	hl_fault "$a1" "$b0" "$b1"
+	hl_zero_down "$a1" "$b1"
 	barrier hl-done
 	if [ "$LNET_NODE" = b ]; then
 		t=$(cat "$TARGET")

@@ -66,7 +66,7 @@ TESTS = [
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=660, debug_timeout=1900,
+           flavours=("distro", "debug"), timeout=685, debug_timeout=1960,
            # The hostile peer's attacks, the peer table's and nidmap's
            # bookkeeping and the tracepoints' events are logic whose
            # judge is the debug kernel's catchers: on Debian's kernel they
