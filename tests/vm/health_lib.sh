@@ -768,7 +768,8 @@ hl_delay_rx() {
 # local_error (blamed on the NI, not resent; the failure of a recovery
 # ping moves no value), so each "ping --source A1" costs A1 100: ten
 # take it to 0.  The rule gone, A1's recovery pings (max 4 s apart)
-# answer and raise it back.  ~11 s on distro (4 s down, 7 s up).
+# answer and raise it back.  ~11 s on distro (4 s down, 7 s up), ~30 s
+# on debug (20 s, 10 s).
 hl_zero_down() {
 	local a1=$1 b1=$2 i h="" t0 hs
 	[ "$LNET_NODE" = a ] && [ "$LND" = tcp ] || return 0
