@@ -673,7 +673,10 @@ static int lnet_route_add_locked(u32 net, const struct lnet_nid *gw, u32 hops,
  * @gw: the gateway NID
  * @hops: 1..255 or LNET_ROUTE_HOPS_UNSET
  * @priority: 0 best
- * @extack: where to say why not
+ * @extack: where to say why not (may be NULL)
+ *
+ * Also lnet_nidmap.ko's, for the routes a subscriber installs from the
+ * table (Documentation/nidmap.rst, "Routes from the table").
  *
  * Context: Process context; takes ln_api_mutex.
  * Return: 0, -ENETDOWN if LNet is not running, or as
@@ -694,6 +697,7 @@ int lnet_route_add(u32 net, const struct lnet_nid *gw, u32 hops,
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
 }
+EXPORT_SYMBOL_GPL(lnet_route_add);
 
 static char *routes = "";
 module_param(routes, charp, 0444);
@@ -750,7 +754,7 @@ int lnet_routes_param_start(bool *router)
  * lnet_route_del() - "route del": routes out of the node's table
  * @net: the remote net, or LNET_NET_ANY
  * @gw: the gateway, or NULL for every one
- * @extack: where to say why not
+ * @extack: where to say why not (may be NULL)
  *
  * Context: Process context; takes ln_api_mutex.
  * Return: 0, -ENETDOWN, or as lnet_route_table_del().
@@ -770,6 +774,7 @@ int lnet_route_del(u32 net, const struct lnet_nid *gw,
 	mutex_unlock(&the_lnet.ln_api_mutex);
 	return rc;
 }
+EXPORT_SYMBOL_GPL(lnet_route_del);
 
 /**
  * lnet_routes_walk() - the node's routes, for "route show"

@@ -15,6 +15,7 @@
 #include <net/genetlink.h>
 #include <kunit/visibility.h>
 #include <lnet/genl.h>
+#include <uapi/lnet/lnet_genl.h>
 
 #include "node.h"
 
@@ -33,6 +34,10 @@ static struct genl_family nidmap_genl_family;
 
 static const struct nla_policy nidmap_nids_policy[NIDMAP_A_NID + 1] = {
 	[NIDMAP_A_NID]		= NIDMAP_STR_POLICY(NIDMAP_GENL_NID_LEN),
+};
+
+static const struct nla_policy nidmap_nets_policy[NIDMAP_A_NET + 1] = {
+	[NIDMAP_A_NET]		= NIDMAP_STR_POLICY(LNET_GENL_NET_LEN),
 };
 
 static struct netlink_range_validation nidmap_entries_range = {
@@ -87,6 +92,9 @@ VISIBLE_IF_KUNIT const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = 
 	[NIDMAP_A_RELAY_FANOUT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&nidmap_fanout_range),
 	[NIDMAP_A_TARGETS]	= NLA_POLICY_NESTED_ARRAY(nidmap_target_policy),
+	[NIDMAP_A_ROUTER]	= { .type = NLA_FLAG },
+	[NIDMAP_A_NETS]		= NLA_POLICY_NESTED(nidmap_nets_policy),
+	[NIDMAP_A_ROUTES]	= { .type = NLA_FLAG },
 };
 EXPORT_SYMBOL_IF_KUNIT(nidmap_genl_policy);
 
@@ -187,13 +195,62 @@ static int nidmap_genl_subscribe(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&nidmap_cfg_lock);
 	if (enable)
-		rc = nidmap_sub_start(&pub, tb[NIDMAP_A_RELAY]);
+		rc = nidmap_sub_start(&pub, tb[NIDMAP_A_RELAY],
+				      tb[NIDMAP_A_ROUTES]);
 	else
 		nidmap_sub_stop();
 	mutex_unlock(&nidmap_cfg_lock);
 	if (rc)
 		nidmap_extack(info->extack, nidmap_role_errmsg(rc));
 	return rc;
+}
+
+/*
+ * A router's ROUTER and NETS (the nets it routes to) into @rec: a target
+ * registered alone (not in NIDMAP_A_TARGETS).  Return: 0 or -errno.
+ */
+static int nidmap_genl_router(struct nlattr **tb,
+			      struct netlink_ext_ack *extack,
+			      struct nidmap_rec *rec)
+{
+	struct nlattr *a;
+	int rem;
+	u32 net;
+
+	if (!tb[NIDMAP_A_ROUTER]) {
+		if (tb[NIDMAP_A_NETS]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[NIDMAP_A_NETS],
+					    "only a router (ROUTER) has nets");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	rec->flags |= NIDMAP_R_ROUTER;
+	if (!tb[NIDMAP_A_NETS]) {
+		NL_SET_ERR_MSG(extack, "a router needs the nets it routes to");
+		return -EINVAL;
+	}
+	nla_for_each_nested(a, tb[NIDMAP_A_NETS], rem) {
+		if (nla_type(a) != NIDMAP_A_NET)
+			continue;
+		if (rec->nnets == NIDMAP_NETS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "a router routes to at most 16 nets");
+			return -E2BIG;
+		}
+		if (lnet_net_from_str(nla_data(a), &net) ||
+		    net == LNET_NET_ANY) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "not a net");
+			return -EINVAL;
+		}
+		rec->nets[rec->nnets++] = net;
+	}
+	if (!rec->nnets || nidmap_rec_check(rec, true)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NIDMAP_A_NETS],
+				    "1 to 16 distinct nets, none lo");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -246,7 +303,7 @@ static int nidmap_genl_rec(struct nlattr **tb, const struct nlattr *nest,
 				    "1 to 16 distinct NIDs, none on lo");
 		return -EINVAL;
 	}
-	return 0;
+	return nest ? 0 : nidmap_genl_router(tb, extack, rec);
 }
 
 /*
@@ -268,9 +325,10 @@ VISIBLE_IF_KUNIT int nidmap_genl_recs(struct genl_info *info,
 		names[0] = tb[NIDMAP_A_NAME];
 		return nidmap_genl_rec(tb, NULL, info->extack, recs) ?: 1;
 	}
-	if (tb[NIDMAP_A_NAME] || tb[NIDMAP_A_NIDS] || tb[NIDMAP_A_DELETE]) {
+	if (tb[NIDMAP_A_NAME] || tb[NIDMAP_A_NIDS] || tb[NIDMAP_A_DELETE] ||
+	    tb[NIDMAP_A_ROUTER] || tb[NIDMAP_A_NETS]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[NIDMAP_A_TARGETS],
-				    "either one target (NAME) or TARGETS, not both");
+				    "either one target (NAME) or TARGETS, not both; a router registers alone");
 		return -EINVAL;
 	}
 	nla_for_each_nested(el, tb[NIDMAP_A_TARGETS], rem) {
@@ -423,7 +481,8 @@ static int nidmap_fill_sub(struct sk_buff *skb)
 	struct lnet_nid set[NIDMAP_RELAY_K_MAX];
 	struct nlattr *nest, *nids;
 	u64 epoch, version, base;
-	bool subscribed, resync, relay;
+	bool subscribed, resync, relay, routes;
+	struct nidmap_routes ri;
 	struct nidmap_copy *c;
 	struct lnet_nid pub;
 	int i, nset;
@@ -432,6 +491,7 @@ static int nidmap_fill_sub(struct sk_buff *skb)
 	if (!c)
 		return 0;
 	nset = nidmap_sub_relay_set(&relay, set);
+	nidmap_sub_routes_info(&routes, &ri);
 	nidmap_copy_position(c, &epoch, &version, &base, &resync);
 	nest = nla_nest_start(skb, NIDMAP_A_SUB);
 	if (!nest)
@@ -443,7 +503,12 @@ static int nidmap_fill_sub(struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, NIDMAP_A_STATE_VERSION, version,
 			      NIDMAP_A_STATE_PAD) ||
 	    nla_put_u32(skb, NIDMAP_A_STATE_ENTRIES, nidmap_copy_count(c)) ||
-	    nla_put_u8(skb, NIDMAP_A_STATE_RELAY, relay))
+	    nla_put_u8(skb, NIDMAP_A_STATE_RELAY, relay) ||
+	    nla_put_u8(skb, NIDMAP_A_STATE_ROUTES, routes) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_ROUTES_INSTALLED, ri.installed) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_ROUTES_ADDED, ri.added) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_ROUTES_REMOVED, ri.removed) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_ROUTES_SKIPPED, ri.skipped))
 		return -EMSGSIZE;
 	nids = nla_nest_start(skb, NIDMAP_A_STATE_RELAY_SET);
 	if (!nids)
@@ -508,6 +573,7 @@ struct nidmap_dump {
 /* @rec as a NIDMAP_A_ENTRY nest; Return: 0 or -EMSGSIZE. */
 static int nidmap_fill_entry(struct sk_buff *skb, const struct nidmap_rec *rec)
 {
+	char net[LNET_GENL_NET_LEN];
 	struct nlattr *ent, *nids;
 	int i;
 
@@ -525,6 +591,17 @@ static int nidmap_fill_entry(struct sk_buff *skb, const struct nidmap_rec *rec)
 		if (nidmap_put_nid(skb, NIDMAP_A_NID, &rec->nids[i]))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nids);
+	if (rec->nnets) {
+		nids = nla_nest_start(skb, NIDMAP_A_ENT_NETS);
+		if (!nids)
+			return -EMSGSIZE;
+		for (i = 0; i < rec->nnets; i++) {
+			lnet_net_to_str(rec->nets[i], net, sizeof(net));
+			if (nla_put_string(skb, NIDMAP_A_NET, net))
+				return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nids);
+	}
 	nla_nest_end(skb, ent);
 	return 0;
 }

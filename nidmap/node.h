@@ -211,6 +211,63 @@ enum nidmap_fwd_verdict nidmap_relay_forward(const struct nidmap_fwd *f,
 					     u64 copy_epoch, u64 copy_version,
 					     unsigned long now);
 
+/* --- routes.c: a subscriber's routes from the table --- */
+
+#define NIDMAP_ROUTERS_MAX	256	/* routers whose routes are installed */
+
+/**
+ * struct nidmap_route - a route installed from the table
+ * @net: the remote net
+ * @gw: the gateway: a NID of the router's entry
+ */
+struct nidmap_route {
+	u32		net;
+	struct lnet_nid	gw;
+};
+
+/**
+ * struct nidmap_routes_ops - what installing routes is done with
+ * @add: add a route as lnet_route_add(): 0, -EEXIST (the net is local,
+ *	or a route to it through that gateway exists: not ours),
+ *	-EHOSTUNREACH (the gateway is on no local net), or another -errno
+ * @del: delete a route added by @add
+ */
+struct nidmap_routes_ops {
+	int	(*add)(void *arg, u32 net, const struct lnet_nid *gw);
+	void	(*del)(void *arg, u32 net, const struct lnet_nid *gw);
+};
+
+/**
+ * struct nidmap_routes - the routes a subscriber installed, by router
+ * @rtrs: struct nidmap_rtr, one per router entry with routes or tried
+ * @nrtrs: their number (at most NIDMAP_ROUTERS_MAX)
+ * @ops: how routes are added and deleted
+ * @arg: for @ops
+ * @installed: routes installed now (ours)
+ * @added: routes added
+ * @removed: routes removed
+ * @skipped: nets not routed: no NID of the router reachable, a route
+ *	refused, or beyond NIDMAP_ROUTERS_MAX routers
+ */
+struct nidmap_routes {
+	struct list_head			rtrs;
+	unsigned int				nrtrs;
+	const struct nidmap_routes_ops		*ops;
+	void					*arg;
+	u32					installed;
+	u32					added;
+	u32					removed;
+	u32					skipped;
+};
+
+void nidmap_routes_init(struct nidmap_routes *rs,
+			const struct nidmap_routes_ops *ops, void *arg);
+void nidmap_routes_begin(struct nidmap_routes *rs);
+void nidmap_routes_entry(struct nidmap_routes *rs,
+			 const struct nidmap_rec *rec);
+void nidmap_routes_end(struct nidmap_routes *rs);
+void nidmap_routes_fini(struct nidmap_routes *rs);
+
 /* --- publisher.c --- */
 
 struct nidmap_pub;
@@ -274,7 +331,9 @@ enum nidmap_notice_verdict {
 enum nidmap_notice_verdict nidmap_notice_verdict(const struct nidmap_hdr *hdr,
 						 bool from_pub, bool relay);
 
-int nidmap_sub_start(const struct lnet_nid *publisher, bool relay);
+int nidmap_sub_start(const struct lnet_nid *publisher, bool relay,
+		     bool routes);
+void nidmap_sub_routes_info(bool *on, struct nidmap_routes *info);
 int nidmap_sub_relay_set(bool *relay, struct lnet_nid *set);
 void nidmap_sub_stop(void);
 struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,

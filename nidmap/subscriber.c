@@ -32,6 +32,7 @@
 
 #include <kunit/visibility.h>
 #include <lnet/ctl.h>
+#include <lnet/route.h>
 
 #include "node.h"
 
@@ -59,6 +60,10 @@ struct nidmap_sub {
 	unsigned int		fwd_inflight;
 	struct lnet_nid		round[NIDMAP_RELAY_K_MAX];
 	struct delayed_work	fwd_work;
+	bool			routes_on;	/* said ROUTES */
+	struct mutex		routes_lock;	/* routes */
+	struct nidmap_routes	routes;
+	struct work_struct	routes_work;
 };
 
 /* Under nidmap_cfg_lock. */
@@ -156,6 +161,8 @@ static void nidmap_sub_done(struct nidmap_req *req)
 				nidmap_count(NIDMAP_A_CTR_PAGES);
 			if (!rc && msg.hdr.flags & NIDMAP_F_MORE)
 				sub->want_fetch = true;
+			else if (!rc && sub->routes_on && !sub->stopping)
+				queue_work(nidmap_wq, &sub->routes_work);
 		}
 	}
 	if (bad)
@@ -383,16 +390,100 @@ static void nidmap_sub_tick(struct work_struct *work)
 	mutex_unlock(&sub->lock);
 }
 
+/* The node's route table, for routes from the table. */
+static int nidmap_sub_route_add(void *arg, u32 net, const struct lnet_nid *gw)
+{
+	return lnet_route_add(net, gw, LNET_ROUTE_HOPS_UNSET, 0, NULL);
+}
+
+static void nidmap_sub_route_del(void *arg, u32 net,
+				 const struct lnet_nid *gw)
+{
+	lnet_route_del(net, gw, NULL);
+}
+
+static const struct nidmap_routes_ops nidmap_sub_routes_ops = {
+	.add	= nidmap_sub_route_add,
+	.del	= nidmap_sub_route_del,
+};
+
+/* The router entries of a copy, gathered outside the route calls. */
+struct nidmap_rtr_walk {
+	struct nidmap_rec	*recs;
+	unsigned int		n;
+	unsigned int		over;	/* beyond NIDMAP_ROUTERS_MAX */
+};
+
+static int nidmap_rtr_gather(void *arg, const struct nidmap_rec *rec)
+{
+	struct nidmap_rtr_walk *w = arg;
+
+	if (!(rec->flags & NIDMAP_R_ROUTER))
+		return 0;
+	if (w->n == NIDMAP_ROUTERS_MAX)
+		w->over += rec->nnets;
+	else
+		w->recs[w->n++] = *rec;
+	return 0;
+}
+
+/*
+ * After a fetch: the copy's routers' routes brought in line (routes.c).
+ * The copy's lock is not held while routes are added (the core's
+ * ln_api_mutex).
+ */
+static void nidmap_sub_routes_work(struct work_struct *work)
+{
+	struct nidmap_sub *sub = container_of(work, struct nidmap_sub,
+					      routes_work);
+	struct nidmap_rtr_walk w = { };
+	unsigned int i;
+
+	w.recs = kvmalloc_array(NIDMAP_ROUTERS_MAX, sizeof(*w.recs),
+				GFP_KERNEL);
+	if (!w.recs)
+		return;
+	nidmap_copy_walk(sub->copy, 0, nidmap_rtr_gather, &w);
+	mutex_lock(&sub->routes_lock);
+	nidmap_routes_begin(&sub->routes);
+	for (i = 0; i < w.n; i++)
+		nidmap_routes_entry(&sub->routes, &w.recs[i]);
+	nidmap_routes_end(&sub->routes);
+	sub->routes.skipped += w.over;
+	mutex_unlock(&sub->routes_lock);
+	kvfree(w.recs);
+}
+
+/**
+ * nidmap_sub_routes_info() - the routes from the table, for show
+ * @on: set if this subscriber said ROUTES
+ * @info: its counts (installed, added, removed, skipped)
+ *
+ * Context: nidmap_cfg_lock held, this node subscribes.
+ */
+void nidmap_sub_routes_info(bool *on, struct nidmap_routes *info)
+{
+	struct nidmap_sub *sub = nidmap_sub;
+
+	mutex_lock(&sub->routes_lock);
+	*on = sub->routes_on;
+	*info = sub->routes;
+	mutex_unlock(&sub->routes_lock);
+}
+
 /**
  * nidmap_sub_start() - subscribe to a publisher
  * @publisher: its NID
  * @relay: say RELAY: this node relays notices to the set the publisher
  *	gives it
+ * @routes: install the routes of the table's routers (and remove them
+ *	when their entries change or go, or the subscriber stops)
  *
  * Context: process context, nidmap_cfg_lock held.
  * Return: 0; -EALREADY; -ENETDOWN LNet not running; -ENOMEM.
  */
-int nidmap_sub_start(const struct lnet_nid *publisher, bool relay)
+int nidmap_sub_start(const struct lnet_nid *publisher, bool relay,
+		     bool routes)
 {
 	struct nidmap_sub *sub;
 	int rc;
@@ -412,7 +503,11 @@ int nidmap_sub_start(const struct lnet_nid *publisher, bool relay)
 	sub->pub.nid = *publisher;
 	sub->pub.pid = LNET_PID_LUSTRE;
 	sub->relay = relay;
+	sub->routes_on = routes;
 	mutex_init(&sub->lock);
+	mutex_init(&sub->routes_lock);
+	nidmap_routes_init(&sub->routes, &nidmap_sub_routes_ops, sub);
+	INIT_WORK(&sub->routes_work, nidmap_sub_routes_work);
 	init_waitqueue_head(&sub->waitq);
 	INIT_WORK(&sub->kick, nidmap_sub_kick);
 	INIT_DELAYED_WORK(&sub->tick, nidmap_sub_tick);
@@ -501,6 +596,9 @@ void nidmap_sub_stop(void)
 	/* nidmap_sub_done() woke us on nidmap_wq: let it return. */
 	flush_workqueue(nidmap_wq);
 	cancel_delayed_work_sync(&sub->tick);
+	cancel_work_sync(&sub->routes_work);
+	/* The routes installed from the table go with the copy. */
+	nidmap_routes_fini(&sub->routes);
 	if (sub->subscribed)
 		nidmap_sub_unsubscribe(sub);
 	nidmap_sub = NULL;

@@ -59,6 +59,10 @@ enum nidmap_genl_attr {
 	NIDMAP_A_TARGETS,	/* REGISTER: nest of up to 256 nests (any
 				 * type), each NAME and NIDS or DELETE
 				 */
+	NIDMAP_A_ROUTER,	/* flag: REGISTER's target is a router */
+	NIDMAP_A_NETS,		/* nest of NIDMAP_A_NET: the nets it routes to */
+	NIDMAP_A_NET,		/* string: a net ("o2ib") */
+	NIDMAP_A_ROUTES,	/* flag: SUBSCRIBE installs the table's routes */
 	__NIDMAP_A_MAX,
 };
 
@@ -82,6 +86,11 @@ enum nidmap_genl_state_attr {
 	NIDMAP_A_STATE_DEPTH,		/* u32 (publisher): the plan's depth */
 	NIDMAP_A_STATE_MAX_SUBS,	/* u32 (publisher) */
 	NIDMAP_A_STATE_FANOUT,		/* u32 (publisher): the plan's k */
+	NIDMAP_A_STATE_ROUTES,		/* u8 (subscriber): installs routes */
+	NIDMAP_A_STATE_ROUTES_INSTALLED, /* u32 (subscriber): routes it owns */
+	NIDMAP_A_STATE_ROUTES_ADDED,	/* u32 (subscriber): routes it added */
+	NIDMAP_A_STATE_ROUTES_REMOVED,	/* u32 (subscriber): and removed */
+	NIDMAP_A_STATE_ROUTES_SKIPPED,	/* u32 (subscriber): nets not routed */
 	__NIDMAP_A_STATE_MAX,
 };
 
@@ -118,6 +127,7 @@ enum nidmap_genl_entry_attr {
 	NIDMAP_A_ENT_FLAGS,	/* u32: NIDMAP_R_* (ROUTER) */
 	NIDMAP_A_ENT_NIDS,	/* nest of NIDMAP_A_NID */
 	NIDMAP_A_ENT_PAD,
+	NIDMAP_A_ENT_NETS,	/* nest of NIDMAP_A_NET (a router's) */
 	__NIDMAP_A_ENT_MAX,
 };
 
