@@ -178,12 +178,110 @@ fs-OST0001 2 $R_O2IB"
 	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
 fi
 barrier nmr_done
+
+phase nidmap_relay_routes
+# Routes from the table: r registers itself as router "rtr" (to o2ib,
+# o2ib7 and tcp) and "rtr2" (its only NID on o2ib, no NI of a's: skipped
+# and counted); a drops its route to o2ib by hand and subscribes with
+# --routes: the route to o2ib through r's tcp NID comes back from the
+# table, o2ib7's (the admin's, by hand) is left alone, and a PUT by name
+# to b's sink crosses r, every byte checked by b.  route add --gateway
+# takes rtr's name, and refuses an unknown name and a non-router.  Then
+# rtr stops routing o2ib: a's route from the table goes, the admin's
+# stays.
+NMDBG=/sys/kernel/debug/nidmap
+# rt_gw NET: the gateways of this node's routes to NET, one line.
+rt_gw() {
+	"$LNETCTL" route show --net "$1" 2>/dev/null |
+		sed -n 's/^ *gateway: //p' | sort | paste -sd, -
+}
+rt_o2ib() {
+	rt_gw o2ib
+}
+# rt_counts: "installed added removed skipped" of one nidmap show.
+rt_counts() {
+	"$LNETCTL" nidmap show | awk '
+		/^ *routes_(installed|added|removed|skipped): / {
+			sub(/:$/, "", $1); v[$1] = $2 }
+		END { print v["routes_installed"], v["routes_added"],
+			v["routes_removed"], v["routes_skipped"] }'
+}
+# rt_ms WHAT: how long since t0, logged.
+rt_ms() {
+	log "$1: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+}
+t0=${EPOCHREALTIME/./}
+[ "$LNET_NODE" = r ] || [ -d /sys/module/lnet_nidmap ] ||
+	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+case $LNET_NODE in
+a) "$LNETCTL" route del --net o2ib --gateway "$R_TCP" || fail "route del o2ib"
+   "$LNETCTL" route add --net o2ib7 --gateway "$R_TCP" || fail "route add o2ib7"
+   "$LNETCTL" nidmap subscribe --publisher "$R_TCP" --routes || fail "subscribe --routes"
+   [ "$(nm_field routes)" = 1 ] || fail "routes: $(nm_field routes)" ;;
+b) echo on > "$NMDBG/sink" || fail "sink on" ;;
+esac
+rt_ms "loaded, subscribed"
+barrier nmr_rt_sub
+if [ "$LNET_NODE" = r ]; then
+	"$LNETCTL" nidmap register --publisher "$R_TCP" --name b-sink \
+		--nid "$B" || fail "register b-sink"			# 3
+	"$LNETCTL" nidmap register --publisher "$R_TCP" --name rtr \
+		--nid "$R_TCP,$R_O2IB" --router --net o2ib,o2ib7,tcp ||
+		fail "register rtr"					# 4
+	"$LNETCTL" nidmap register --publisher "$R_TCP" --name rtr2 \
+		--nid "$R_O2IB" --router --net o2ib9 || fail "register rtr2"	# 5
+	rt_ms "registered"
+fi
+barrier nmr_rt_reg
+if [ "$LNET_NODE" = a ]; then
+	nm_until "route to o2ib from the table" rt_o2ib "$R_TCP"
+	rt_ms "route to o2ib from the table"
+	nm_until "route counts" rt_counts "1 1 0 1"
+	[ "$(rt_gw o2ib7)" = "$R_TCP" ] || fail "the admin's route: [$(rt_gw o2ib7)]"
+	"$LNETCTL" nidmap lookup --name rtr | grep -q "o2ib7" || fail "lookup rtr: no nets"
+	echo "b-sink 3000 77" > "$NMDBG/send" || fail "send by name: $(cat "$NMDBG/send")"
+	got=$(cat "$NMDBG/send")
+	log "send by name through the route from the table: $got"
+	[ "$got" = "rc=0 nid=$B version=3 resolves=1 skipped=0 failed=0" ] ||
+		fail "send by name: $got"
+	# route add --gateway NAME: a router's name; the others refused.
+	"$LNETCTL" route add --net o2ib8 --gateway nosuch 2> "$T/rt.err" &&
+		fail "route add via an unknown name"
+	grep -q "no registered router of that name" "$T/rt.err" ||
+		fail "route add unknown: $(cat "$T/rt.err")"
+	"$LNETCTL" route add --net o2ib8 --gateway b-sink 2> "$T/rt.err" &&
+		fail "route add via a non-router"
+	grep -q "not a router" "$T/rt.err" || fail "route add b-sink: $(cat "$T/rt.err")"
+	"$LNETCTL" route add --net o2ib8 --gateway rtr || fail "route add via rtr"
+	[ "$(rt_gw o2ib8)" = "$R_TCP" ] || fail "route via rtr: [$(rt_gw o2ib8)]"
+	"$LNETCTL" route del --net o2ib8 --gateway "$R_TCP" || fail "route del o2ib8"
+	rt_ms "sent, route add by name"
+fi
+barrier nmr_rt_sent
+case $LNET_NODE in
+b) [ "$(cat "$NMDBG/sink")" = "puts=1 bad=0" ] || fail "sink: $(cat "$NMDBG/sink")"
+   echo off > "$NMDBG/sink" || fail "sink off" ;;
+r) "$LNETCTL" nidmap register --publisher "$R_TCP" --name rtr \
+	--nid "$R_TCP,$R_O2IB" --router --net o2ib7,tcp || fail "change rtr" ;;	# 6
+esac
+barrier nmr_rt_change
+if [ "$LNET_NODE" = a ]; then
+	nm_until "route to o2ib gone" rt_o2ib ""
+	rt_ms "route to o2ib gone"
+	nm_until "route counts after" rt_counts "0 1 1 1"
+	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
+	# The admin's route through it all, and after unsubscribe.
+	[ "$(rt_gw o2ib7)" = "$R_TCP" ] || fail "the admin's route after: [$(rt_gw o2ib7)]"
+	"$LNETCTL" route del --net o2ib7 --gateway "$R_TCP" || fail "route del o2ib7"
+	rt_ms "routes from the table"
+fi
+barrier nmr_rt_done
 if [ "$LNET_NODE" = r ]; then
 	nm_until "no subscriber" nm_subs 0
 	"$LNETCTL" nidmap show
 	"$LNETCTL" nidmap unpublish || fail "unpublish"
 fi
-[ "$LNET_NODE" = "$X" ] || rmmod lnet_nidmap || fail "rmmod lnet_nidmap"
+rmmod lnet_nidmap || fail "rmmod lnet_nidmap"
 barrier nmr_unloaded
 lnet_idle
 routed_unload

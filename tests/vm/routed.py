@@ -57,5 +57,5 @@ TESTS = [
                   vm.Node("r", script=SCENARIOS, links=["net0", "net1"],
                           rxe="eth1"),
                   vm.Node("b", script=SCENARIOS, links=["net1"], rxe="eth0")],
-           flavours=("distro", "debug"), timeout=300, debug_timeout=900),
+           flavours=("distro", "debug"), timeout=315, debug_timeout=1020),
 ]

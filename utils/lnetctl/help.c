@@ -36,7 +36,8 @@ static const struct help_sub lnet_subs[] = {
 static const struct help_sub route_subs[] = {
 	{ "add", "add a route\n"
 	  "\t--net: net name (e.g. tcp0)\n"
-	  "\t--gateway: gateway nid (e.g. 10.1.1.2@tcp), or a list or range of them\n"
+	  "\t--gateway: gateway nid (e.g. 10.1.1.2@tcp), or a list or range of them,\n"
+	  "\t           or a router's name in the nidmap table\n"
 	  "\t--hop|--hop-count: number to final destination (1 <= hops <= 255)\n"
 	  "\t--priority: priority of route (0 - highest prio)\n" },
 	{ "del", "delete a route\n"
@@ -226,12 +227,15 @@ static const struct help_sub nidmap_subs[] = {
 	{ "unpublish", "stop publishing the table\n" },
 	{ "subscribe", "keep a copy of a publisher's table\n"
 	  "\t--publisher: the publisher's NID\n"
-	  "\t--relay: forward its notices to other subscribers\n" },
+	  "\t--relay: forward its notices to other subscribers\n"
+	  "\t--routes: install the routes of the table's routers\n" },
 	{ "unsubscribe", "stop subscribing\n" },
 	{ "register", "register targets' NIDs with a publisher\n"
 	  "\t--publisher: the publisher's NID\n"
 	  "\t--name: a target's name (up to 256, each with its --nid)\n"
-	  "\t--nid: its NIDs, in failover order\n" },
+	  "\t--nid: its NIDs, in failover order\n"
+	  "\t--router: the target (one --name) is a router\n"
+	  "\t--net: with --router, the nets it routes to (e.g. o2ib,tcp1)\n" },
 	{ "remove", "remove targets from a publisher's table\n"
 	  "\t--publisher: the publisher's NID\n"
 	  "\t--name: a target's name (up to 256)\n" },

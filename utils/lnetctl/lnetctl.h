@@ -335,6 +335,12 @@ int cmd_peer(int argc, char **argv);
 /* --- nidmap (nidmap.c) --- */
 
 int cmd_nidmap(int argc, char **argv);
+/*
+ * A registered router's NIDs (route add --gateway NAME) into @nids, room
+ * for @max of LNET_GENL_NID_LEN chars each: n, or -1 and @why.
+ */
+int nidmap_router_nids(const char *name, void *nids, int max, char *why,
+		       size_t wsz);
 
 /* --- help (help.c) --- */
 

@@ -7,10 +7,12 @@
  *		[--tombstone-age SECONDS] [--max-subscribers N]
  *		[--relay-fanout K]
  *	nidmap unpublish
- *	nidmap subscribe --publisher NID [--relay]
+ *	nidmap subscribe --publisher NID [--relay] [--routes]
  *	nidmap unsubscribe
  *	nidmap register --publisher NID --name TARGET --nid NID[,NID...]
  *		[--name TARGET --nid NID[,NID...]]...
+ *	nidmap register --publisher NID --name ROUTER --nid NID[,NID...]
+ *		--router --net NET[,NET...]
  *	nidmap remove --publisher NID --name TARGET [--name TARGET]...
  *	nidmap show
  *	nidmap table [--copy]
@@ -26,6 +28,7 @@
  *	      nids:
  *	          - 192.0.2.1@tcp
  *
+ * (a router's entry says "router: yes" and lists its nets under "nets").
  * lookup resolves one target as a send by name does (this node's copy,
  * or on a publisher that does not subscribe its table) and prints its
  * NIDs in failover order with the entry's version and the source:
@@ -179,10 +182,11 @@ static int nm_args_end(int argc, char **argv, const char *what,
 	return 0;
 }
 
-/* subscribe's options: --publisher NID [--relay]. */
+/* subscribe's options: --publisher NID [--relay] [--routes]. */
 struct nm_args {
 	const char *publisher;
 	bool relay;
+	bool routes;
 };
 
 static int nm_args(int argc, char **argv, const char *what,
@@ -191,6 +195,7 @@ static int nm_args(int argc, char **argv, const char *what,
 	static const struct option opts[] = {
 		{ "publisher", required_argument, NULL, 'p' },
 		{ "relay", no_argument, NULL, 'r' },
+		{ "routes", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -202,6 +207,8 @@ static int nm_args(int argc, char **argv, const char *what,
 			a->publisher = optarg;
 		else if (c == 'r')
 			a->relay = true;
+		else if (c == 'R')
+			a->routes = true;
 		else
 			return bad_option(OP, what, argv);
 	}
@@ -230,6 +237,8 @@ static int nm_subscribe(int argc, char **argv, bool enable)
 			nla_put_string(msg, NIDMAP_A_PUBLISHER, a.publisher);
 		if (enable && a.relay)
 			nla_put_flag(msg, NIDMAP_A_RELAY);
+		if (enable && a.routes)
+			nla_put_flag(msg, NIDMAP_A_ROUTES);
 	}
 	return nm_run(msg, what, enable ? "cannot subscribe" :
 		      "cannot unsubscribe", NULL, NULL);
@@ -261,6 +270,32 @@ static int nm_put_nids(struct nl_msg *msg, const char *list)
 	return rc;
 }
 
+/* Nets "a,b" into a NIDMAP_A_NETS nest; Return: 0 or the exit code. */
+static int nm_put_nets(struct nl_msg *msg, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *net;
+	struct nlattr *nest;
+	int n = 0, rc = 0;
+
+	if (!copy)
+		return 1;
+	nest = nla_nest_start(msg, NIDMAP_A_NETS);
+	for (net = strtok_r(copy, ",", &save); net && !rc;
+	     net = strtok_r(NULL, ",", &save)) {
+		if (!valid_net(net) || !strcmp(net, "lo"))
+			rc = usage_error(OP, "register", "invalid net '%s'",
+					 net);
+		else if (++n > 16)
+			rc = usage_error(OP, "register", "%s",
+					 "a router routes to at most 16 nets");
+		else
+			nla_put_string(msg, NIDMAP_A_NET, net);
+	}
+	nla_nest_end(msg, nest);
+	free(copy);
+	return rc;
+}
+
 #if NIDMAP_GENL_TARGETS_MAX != 256
 #error "the usage text says at most 256 targets"
 #endif
@@ -268,6 +303,8 @@ static int nm_put_nids(struct nl_msg *msg, const char *list)
 /* The targets of one register or remove: --name, each with its --nid. */
 struct nm_batch {
 	const char *publisher;
+	const char *nets;	/* --router --net: one target, a router */
+	bool router;
 	const char *name[NIDMAP_GENL_TARGETS_MAX];
 	const char *nids[NIDMAP_GENL_TARGETS_MAX];
 	int n;
@@ -280,6 +317,8 @@ static int nm_batch_args(int argc, char **argv, const char *what,
 		{ "publisher", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "nid", required_argument, NULL, 'd' },
+		{ "router", no_argument, NULL, 'r' },
+		{ "net", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, i;
@@ -294,6 +333,13 @@ static int nm_batch_args(int argc, char **argv, const char *what,
 				return usage_error(OP, what, "%s",
 						   "at most 256 targets at once");
 			b->name[b->n++] = optarg;
+		} else if ((c == 'r' || c == 'N') && remove) {
+			return usage_error(OP, what, "%s",
+					   "a removal takes no --router or --net");
+		} else if (c == 'r') {
+			b->router = true;
+		} else if (c == 'N') {
+			b->nets = optarg;
 		} else if (c == 'd' && remove) {
 			return usage_error(OP, what, "%s",
 					   "a removal takes no --nid");
@@ -311,6 +357,12 @@ static int nm_batch_args(int argc, char **argv, const char *what,
 		return 1;
 	if (!b->n)
 		return usage_error(OP, what, "%s", "--name TARGET is needed");
+	if (b->router != !!b->nets)
+		return usage_error(OP, what, "%s",
+				   "--router and --net NET[,NET...] go together");
+	if (b->router && b->n > 1)
+		return usage_error(OP, what, "%s",
+				   "a router registers alone (one --name)");
 	for (i = 0; i < b->n && !remove; i++)
 		if (!b->nids[i])
 			return usage_error(OP, what,
@@ -353,6 +405,10 @@ static int nm_register(int argc, char **argv, bool remove)
 		nla_put_string(msg, NIDMAP_A_PUBLISHER, b.publisher);
 		if (b.n == 1) {
 			rc = nm_put_target(msg, &b, 0, remove);
+			if (!rc && b.router) {
+				nla_put_flag(msg, NIDMAP_A_ROUTER);
+				rc = nm_put_nets(msg, b.nets);
+			}
 		} else {
 			all = nla_nest_start(msg, NIDMAP_A_TARGETS);
 			for (i = 0; i < b.n && !rc; i++) {
@@ -397,6 +453,11 @@ static void nm_emit_state(struct yout *y, struct nlattr *nest)
 		{ NIDMAP_A_STATE_DEPTH, "relay_depth", false },
 		{ NIDMAP_A_STATE_FANOUT, "relay_fanout", false },
 		{ NIDMAP_A_STATE_RELAY, "relay", false },
+		{ NIDMAP_A_STATE_ROUTES, "routes", false },
+		{ NIDMAP_A_STATE_ROUTES_INSTALLED, "routes_installed", false },
+		{ NIDMAP_A_STATE_ROUTES_ADDED, "routes_added", false },
+		{ NIDMAP_A_STATE_ROUTES_REMOVED, "routes_removed", false },
+		{ NIDMAP_A_STATE_ROUTES_SKIPPED, "routes_skipped", false },
 	};
 	struct nlattr *tb[NIDMAP_A_STATE_MAX + 1], *n;
 	unsigned int i;
@@ -413,7 +474,8 @@ static void nm_emit_state(struct yout *y, struct nlattr *nest)
 		if (keys[i].attr == NIDMAP_A_STATE_PUBLISHER)
 			yout_kv_str(y, keys[i].key, nla_get_string(a));
 		else if (keys[i].attr == NIDMAP_A_STATE_SUBSCRIBED ||
-			 keys[i].attr == NIDMAP_A_STATE_RELAY)
+			 keys[i].attr == NIDMAP_A_STATE_RELAY ||
+			 keys[i].attr == NIDMAP_A_STATE_ROUTES)
 			yout_kv_uint(y, keys[i].key, nla_get_u8(a));
 		else if (keys[i].u64)
 			yout_kv_uint(y, keys[i].key, nla_get_u64(a));
@@ -483,7 +545,7 @@ static int nm_show(int argc, char **argv)
 	return yout_end(&y) < 0 ? 1 : rc;
 }
 
-/* An entry's keys (name, version, router, NIDs in failover order). */
+/* An entry's keys (name, version, router, NIDs in failover order, nets). */
 static int nm_emit_entry(struct yout *y, struct nlattr *entry,
 			 const char *source)
 {
@@ -507,6 +569,15 @@ static int nm_emit_entry(struct yout *y, struct nlattr *entry,
 			if (nla_type(a) == NIDMAP_A_NID)
 				yout_str(y, nla_get_string(a));
 	yout_end_seq(y);
+	/* A router's nets, after its NIDs (nm_table in the tests reads those). */
+	if (et[NIDMAP_A_ENT_NETS]) {
+		yout_str(y, "nets");
+		yout_seq(y);
+		nla_for_each_nested(a, et[NIDMAP_A_ENT_NETS], rem)
+			if (nla_type(a) == NIDMAP_A_NET)
+				yout_str(y, nla_get_string(a));
+		yout_end_seq(y);
+	}
 	yout_end_map(y);
 	return 0;
 }
@@ -604,6 +675,97 @@ static int nm_lookup(int argc, char **argv)
 	rc = nm_run(msg, "lookup", prefix, nm_lookup_cb, &y);
 	yout_end_map(&y);
 	return yout_end(&y) < 0 ? 1 : rc;
+}
+
+/* A router's NIDs, from a LOOKUP's entry. */
+struct nm_router {
+	char (*nids)[LNET_GENL_NID_LEN];
+	int max;
+	int n;
+	bool router;
+};
+
+static int nm_router_cb(struct nlattr **tb, struct nlattr *head, int len,
+			void *arg)
+{
+	struct nlattr *et[NIDMAP_A_ENT_MAX + 1], *a;
+	struct nm_router *r = arg;
+	int rem;
+
+	(void)head;
+	(void)len;
+	if (!tb[NIDMAP_A_ENTRY] ||
+	    lnl_nest_parse(et, NIDMAP_A_ENT_MAX, tb[NIDMAP_A_ENTRY]) < 0)
+		return -EPROTO;
+	r->router = et[NIDMAP_A_ENT_FLAGS] &&
+		    nla_get_u32(et[NIDMAP_A_ENT_FLAGS]) & 2;	/* ROUTER */
+	if (et[NIDMAP_A_ENT_NIDS])
+		nla_for_each_nested(a, et[NIDMAP_A_ENT_NIDS], rem)
+			if (nla_type(a) == NIDMAP_A_NID && r->n < r->max)
+				snprintf(r->nids[r->n++], LNET_GENL_NID_LEN,
+					 "%s", nla_get_string(a));
+	return 0;
+}
+
+/**
+ * nidmap_router_nids() - a registered router's NIDs, in failover order
+ * @name: its name in the nidmap table (this node's copy, or the table
+ *	it publishes: as "nidmap lookup")
+ * @nids: room for @max NIDs (char [][LNET_GENL_NID_LEN])
+ * @max: its size
+ * @why: set to the reason on failure
+ * @wsz: its size
+ *
+ * Opens and closes the nidmap family (the caller opens lnet's after).
+ *
+ * Return: the number of NIDs, or -1 with @why set (no such target, not
+ * a router, lnet_nidmap not reachable).
+ */
+int nidmap_router_nids(const char *name, void *nids, int max, char *why,
+		       size_t wsz)
+{
+	struct nm_router r = { .nids = nids, .max = max };
+	struct lnl_error err;
+	struct nl_msg *msg;
+	int rc;
+
+	if (strlen(name) >= NIDMAP_GENL_NAME_LEN) {
+		snprintf(why, wsz, "not a NID, and too long for a target name");
+		return -1;
+	}
+	if (lnl_open_family(NIDMAP_GENL_NAME, "lnet_nidmap.ko", NIDMAP_A_MAX,
+			    &err) < 0) {
+		snprintf(why, wsz,
+			 "not a NID, and no nidmap table to resolve it as a router name (%s)",
+			 err.msg[0] ? err.msg : strerror(err.errnum));
+		return -1;
+	}
+	msg = lnl_msg(NIDMAP_CMD_LOOKUP, false);
+	if (!msg) {
+		lnl_close();
+		snprintf(why, wsz, "out of memory");
+		return -1;
+	}
+	nla_put_string(msg, NIDMAP_A_NAME, name);
+	rc = lnl_run(msg, nm_router_cb, &r, &err);
+	lnl_close();
+	if (rc < 0) {
+		snprintf(why, wsz, "not a NID, and %s",
+			 err.errnum == ENOENT && !strcmp(err.msg, "no such target") ?
+			 "no registered router of that name" :
+			 err.msg[0] ? err.msg : strerror(err.errnum));
+		return -1;
+	}
+	if (!r.router) {
+		snprintf(why, wsz,
+			 "a registered target, but not a router (no --router)");
+		return -1;
+	}
+	if (!r.n) {
+		snprintf(why, wsz, "a router without NIDs");
+		return -1;
+	}
+	return r.n;
 }
 
 /**

@@ -280,6 +280,40 @@ static int route_gateways(const char *op, const char *gws,
 	return n;
 }
 
+/*
+ * route add's --gateway: NIDs and ranges as route_gateways(), or the
+ * name of a router registered in the nidmap table (a single item that
+ * is not a NID): its NIDs in failover order, @byname set.
+ * Return: how many NIDs, or -1 after saying why.
+ */
+static int route_add_gateways(const char *gws,
+			      char (**gw)[LNET_GENL_NID_LEN], bool *byname)
+{
+	char why[256], msg[400];
+	int n;
+
+	*byname = false;
+	*gw = calloc(LNET_GENL_PEER_NIDS_MAX, sizeof(**gw));
+	if (!*gw) {
+		usage_error("add", "route", "%s", "out of memory");
+		return -1;
+	}
+	n = nid_list_expand(gws, *gw, LNET_GENL_PEER_NIDS_MAX);
+	if (n != -EINVAL || strpbrk(gws, ",[]")) {
+		free(*gw);
+		return route_gateways("add", gws, gw);
+	}
+	*byname = true;
+	n = nidmap_router_nids(gws, *gw, LNET_GENL_PEER_NIDS_MAX, why,
+			       sizeof(why));
+	if (n < 0) {
+		snprintf(msg, sizeof(msg), "invalid --gateway value '%s': %s",
+			 gws, why);
+		usage_error("add", "route", "%s", msg);
+	}
+	return n;
+}
+
 static int route_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -296,6 +330,8 @@ static int route_add(int argc, char **argv)
 	const char *net = NULL;
 	struct lnl_error err;
 	int c, i, n, rc = 0;
+	char prefix[192];
+	bool byname;
 	long long v;
 
 	while ((c = getopt_long(argc, argv, "n:g:c:p:", opts, NULL)) != -1) {
@@ -337,23 +373,40 @@ static int route_add(int argc, char **argv)
 	if (route_check_net("add", net))
 		return 1;
 	strcpy(r.net, net);
-	/* every NID first, ranges expanded (as stock): one bad NID adds nothing */
-	n = route_gateways("add", gws, &gw);
+	/*
+	 * every NID first, ranges expanded (as stock): one bad NID adds
+	 * nothing; or a router's name, resolved through the nidmap table
+	 */
+	n = route_add_gateways(gws, &gw, &byname);
 	if (n < 0 || open_or_report("add", "route")) {
 		free(gw);
 		return 1;
 	}
-	/* one route per NID; the first refusal stops (as stock) */
+	/*
+	 * One route per NID; the first refusal stops (as stock).  A router
+	 * by name: one route, through the first of its NIDs (failover
+	 * order) on a net of ours.
+	 */
 	for (i = 0; i < n && !rc; i++) {
 		snprintf(r.gw, sizeof(r.gw), "%s", gw[i]);
-		if (do_route_add(&r, &err) < 0) {
-			char prefix[128];
-
+		if (do_route_add(&r, &err) >= 0) {
+			if (byname)
+				break;
+			continue;
+		}
+		/* not on a local net, or on NET itself: its next NID */
+		if (byname && (err.errnum == EHOSTUNREACH ||
+			       err.errnum == EINVAL) && i + 1 < n)
+			continue;
+		if (byname)
+			snprintf(prefix, sizeof(prefix),
+				 "cannot add route to %s via router %s (%s)",
+				 net, gws, gw[i]);
+		else
 			snprintf(prefix, sizeof(prefix),
 				 "cannot add route to %s via %s", net, gw[i]);
-			report_nl_error("add", "route", prefix, &err);
-			rc = 1;
-		}
+		report_nl_error("add", "route", prefix, &err);
+		rc = 1;
 	}
 	free(gw);
 	return rc;
