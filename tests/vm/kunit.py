@@ -103,5 +103,5 @@ def check(run_dir, job):
 
 TESTS = [
     VmTest("kunit", nodes=[vm.Node("k", script="kunit.sh")],
-           flavours=("debug",), timeout=120, debug_timeout=480, check=check),
+           flavours=("debug",), timeout=120, debug_timeout=600, check=check),
 ]
