@@ -12,6 +12,7 @@
 #include <linux/string.h>
 
 #include "../nidmap/auth.h"
+#include "xorshift.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -178,18 +179,6 @@ static void replay_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nidmap_replay_check(&r, 6, 2, now + 2, now,
 						  skew), -EALREADY);
 	KUNIT_EXPECT_EQ(test, r.incarnation, 6ULL);
-}
-
-struct rng {
-	u64	s;
-};
-
-static u32 rnd(struct rng *r, u32 n)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (u32)(r->s >> 32) % n;
 }
 
 #define MODEL_SEQS	512

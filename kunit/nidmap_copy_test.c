@@ -25,24 +25,13 @@
 
 #include "../nidmap/api.h"
 #include "../nidmap/node.h"
+#include "xorshift.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define NAMES	24
 #define COPIES	3
 #define STEPS	600
-
-struct rng {
-	u64	s;
-};
-
-static u32 rnd(struct rng *r, u32 n)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (u32)(r->s >> 32) % n;
-}
 
 static void name_of(int i, char *buf)
 {

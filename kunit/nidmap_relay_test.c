@@ -34,6 +34,7 @@
 #include <linux/vmstat.h>
 
 #include "../nidmap/node.h"
+#include "xorshift.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -45,21 +46,9 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define NID_BASE	0x0a000000U	/* subscriber i: 10.0.0.0 + i @tcp */
 #define F_RELAYED	0x00010000U	/* hint: a relay forwarded it */
 
-struct rng {
-	u64	s;
-};
-
 static const struct nidmap_limits sim_lim = {
 	.max_entries = 64, .max_tombstones = 64,
 };
-
-static u32 rnd(struct rng *r, u32 n)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (u32)(r->s >> 32) % n;
-}
 
 static void sub_nid(u32 i, struct lnet_nid *nid)
 {

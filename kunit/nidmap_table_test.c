@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "../nidmap/nidmap.h"
+#include "xorshift.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -36,18 +37,6 @@ struct model {
 
 /* run_model()'s history: hist[v] is the model at version v. */
 static struct model *hist;
-
-struct rng {
-	u64	s;
-};
-
-static u32 rnd(struct rng *r, u32 n)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (u32)(r->s >> 32) % n;
-}
 
 static void name_of(int i, char *buf)
 {
