@@ -154,10 +154,10 @@ static void expect_routes(struct kunit *test, struct fake_node *f,
 static void expect_counts(struct kunit *test, const struct nidmap_routes *rs,
 			  u32 installed, u32 added, u32 removed, u32 skipped)
 {
-	KUNIT_EXPECT_EQ(test, rs->installed, installed);
-	KUNIT_EXPECT_EQ(test, rs->added, added);
-	KUNIT_EXPECT_EQ(test, rs->removed, removed);
-	KUNIT_EXPECT_EQ(test, rs->skipped, skipped);
+	KUNIT_EXPECT_EQ(test, rs->ctr.installed, installed);
+	KUNIT_EXPECT_EQ(test, rs->ctr.added, added);
+	KUNIT_EXPECT_EQ(test, rs->ctr.removed, removed);
+	KUNIT_EXPECT_EQ(test, rs->ctr.skipped, skipped);
 }
 
 #define R_TCP	"192.0.2.1@tcp"

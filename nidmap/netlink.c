@@ -482,7 +482,7 @@ static int nidmap_fill_sub(struct sk_buff *skb)
 	struct nlattr *nest, *nids;
 	u64 epoch, version, base;
 	bool subscribed, resync, relay, routes;
-	struct nidmap_routes ri;
+	struct nidmap_routes_ctr ri;
 	struct nidmap_copy *c;
 	struct lnet_nid pub;
 	int i, nset;

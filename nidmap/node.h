@@ -238,26 +238,34 @@ struct nidmap_routes_ops {
 };
 
 /**
- * struct nidmap_routes - the routes a subscriber installed, by router
- * @rtrs: struct nidmap_rtr, one per router entry with routes or tried
- * @nrtrs: their number (at most NIDMAP_ROUTERS_MAX)
- * @ops: how routes are added and deleted
- * @arg: for @ops
+ * struct nidmap_routes_ctr - what routes from the table did, for show
  * @installed: routes installed now (ours)
  * @added: routes added
  * @removed: routes removed
  * @skipped: nets not routed: no NID of the router reachable, a route
  *	refused, or beyond NIDMAP_ROUTERS_MAX routers
  */
+struct nidmap_routes_ctr {
+	u32	installed;
+	u32	added;
+	u32	removed;
+	u32	skipped;
+};
+
+/**
+ * struct nidmap_routes - the routes a subscriber installed, by router
+ * @rtrs: struct nidmap_rtr, one per router entry with routes or tried
+ * @nrtrs: their number (at most NIDMAP_ROUTERS_MAX)
+ * @ops: how routes are added and deleted
+ * @arg: for @ops
+ * @ctr: its counters
+ */
 struct nidmap_routes {
 	struct list_head			rtrs;
 	unsigned int				nrtrs;
 	const struct nidmap_routes_ops		*ops;
 	void					*arg;
-	u32					installed;
-	u32					added;
-	u32					removed;
-	u32					skipped;
+	struct nidmap_routes_ctr		ctr;
 };
 
 void nidmap_routes_init(struct nidmap_routes *rs,
@@ -333,7 +341,7 @@ enum nidmap_notice_verdict nidmap_notice_verdict(const struct nidmap_hdr *hdr,
 
 int nidmap_sub_start(const struct lnet_nid *publisher, bool relay,
 		     bool routes);
-void nidmap_sub_routes_info(bool *on, struct nidmap_routes *info);
+void nidmap_sub_routes_info(bool *on, struct nidmap_routes_ctr *ctr);
 int nidmap_sub_relay_set(bool *relay, struct lnet_nid *set);
 void nidmap_sub_stop(void);
 struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,

@@ -146,8 +146,8 @@ static void nidmap_rtr_prune(struct nidmap_routes *rs, struct nidmap_rtr *r,
 			continue;
 		}
 		rs->ops->del(rs->arg, rt->net, &rt->gw);
-		rs->removed++;
-		rs->installed--;
+		rs->ctr.removed++;
+		rs->ctr.installed--;
 	}
 	r->nroutes = n;
 }
@@ -177,10 +177,10 @@ static void nidmap_rtr_add(struct nidmap_routes *rs, struct nidmap_rtr *r,
 			r->routes[r->nroutes].net = net;
 			r->routes[r->nroutes].gw = rec->nids[j];
 			r->nroutes++;
-			rs->added++;
-			rs->installed++;
+			rs->ctr.added++;
+			rs->ctr.installed++;
 		} else if (rc != -EEXIST) {
-			rs->skipped++;	/* not the admin's: none at all */
+			rs->ctr.skipped++;	/* not the admin's: none at all */
 		}
 	}
 }
@@ -208,12 +208,12 @@ void nidmap_routes_entry(struct nidmap_routes *rs,
 	}
 	if (!r) {
 		if (rs->nrtrs >= NIDMAP_ROUTERS_MAX) {
-			rs->skipped += rec->nnets;
+			rs->ctr.skipped += rec->nnets;
 			return;
 		}
 		r = kzalloc(sizeof(*r), GFP_KERNEL);
 		if (!r) {
-			rs->skipped += rec->nnets;
+			rs->ctr.skipped += rec->nnets;
 			return;
 		}
 		list_add_tail(&r->list, &rs->rtrs);

@@ -449,7 +449,7 @@ static void nidmap_sub_routes_work(struct work_struct *work)
 	for (i = 0; i < w.n; i++)
 		nidmap_routes_entry(&sub->routes, &w.recs[i]);
 	nidmap_routes_end(&sub->routes);
-	sub->routes.skipped += w.over;
+	sub->routes.ctr.skipped += w.over;
 	mutex_unlock(&sub->routes_lock);
 	kvfree(w.recs);
 }
@@ -457,17 +457,17 @@ static void nidmap_sub_routes_work(struct work_struct *work)
 /**
  * nidmap_sub_routes_info() - the routes from the table, for show
  * @on: set if this subscriber said ROUTES
- * @info: its counts (installed, added, removed, skipped)
+ * @ctr: its counters
  *
  * Context: nidmap_cfg_lock held, this node subscribes.
  */
-void nidmap_sub_routes_info(bool *on, struct nidmap_routes *info)
+void nidmap_sub_routes_info(bool *on, struct nidmap_routes_ctr *ctr)
 {
 	struct nidmap_sub *sub = nidmap_sub;
 
 	mutex_lock(&sub->routes_lock);
 	*on = sub->routes_on;
-	*info = sub->routes;
+	*ctr = sub->routes.ctr;
 	mutex_unlock(&sub->routes_lock);
 }
 
