@@ -452,6 +452,12 @@ def nidmap_seeds():
             4, nidmap_rec("lustre-OST0001", [v6, v4], be=be), 1, flags=1,
             trailer=bytes([1, 32, 0, 0]) +
             struct.pack(">IQ", 7, 1764500000000) + bytes(range(32)), be=be)
+        # The stamp is the sender's to choose: one at 2^64 - 1 (the
+        # replay window once added the skew to it and wrapped).
+        out["register_hmac_stamp_max" + sfx] = nidmap_msg(
+            4, nidmap_rec("lustre-OST0001", [v4], be=be), 1, flags=1,
+            trailer=bytes([1, 32, 0, 0]) +
+            struct.pack(">IQ", 7, 2**64 - 1) + bytes(32), be=be)
     return out
 
 

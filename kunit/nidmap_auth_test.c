@@ -142,6 +142,18 @@ static void replay_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nidmap_replay_check(&r, 5, 1, now + skew + 1,
 						  now, skew), -ESTALE);
 	KUNIT_EXPECT_EQ(test, r.incarnation, 0ULL);
+	/*
+	 * The stamp is the sender's: one so near 2^64 that adding the skew
+	 * wraps, or a clock so near it, must still compare as it is.
+	 */
+	KUNIT_EXPECT_EQ(test, nidmap_replay_check(&r, 5, 1, U64_MAX - skew / 2,
+						  now, skew), -ESTALE);
+	KUNIT_EXPECT_EQ(test, nidmap_replay_check(&r, 5, 1, U64_MAX,
+						  U64_MAX - 1, skew), 0);
+	r = (struct nidmap_replay){ 0 };
+	KUNIT_EXPECT_EQ(test, nidmap_replay_check(&r, 5, 1, 1, U64_MAX - 1,
+						  skew), -ESTALE);
+	KUNIT_EXPECT_EQ(test, r.incarnation, 0ULL);
 	/* The first message; the same again; reordered ones. */
 	KUNIT_EXPECT_EQ(test, nidmap_replay_check(&r, 5, 10, now, now, skew),
 			0);

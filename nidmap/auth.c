@@ -96,7 +96,9 @@ int nidmap_replay_check(struct nidmap_replay *r, u64 incarnation, u64 seq,
 {
 	u64 d;
 
-	if (stamp > now + skew || stamp + skew < now)
+	/* Distances, not sums: a stamp off the wire may be near 2^64. */
+	d = stamp > now ? stamp - now : now - stamp;
+	if (d > skew)
 		return -ESTALE;
 	if (incarnation != r->incarnation) {
 		if (r->incarnation && stamp <= r->stamp)
