@@ -47,6 +47,17 @@ static inline void nidmap_count(int which)
 
 extern struct workqueue_struct *nidmap_wq;
 
+/* --- trust.c --- */
+
+/* The node's keys (auth.h's nidmap_key_*()), for the whole module's life. */
+extern struct nidmap_keyset *nidmap_keys;
+
+int nidmap_trust_init(void);
+void nidmap_trust_fini(void);
+int nidmap_seal(void **buf, unsigned int *len);
+int nidmap_trust_check(const void *buf, unsigned int len,
+		       const struct lnet_nid *from);
+
 /* --- transport.c --- */
 
 struct nidmap_ep;

@@ -23,6 +23,9 @@ enum nidmap_genl_cmd {
 	NIDMAP_CMD_SHOW,	/* the roles' state and the counters */
 	NIDMAP_CMD_TABLE,	/* dump: NIDMAP_A_SOURCE's entries */
 	NIDMAP_CMD_LOOKUP,	/* NIDMAP_A_NAME: its NIDMAP_A_ENTRY */
+	NIDMAP_CMD_KEY_ADD,	/* KEY_ID, KEY_SECRET: a key to sign and check */
+	NIDMAP_CMD_KEY_USE,	/* KEY_ID: sign with this key from now on */
+	NIDMAP_CMD_KEY_DEL,	/* KEY_ID: forget the key */
 	__NIDMAP_CMD_MAX,
 };
 
@@ -63,6 +66,10 @@ enum nidmap_genl_attr {
 	NIDMAP_A_NETS,		/* nest of NIDMAP_A_NET: the nets it routes to */
 	NIDMAP_A_NET,		/* string: a net ("o2ib") */
 	NIDMAP_A_ROUTES,	/* flag: SUBSCRIBE installs the table's routes */
+	NIDMAP_A_KEY_ID,	/* u32, not 0: a key's id (the trailer's) */
+	NIDMAP_A_KEY_SECRET,	/* binary, 16 to 64 bytes: its secret */
+	NIDMAP_A_KEYS,		/* nest of NIDMAP_A_KEY_ID: keys held (SHOW) */
+	NIDMAP_A_KEY_SIGNING,	/* u32: the key signing, 0 none (SHOW) */
 	__NIDMAP_A_MAX,
 };
 
@@ -115,6 +122,13 @@ enum nidmap_genl_ctr {
 	NIDMAP_A_CTR_PAD,
 	NIDMAP_A_CTR_RELAYED,		/* notices a relay forwarded */
 	NIDMAP_A_CTR_RELAYED_RCVD,	/* RELAYED notices received */
+	NIDMAP_A_CTR_AUTH_SIGNED,	/* messages sent with an AUTH trailer */
+	NIDMAP_A_CTR_AUTH_VERIFIED,	/* received, MAC and window passed */
+	NIDMAP_A_CTR_AUTH_UNSIGNED,	/* refused: no AUTH trailer */
+	NIDMAP_A_CTR_AUTH_FORGED,	/* refused: unknown key, wrong MAC */
+	NIDMAP_A_CTR_AUTH_REPLAYED,	/* refused: seen, or an old incarnation */
+	NIDMAP_A_CTR_AUTH_STALE,	/* refused: stamp outside the clocks' window */
+	NIDMAP_A_CTR_AUTH_NOROOM,	/* refused: too many senders to follow */
 	__NIDMAP_A_CTR_MAX,
 };
 
