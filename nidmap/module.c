@@ -7,7 +7,8 @@
  *
  * Unload: the family first (no command starts a role after), then the
  * roles stop (each waits for its handlers, requests and sends), then the
- * transport waits for whatever is still in flight.
+ * transport waits for whatever is still in flight, then the keys and the
+ * senders' windows go (trust.c).
  */
 #include <linux/module.h>
 
@@ -17,12 +18,18 @@ static int __init nidmap_init(void)
 {
 	int rc;
 
-	rc = nidmap_transport_init();
+	rc = nidmap_trust_init();
 	if (rc)
 		return rc;
+	rc = nidmap_transport_init();
+	if (rc) {
+		nidmap_trust_fini();
+		return rc;
+	}
 	rc = nidmap_netlink_init();
 	if (rc) {
 		nidmap_transport_fini();
+		nidmap_trust_fini();
 		return rc;
 	}
 	nidmap_debugfs_init();
@@ -38,6 +45,7 @@ static void __exit nidmap_exit(void)
 	nidmap_pub_stop();
 	mutex_unlock(&nidmap_cfg_lock);
 	nidmap_transport_fini();
+	nidmap_trust_fini();
 	/* Entries replaced or deleted are freed by kfree_rcu(). */
 	rcu_barrier();
 }

@@ -55,8 +55,8 @@ extern struct nidmap_keyset *nidmap_keys;
 int nidmap_trust_init(void);
 void nidmap_trust_fini(void);
 int nidmap_seal(void **buf, unsigned int *len);
-int nidmap_trust_check(const void *buf, unsigned int len,
-		       const struct lnet_nid *from);
+unsigned int nidmap_seal_room(void);
+int nidmap_trust_check(const void *buf, unsigned int len);
 
 /* --- transport.c --- */
 

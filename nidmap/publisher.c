@@ -150,7 +150,9 @@ static int nidmap_answer_fetch(struct nidmap_table *t,
 	h.seq = nidmap_next_seq();
 	h.reply_to = req->hdr.seq;
 	h.epoch = epoch;
-	rc = nidmap_enc_init(&enc, buf, min_t(size_t, size, req->room), &h);
+	/* The page leaves room for the trailer nidmap_seal() adds. */
+	rc = nidmap_enc_init(&enc, buf, min_t(size_t, size, req->room) -
+			     nidmap_seal_room(), &h);
 	if (rc)
 		return rc;
 	rc = nidmap_table_extract(t, since, resync, nidmap_emit_enc, &enc,
@@ -645,6 +647,11 @@ void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
 	}
 	if (!rc && msg.hdr.type == NIDMAP_FETCH)
 		size = min_t(u32, msg.room, NIDMAP_FETCH_ROOM);
+	/* Refused unverified: answered, so a registrant is told why. */
+	if (!rc && nidmap_trust_check(buf, len)) {
+		size = NIDMAP_STATUS_ROOM;
+		st = NIDMAP_ST_AUTH;
+	}
 	mutex_lock(&pub->lock);
 	if (pub->tx_bytes + NIDMAP_FETCH_ROOM > NIDMAP_PUB_TX_MAX) {
 		size = NIDMAP_STATUS_ROOM;

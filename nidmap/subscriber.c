@@ -333,6 +333,8 @@ static void nidmap_sub_rx(struct nidmap_ep *ep, const void *buf,
 		nidmap_count(NIDMAP_A_CTR_RX_DROPPED);
 		return;
 	}
+	if (nidmap_trust_check(buf, len))
+		return;		/* counted there */
 	/* Who sent it matters only for the publisher's own notices. */
 	v = nidmap_notice_verdict(&msg.hdr, !(msg.hdr.flags &
 					      NIDMAP_F_RELAYED) &&

@@ -25,6 +25,7 @@
 #include "node.h"
 
 atomic64_t nidmap_ctr[NIDMAP_A_CTR_MAX + 1];
+EXPORT_SYMBOL_IF_KUNIT(nidmap_ctr);
 struct workqueue_struct *nidmap_wq;
 
 static u64 nidmap_inc;
@@ -328,6 +329,12 @@ static void nidmap_req_work(struct work_struct *work)
 
 	/* No MD is left: nothing queues the expiry again. */
 	cancel_delayed_work_sync(&req->expiry);
+	/* A reply the node cannot verify is no reply (counted there). */
+	if (req->reply_len) {
+		req->status = nidmap_trust_check(req->reply, req->reply_len);
+		if (req->status)
+			req->reply_len = 0;
+	}
 	if (req->reply_len)
 		req->status = 0;
 	else if (!req->status)
@@ -433,7 +440,11 @@ void nidmap_req_post(struct nidmap_req *req)
 
 	atomic_inc(&nidmap_live);
 	req->live = 1;	/* the poster's, until all is posted */
-	me = lnet_me_attach(NIDMAP_PORTAL, &any, NIDMAP_MB_REPLY | req->seq,
+	rc = nidmap_seal(&req->msg, &req->msg_len);
+	msg.start = req->msg;
+	msg.length = req->msg_len;
+	me = rc ? ERR_PTR(rc) :
+	     lnet_me_attach(NIDMAP_PORTAL, &any, NIDMAP_MB_REPLY | req->seq,
 			    0, LNET_INS_AFTER);
 	rc = PTR_ERR_OR_ZERO(me);
 	if (!rc) {
@@ -545,8 +556,10 @@ static void nidmap_tx_work(struct work_struct *work)
  * @done: NULL, or called once in process context with the send's status
  * @arg: for @done
  *
- * Return: 0, or -ENOMEM (@buf freed, @done not called).  A failure of
- * LNet comes to @done.
+ * Signed if the node holds a key (nidmap_seal()).
+ *
+ * Return: 0, or -ENOMEM or nidmap_seal()'s error (@buf freed, @done not
+ * called).  A failure of LNet comes to @done.
  */
 int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
 		unsigned int len, void (*done)(void *arg, int status),
@@ -562,11 +575,14 @@ int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
 	struct nidmap_tx *tx;
 	int rc;
 
-	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	rc = nidmap_seal(&buf, &len);
+	tx = rc ? NULL : kzalloc(sizeof(*tx), GFP_KERNEL);
 	if (!tx) {
 		kvfree(buf);
-		return -ENOMEM;
+		return rc ?: -ENOMEM;
 	}
+	md.start = buf;
+	md.length = len;
 	tx->buf = buf;
 	tx->done = done;
 	tx->arg = arg;
