@@ -7,6 +7,11 @@
  *
  *	echo "192.0.2.11@tcp subscriber 200" > inject
  *
+ * or the bytes given in hex, sent as they are, never signed (a forged,
+ * unsigned or replayed message the test made; nidmap_send_raw()):
+ *
+ *	echo "192.0.2.11@tcp publisher hex:50414d4e0100..." > inject
+ *
  * send and sink: a send by name (nidmap_put_by_name()) checked at the
  * receiver.  "echo on > sink" posts a sink on NIDMAP_PORTAL (match bits
  * NIDMAP_MB_TEST) that checks each PUT's bytes against the pattern of
@@ -38,55 +43,91 @@ static void nidmap_inject_sent(void *arg, int status)
 	complete(arg);
 }
 
-static int nidmap_inject(const struct lnet_nid *nid, u64 match,
+/* Send @buf (kmalloc()ed, freed here) to @nid's endpoint @match. */
+static int nidmap_inject(const struct lnet_nid *nid, u64 match, void *buf,
 			 unsigned int len)
 {
 	DECLARE_COMPLETION_ONSTACK(sent);
 	struct lnet_processid dest = { .nid = *nid, .pid = LNET_PID_LUSTRE };
-	void *buf;
 	int rc;
 
-	if (!lnet_is_configured())
+	if (!lnet_is_configured()) {
+		kfree(buf);
 		return -ENETDOWN;
-	rc = lnet_ni_init();
-	if (rc)
-		return rc;
-	buf = kmalloc(len, GFP_KERNEL);
-	if (!buf) {
-		lnet_ni_fini();
-		return -ENOMEM;
 	}
-	memset(buf, 0xa5, len);
-	rc = nidmap_send(&dest, match, buf, len, nidmap_inject_sent, &sent);
+	rc = lnet_ni_init();
+	if (rc) {
+		kfree(buf);
+		return rc;
+	}
+	rc = nidmap_send_raw(&dest, match, buf, len, nidmap_inject_sent,
+			     &sent);
 	if (!rc)
 		wait_for_completion_state(&sent, TASK_IDLE);
 	lnet_ni_fini();
 	return rc;
 }
 
+/* The message to inject: LEN bytes of 0xa5, or "hex:" and its bytes. */
+static void *nidmap_inject_bytes(char *arg, unsigned int *len)
+{
+	size_t n = strlen(strim(arg));
+	u8 *msg;
+
+	if (strncmp(arg, "hex:", 4)) {
+		if (kstrtouint(arg, 10, len) || !*len ||
+		    *len > NIDMAP_INJECT_MAX)
+			return ERR_PTR(-EINVAL);
+		msg = kmalloc(*len, GFP_KERNEL);
+		if (msg)
+			memset(msg, 0xa5, *len);
+		return msg ?: ERR_PTR(-ENOMEM);
+	}
+	n -= 4;
+	if (!n || n % 2 || n / 2 > NIDMAP_INJECT_MAX)
+		return ERR_PTR(-EINVAL);
+	*len = n / 2;
+	msg = kmalloc(*len, GFP_KERNEL);
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	if (hex2bin(msg, arg + 4, *len)) {
+		kfree(msg);
+		return ERR_PTR(-EINVAL);
+	}
+	return msg;
+}
+
 static ssize_t nidmap_inject_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
-	char buf[128], nidstr[LNET_NIDSTR_SIZE], role[16];
+	char nidstr[LNET_NIDSTR_SIZE], role[16], *buf;
 	struct lnet_nid nid;
 	unsigned int len;
-	int rc;
+	int rc, off = 0;
+	u64 match;
+	void *msg;
 
-	if (count >= sizeof(buf))
+	if (count > 64 + 4 + 2 * NIDMAP_INJECT_MAX)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (sscanf(buf, "%63s %15s %u", nidstr, role, &len) != 3 ||
-	    !len || len > NIDMAP_INJECT_MAX ||
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	rc = -EINVAL;
+	if (sscanf(buf, "%63s %15s %n", nidstr, role, &off) != 2 || !off ||
 	    lnet_nid_from_str(nidstr, &nid))
-		return -EINVAL;
+		goto out;
 	if (!strcmp(role, "publisher"))
-		rc = nidmap_inject(&nid, NIDMAP_MB_PUBLISHER, len);
+		match = NIDMAP_MB_PUBLISHER;
 	else if (!strcmp(role, "subscriber"))
-		rc = nidmap_inject(&nid, NIDMAP_MB_SUBSCRIBER, len);
+		match = NIDMAP_MB_SUBSCRIBER;
 	else
-		rc = -EINVAL;
+		goto out;
+	msg = nidmap_inject_bytes(buf + off, &len);
+	rc = PTR_ERR_OR_ZERO(msg);
+	if (!rc)
+		rc = nidmap_inject(&nid, match, msg, len);
+out:
+	kfree(buf);
 	return rc ?: count;
 }
 

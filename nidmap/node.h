@@ -156,6 +156,9 @@ void nidmap_req_free(struct nidmap_req *req);
 int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
 		unsigned int len, void (*done)(void *arg, int status),
 		void *arg);
+int nidmap_send_raw(const struct lnet_processid *dest, u64 match, void *buf,
+		    unsigned int len, void (*done)(void *arg, int status),
+		    void *arg);
 /* nidmap_send()'s type: a publisher's way of sending (KUnit's fake). */
 typedef int (*nidmap_send_fn)(const struct lnet_processid *dest, u64 match,
 			      void *buf, unsigned int len,

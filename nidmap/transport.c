@@ -556,7 +556,8 @@ static void nidmap_tx_work(struct work_struct *work)
  * @done: NULL, or called once in process context with the send's status
  * @arg: for @done
  *
- * Signed if the node holds a key (nidmap_seal()).
+ * Signed if the node holds a key (nidmap_seal()), then sent as
+ * nidmap_send_raw() sends.
  *
  * Return: 0, or -ENOMEM or nidmap_seal()'s error (@buf freed, @done not
  * called).  A failure of LNet comes to @done.
@@ -564,6 +565,31 @@ static void nidmap_tx_work(struct work_struct *work)
 int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
 		unsigned int len, void (*done)(void *arg, int status),
 		void *arg)
+{
+	int rc = nidmap_seal(&buf, &len);
+
+	if (rc) {
+		kvfree(buf);
+		return rc;
+	}
+	return nidmap_send_raw(dest, match, buf, len, done, arg);
+}
+
+/**
+ * nidmap_send_raw() - PUT bytes as they are (nidmap_send() without the
+ *	signing; the test hook's, debugfs.c)
+ * @dest: the peer
+ * @match: match bits
+ * @buf: the bytes (kvmalloc()ed; the send owns them from now on)
+ * @len: their length
+ * @done: NULL, or called once in process context with the send's status
+ * @arg: for @done
+ *
+ * Return: 0, or -ENOMEM (@buf freed, @done not called).
+ */
+int nidmap_send_raw(const struct lnet_processid *dest, u64 match, void *buf,
+		    unsigned int len, void (*done)(void *arg, int status),
+		    void *arg)
 {
 	struct lnet_md md = {
 		.start = buf,
@@ -575,14 +601,11 @@ int nidmap_send(const struct lnet_processid *dest, u64 match, void *buf,
 	struct nidmap_tx *tx;
 	int rc;
 
-	rc = nidmap_seal(&buf, &len);
-	tx = rc ? NULL : kzalloc(sizeof(*tx), GFP_KERNEL);
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
 	if (!tx) {
 		kvfree(buf);
-		return rc ?: -ENOMEM;
+		return -ENOMEM;
 	}
-	md.start = buf;
-	md.length = len;
 	tx->buf = buf;
 	tx->done = done;
 	tx->arg = arg;

@@ -40,6 +40,12 @@ our modules loaded:
   target; b's changes reach a's copy as deltas after notices, checked
   entry by entry; b may not take a's target; a malformed message to
   each side is dropped and counted (Documentation/nidmap.rst);
+- nidmap_auth: a and b hold a key: every nidmap message signed and
+  checked; a REGISTER unsigned, MACed with a wrong secret, naming an
+  unknown key, stale, or replayed (also after its target was removed) is
+  refused, counted by its kind and changes nothing; one written from the
+  document and signed right is taken; unsigned and forged NOTICEs to the
+  subscriber are refused ("Trust");
 - demo: what `make demo` shows: lnetctl, a ping, then lst as an admin
   runs it (brw write and read with check=full, a ping test, lst stat,
   show_error), summed up in MiB/s and microseconds (Debian's kernel
@@ -58,7 +64,8 @@ from cases import VmTest
 
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
-             "sock_health.sh", "lst.sh", "nidmap.sh", "demo.sh",
+             "sock_health.sh", "lst.sh", "nidmap.sh", "nidmap_auth.sh",
+             "demo.sh",
              "tracepoints.sh", "sock_linkdown.sh"]
 
 TESTS = [
@@ -66,12 +73,13 @@ TESTS = [
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=685, debug_timeout=1960,
+           flavours=("distro", "debug"), timeout=685, debug_timeout=2040,
            # The hostile peer's attacks, the peer table's and nidmap's
            # bookkeeping and the tracepoints' events are logic whose
            # judge is the debug kernel's catchers: on Debian's kernel they
            # would only repeat it (Documentation/testing.rst, Budget).
-           debug_only=("sock_hostile", "peers", "nidmap", "tracepoints"),
+           debug_only=("sock_hostile", "peers", "nidmap", "nidmap_auth",
+                       "tracepoints"),
            # The demo's traffic and lst runs are sock_traffic's and lst's,
            # which the debug kernel runs: the demo is what users see.
            distro_only=("demo",)),
