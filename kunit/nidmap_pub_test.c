@@ -175,7 +175,7 @@ static void send_req_at(struct ctx *c, u32 i, u16 type, u32 flags,
 	KUNIT_ASSERT_GT(c->test, len, 0);
 	sub_id(i, &from);
 	c->last_status = U16_MAX;
-	nidmap_pub_receive(c->pub, buf, len, &from);
+	nidmap_pub_receive(c->pub, buf, len, &from, 0);
 	fk_complete(c, 0);	/* the answer */
 	KUNIT_ASSERT_NE(c->test, c->last_status, U16_MAX);
 }

@@ -2,10 +2,11 @@
 /*
  * KUnit: nidmap's trust on the transport (nidmap/trust.c,
  * Documentation/nidmap.rst "Trust"), on the node's own key set: without
- * a key nothing is signed and everything taken; with one, every message
- * sent is signed, and a message received is taken only signed with a
- * key held, unaltered, fresh and once, each refusal counted by its kind.
- * The cases add the node's keys and delete them again at the end.
+ * a key nothing is signed and nothing taken (auth_required, the
+ * default), or everything taken (auth_required=0); with one, every
+ * message sent is signed, and a message received is taken only signed
+ * with a key held, unaltered, fresh and once, each refusal counted by its
+ * kind.  The cases add the node's keys and delete them again at the end.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -58,13 +59,20 @@ static void trust_no_key(struct kunit *test)
 	void *buf = notice(test, INC, 1, &len);
 	void *was = buf;
 
-	/* No key: sent as it is, and everything taken. */
+	s64 unsigned_ = ctr(NIDMAP_A_CTR_AUTH_UNSIGNED);
+
+	/* No key: sent as it is; taken only if auth is not required. */
+	KUNIT_EXPECT_TRUE(test, nidmap_auth_required);
 	KUNIT_EXPECT_EQ(test, nidmap_seal_room(), 0U);
 	KUNIT_EXPECT_EQ(test, nidmap_seal(&buf, &len), 0);
 	KUNIT_EXPECT_PTR_EQ(test, buf, was);
 	KUNIT_EXPECT_EQ(test, len, (unsigned int)NIDMAP_HDR_SIZE);
+	KUNIT_EXPECT_EQ(test, nidmap_trust_check(buf, len), -EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, ctr(NIDMAP_A_CTR_AUTH_UNSIGNED), unsigned_ + 1);
+	nidmap_auth_required = false;
 	KUNIT_EXPECT_EQ(test, nidmap_trust_check(buf, len), 0);
 	KUNIT_EXPECT_EQ(test, nidmap_trust_check(buf, len), 0);
+	nidmap_auth_required = true;
 	kvfree(buf);
 }
 
@@ -148,9 +156,12 @@ static void trust_refusals(struct kunit *test)
 	kvfree(buf);
 	kvfree(plain);
 	KUNIT_EXPECT_EQ(test, nidmap_key_del(nidmap_keys, 4), 0);
-	/* No key again: the unsigned one is taken. */
+	/* No key again: nothing is taken, unless auth is not required. */
 	buf = notice(test, INC + 1, 9, &len);
+	KUNIT_EXPECT_EQ(test, nidmap_trust_check(buf, len), -EKEYREJECTED);
+	nidmap_auth_required = false;
 	KUNIT_EXPECT_EQ(test, nidmap_trust_check(buf, len), 0);
+	nidmap_auth_required = true;
 	kvfree(buf);
 }
 

@@ -51,7 +51,9 @@ extern struct workqueue_struct *nidmap_wq;
 
 /* The node's keys (auth.h's nidmap_key_*()), for the whole module's life. */
 extern struct nidmap_keyset *nidmap_keys;
+extern bool nidmap_auth_required;	/* the module parameter auth_required */
 
+bool nidmap_holds_key(void);
 int nidmap_trust_init(void);
 void nidmap_trust_fini(void);
 int nidmap_seal(void **buf, unsigned int *len);
@@ -336,7 +338,8 @@ struct nidmap_pub *nidmap_pub_create(const struct nidmap_limits *lim,
 				     struct workqueue_struct *wq);
 void nidmap_pub_destroy(struct nidmap_pub *pub);
 void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
-			unsigned int len, const struct lnet_processid *from);
+			unsigned int len, const struct lnet_processid *from,
+			int trust);
 void nidmap_pub_notice_round(struct nidmap_pub *pub);
 void nidmap_pub_plan(struct nidmap_pub *pub);
 void nidmap_pub_get_info(struct nidmap_pub *pub, struct nidmap_pub_info *info);

@@ -618,13 +618,15 @@ static void nidmap_reply_done(void *arg, int status)
  * @buf: the message as received
  * @len: its length
  * @from: its sender
+ * @trust: nidmap_trust_check()'s verdict on it (KUnit's simulations: 0)
  *
  * Decodes it, answers (nidmap_pub_answer(), or a refusal) and keeps the
  * subscriber list; a malformed message or one not ours to answer is
  * counted and dropped.
  */
 void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
-			unsigned int len, const struct lnet_processid *from)
+			unsigned int len, const struct lnet_processid *from,
+			int trust)
 {
 	struct nidmap_msg msg;
 	size_t size = NIDMAP_STATUS_ROOM;
@@ -648,7 +650,7 @@ void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
 	if (!rc && msg.hdr.type == NIDMAP_FETCH)
 		size = min_t(u32, msg.room, NIDMAP_FETCH_ROOM);
 	/* Refused unverified: answered, so a registrant is told why. */
-	if (!rc && nidmap_trust_check(buf, len)) {
+	if (!rc && trust) {
 		size = NIDMAP_STATUS_ROOM;
 		st = NIDMAP_ST_AUTH;
 	}
@@ -700,7 +702,8 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_receive);
 static void nidmap_pub_rx(struct nidmap_ep *ep, const void *buf,
 			  unsigned int len, const struct lnet_processid *from)
 {
-	nidmap_pub_receive(ep->priv, buf, len, from);
+	nidmap_pub_receive(ep->priv, buf, len, from,
+			   nidmap_trust_check(buf, len));
 }
 
 /* The hash's free function: a subscriber with no notice in flight. */

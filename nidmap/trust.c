@@ -2,8 +2,11 @@
 /*
  * nidmap's trust on the transport (Documentation/nidmap.rst, "Trust"):
  * the node's keys; every message it sends signed once it holds a key;
- * every message it receives, once it holds a key, taken only if its MAC
- * checks and its sender's replay window takes it.
+ * every message it receives taken only if its MAC checks with a key the
+ * node holds and its sender's replay window takes it.  On by default: a
+ * node without a key takes nothing (its roles do not start, netlink.c)
+ * unless loaded with auth_required=0, a lab's choice, when a node
+ * without a key takes every message as it comes.
  *
  * A window follows one sender incarnation (the header's random 64 bits,
  * new at each load of the sender's module), not a source NID: a message
@@ -16,6 +19,7 @@
  * Everything here runs on nidmap_wq or under nidmap_cfg_lock; the
  * windows' table has its own mutex all the same.
  */
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
@@ -49,6 +53,12 @@ static const struct rhashtable_params nidmap_sender_params = {
 
 struct nidmap_keyset *nidmap_keys;
 EXPORT_SYMBOL_IF_KUNIT(nidmap_keys);
+
+bool nidmap_auth_required = true;
+EXPORT_SYMBOL_IF_KUNIT(nidmap_auth_required);
+module_param_named(auth_required, nidmap_auth_required, bool, 0644);
+MODULE_PARM_DESC(auth_required,
+		 "take only messages signed with a key this node holds (a node without a key takes none); 0: a node without a key takes every message");
 static struct rhashtable nidmap_senders;
 static DEFINE_MUTEX(nidmap_senders_lock);
 static unsigned int nidmap_nsenders;	/* under nidmap_senders_lock */
@@ -58,7 +68,12 @@ static u64 nidmap_now_ms(void)
 	return ktime_get_real_ns() / NSEC_PER_MSEC;
 }
 
-static bool nidmap_holds_key(void)
+/**
+ * nidmap_holds_key() - does the node hold a key (and so sign)?
+ *
+ * Return: true if it does.
+ */
+bool nidmap_holds_key(void)
 {
 	u32 ids[NIDMAP_AUTH_KEYS], signing;
 
@@ -212,10 +227,10 @@ static int nidmap_window_check(const struct nidmap_hdr *h, u64 stamp)
  * @buf: the message as received
  * @len: its length
  *
- * A node without a key takes every message (nothing to check with).  A
- * node with one takes a message only if it carries an AUTH trailer made
- * with a key the node holds, the MAC checks, and the sender's window
- * takes it (nidmap_replay_check()).  A malformed message is left to the
+ * A node takes a message only if it carries an AUTH trailer made with a
+ * key the node holds, the MAC checks, and the sender's window takes it
+ * (nidmap_replay_check()); so a node without a key takes none, unless
+ * auth_required is off, when it takes every one (nothing to check with).  A malformed message is left to the
  * role's decoder, which refuses it.  Each refusal is counted
  * (NIDMAP_A_CTR_AUTH_*).
  *
@@ -229,7 +244,8 @@ int nidmap_trust_check(const void *buf, unsigned int len)
 	struct nidmap_msg msg;
 	int rc;
 
-	if (!nidmap_holds_key() || nidmap_msg_decode(buf, len, &msg))
+	if ((!nidmap_auth_required && !nidmap_holds_key()) ||
+	    nidmap_msg_decode(buf, len, &msg))
 		return 0;
 	rc = nidmap_auth_verify(nidmap_keys, buf, &msg, &a);
 	if (rc) {

@@ -44,6 +44,7 @@ PARAM_SECTIONS = {
     "lnd/sock": "KSOCKLND PARAMETERS",
     "lnd/o2ib": "KO2IBLND PARAMETERS",
     "selftest": "LNET_SELFTEST PARAMETERS",
+    "nidmap": "LNET_NIDMAP PARAMETERS",
 }
 
 OPTION = re.compile(r"(?<![\w\-])(--?[A-Za-z][\w\-]*)")
