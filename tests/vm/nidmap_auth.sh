@@ -31,7 +31,7 @@ printf 'nidmap-test-key-0123456789abcdef\n' > "$KEY"
 printf 'nidmap-test-key-0123456789abcdeX\n' > "$BAD"
 chmod 600 "$KEY" "$BAD"
 
-forge() { python3 "$LNET_TOP/tests/vm/nidmap_forge.py" "$@"; }
+forge() { python3 "$LNET_TOP/tests/nidmap_forge.py" "$@"; }
 
 # until_field KEY WANT: lnetctl nidmap show says KEY: WANT within $LIMIT s.
 until_field() {
