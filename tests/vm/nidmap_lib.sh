@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the nidmap scenarios (nidmap.sh, nidmap_relay.sh): what
-# "lnetctl nidmap show" and "lnetctl nidmap table" say, in one line.
+# Helpers for the nidmap scenarios (nidmap.sh, nidmap_relay.sh,
+# nidmap_auth.sh): loading the module with a key, and what "lnetctl
+# nidmap show" and "lnetctl nidmap table" say, in one line.
 # Source it after guest-lib.sh:
 #	. "$LNET_TOP/tests/vm/nidmap_lib.sh"
 
@@ -18,4 +19,15 @@ nm_table() {
 		/^ *version: / { v = $NF }
 		/^ *- [^ ]*@/ { s = s (s ? "," : "") $NF }
 		END { if (n) print n, v, s }'
+}
+
+# nm_load: load lnet_nidmap and give it the test key (id 1).  nidmap
+# takes only messages signed with a key the node holds, and a node
+# without one starts no role (Documentation/nidmap.rst, "Trust").
+nm_load() {
+	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+	printf 'nidmap-test-key-0123456789abcdef\n' > /tmp/nidmap-test.key
+	chmod 600 /tmp/nidmap-test.key
+	"$LNETCTL" nidmap key add --id 1 --secret-file /tmp/nidmap-test.key ||
+		fail "nidmap key add"
 }

@@ -65,7 +65,7 @@ if [ "$LNET_NODE" = r ]; then
 else
 	routed_load alive_router_check_interval=1 router_ping_timeout=2
 fi
-insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+nm_load
 if [ "$LNET_NODE" = r ]; then
 	"$LNETCTL" set routing 1 || fail "set routing 1"
 fi
@@ -211,8 +211,7 @@ rt_ms() {
 	log "$1: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
 }
 t0=${EPOCHREALTIME/./}
-[ "$LNET_NODE" = r ] || [ -d /sys/module/lnet_nidmap ] ||
-	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+[ "$LNET_NODE" = r ] || [ -d /sys/module/lnet_nidmap ] || nm_load
 case $LNET_NODE in
 a) "$LNETCTL" route del --net o2ib --gateway "$R_TCP" || fail "route del o2ib"
    "$LNETCTL" route add --net o2ib7 --gateway "$R_TCP" || fail "route add o2ib7"
