@@ -230,9 +230,9 @@ static int nidmap_window_check(const struct nidmap_hdr *h, u64 stamp)
  * A node takes a message only if it carries an AUTH trailer made with a
  * key the node holds, the MAC checks, and the sender's window takes it
  * (nidmap_replay_check()); so a node without a key takes none, unless
- * auth_required is off, when it takes every one (nothing to check with).  A malformed message is left to the
- * role's decoder, which refuses it.  Each refusal is counted
- * (NIDMAP_A_CTR_AUTH_*).
+ * auth_required is off, when it takes every one (nothing to check with).
+ * A malformed message is left to the role's decoder, which refuses it.
+ * Each refusal is counted (NIDMAP_A_CTR_AUTH_*).
  *
  * Return: 0 to take it; -EKEYREJECTED (unsigned, unknown key, wrong
  * MAC), -EPROTO (malformed trailer), -ESTALE (stamp), -EALREADY (replay)
