@@ -2,7 +2,9 @@
 /*
  * The "nidmap" generic netlink family (include/uapi/lnet/nidmap_genl.h):
  * start and stop the roles, register a target, show the state and
- * counters, list a table with its versions, look a target up.  Strict
+ * counters, list a table with its versions, look a target up, add, use
+ * and delete the keys messages are signed and checked with (auth.h; a
+ * secret is never echoed, and wiped from the request).  Strict
  * policies, extack messages, CAP_NET_ADMIN for every command (a table
  * lists the cluster's addresses).  netnsok like lnet's family, and every
  * request from another network namespace refused as there
@@ -17,6 +19,7 @@
 #include <lnet/genl.h>
 #include <uapi/lnet/lnet_genl.h>
 
+#include "auth.h"
 #include "node.h"
 
 /* The roles' start and stop, and readers of their state. */
@@ -63,6 +66,19 @@ static struct netlink_range_validation nidmap_fanout_range = {
 	.max = NIDMAP_RELAY_K_MAX,
 };
 
+/* A key's secret: 16 to 64 bytes, or refused with a message. */
+static int nidmap_secret_validate(const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	if (nla_len(attr) < NIDMAP_AUTH_KEY_MIN ||
+	    nla_len(attr) > NIDMAP_AUTH_KEY_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "a key's secret is 16 to 64 bytes");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* One target of a batch REGISTER (NIDMAP_A_TARGETS). */
 static const struct nla_policy nidmap_target_policy[NIDMAP_A_DELETE + 1] = {
 	[NIDMAP_A_NAME]		= NIDMAP_STR_POLICY(NIDMAP_GENL_NAME_LEN),
@@ -95,6 +111,10 @@ VISIBLE_IF_KUNIT const struct nla_policy nidmap_genl_policy[NIDMAP_A_MAX + 1] = 
 	[NIDMAP_A_ROUTER]	= { .type = NLA_FLAG },
 	[NIDMAP_A_NETS]		= NLA_POLICY_NESTED(nidmap_nets_policy),
 	[NIDMAP_A_ROUTES]	= { .type = NLA_FLAG },
+	[NIDMAP_A_KEY_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	/* Both bounds in the function: one message for either. */
+	[NIDMAP_A_KEY_SECRET]	= NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						nidmap_secret_validate),
 };
 EXPORT_SYMBOL_IF_KUNIT(nidmap_genl_policy);
 
@@ -537,6 +557,24 @@ static int nidmap_fill_counters(struct sk_buff *skb)
 	return 0;
 }
 
+/* The ids of the keys held (never their secrets) and the one signing. */
+static int nidmap_fill_keys(struct sk_buff *skb)
+{
+	u32 ids[NIDMAP_AUTH_KEYS], signing;
+	struct nlattr *nest;
+	int i;
+
+	nidmap_key_ids(nidmap_keys, ids, &signing);
+	nest = nla_nest_start(skb, NIDMAP_A_KEYS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < NIDMAP_AUTH_KEYS; i++)
+		if (ids[i] && nla_put_u32(skb, NIDMAP_A_KEY_ID, ids[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return nla_put_u32(skb, NIDMAP_A_KEY_SIGNING, signing);
+}
+
 static int nidmap_genl_show(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *rep;
@@ -554,7 +592,7 @@ static int nidmap_genl_show(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&nidmap_cfg_lock);
 	rc = nidmap_fill_pub(rep) ?: nidmap_fill_sub(rep) ?:
-	     nidmap_fill_counters(rep);
+	     nidmap_fill_keys(rep) ?: nidmap_fill_counters(rep);
 	mutex_unlock(&nidmap_cfg_lock);
 	if (rc) {
 		nlmsg_free(rep);
@@ -728,6 +766,104 @@ out:
 	return rc;
 }
 
+/*
+ * A key command's refusal: its message, the KEY_ID attribute pointed
+ * at (extack messages are constant strings on this kernel: the id is the
+ * attribute's, and lnetctl's message names it).
+ */
+static void nidmap_key_refused(struct genl_info *info, const char *msg)
+{
+	nidmap_extack(info->extack, msg);
+	if (info->extack)
+		info->extack->bad_attr = info->attrs[NIDMAP_A_KEY_ID];
+}
+
+/*
+ * KEY_ADD: KEY_ID and KEY_SECRET, a key to sign and check with (the
+ * first one held is signed with at once).  The secret is used in place
+ * (nidmap_key_add() keys the HMAC with it) and wiped from the request
+ * before it is freed, or echoed in an error's ack.
+ */
+static int nidmap_genl_key_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *secret = info->attrs[NIDMAP_A_KEY_SECRET];
+	int rc;
+
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_SECRET)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	mutex_lock(&nidmap_cfg_lock);
+	rc = nidmap_key_add(nidmap_keys,
+			    nla_get_u32(info->attrs[NIDMAP_A_KEY_ID]),
+			    nla_data(secret), nla_len(secret));
+	mutex_unlock(&nidmap_cfg_lock);
+	switch (rc) {
+	case 0:
+		break;
+	case -EEXIST:
+		nidmap_key_refused(info, "a key of this id is held already: delete it first");
+		break;
+	case -ENOSPC:
+		nidmap_key_refused(info, "two keys are held already: delete one first");
+		break;
+	case -ENOENT:
+		nidmap_key_refused(info, "this kernel has no hmac(sha256)");
+		break;
+	default:
+		nidmap_key_refused(info, "the key could not be added");
+		break;
+	}
+out:
+	if (secret)
+		memzero_explicit(nla_data(secret), nla_len(secret));
+	return rc;
+}
+
+/* KEY_USE: KEY_ID, signed with from now on. */
+static int nidmap_genl_key_use(struct sk_buff *skb, struct genl_info *info)
+{
+	int rc;
+
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID))
+		return -EINVAL;
+	mutex_lock(&nidmap_cfg_lock);
+	rc = nidmap_key_use(nidmap_keys,
+			    nla_get_u32(info->attrs[NIDMAP_A_KEY_ID]));
+	mutex_unlock(&nidmap_cfg_lock);
+	if (rc == -ENOENT)
+		nidmap_key_refused(info, "no key of this id is held: add it first");
+	else if (rc)
+		nidmap_key_refused(info, "the key could not be used");
+	return rc;
+}
+
+/*
+ * KEY_DEL: KEY_ID, forgotten: messages MACed with it are refused.  The
+ * key signed with goes only when it is the last one (a rotation signs
+ * with the new key first).
+ */
+static int nidmap_genl_key_del(struct sk_buff *skb, struct genl_info *info)
+{
+	int rc;
+
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID))
+		return -EINVAL;
+	mutex_lock(&nidmap_cfg_lock);
+	rc = nidmap_key_del(nidmap_keys,
+			    nla_get_u32(info->attrs[NIDMAP_A_KEY_ID]));
+	mutex_unlock(&nidmap_cfg_lock);
+	if (rc == -ENOENT)
+		nidmap_key_refused(info, "no key of this id is held");
+	else if (rc == -EBUSY)
+		nidmap_key_refused(info,
+				   "the key is the signing key and another key is held: use the other key first");
+	else if (rc)
+		nidmap_key_refused(info, "the key could not be deleted");
+	return rc;
+}
+
 static const struct genl_ops nidmap_genl_ops[] = {
 	{ .cmd = NIDMAP_CMD_PUBLISH,	.doit = nidmap_genl_publish },
 	{ .cmd = NIDMAP_CMD_SUBSCRIBE,	.doit = nidmap_genl_subscribe },
@@ -737,6 +873,13 @@ static const struct genl_ops nidmap_genl_ops[] = {
 	  .flags = GENL_ADMIN_PERM },
 	/* Strict: no attribute beyond the policy, no trailing data. */
 	{ .cmd = NIDMAP_CMD_LOOKUP,	.doit = nidmap_genl_lookup },
+	/* The keys: GENL_ADMIN_PERM too, checked before anything else. */
+	{ .cmd = NIDMAP_CMD_KEY_ADD,	.doit = nidmap_genl_key_add,
+	  .flags = GENL_ADMIN_PERM },
+	{ .cmd = NIDMAP_CMD_KEY_USE,	.doit = nidmap_genl_key_use,
+	  .flags = GENL_ADMIN_PERM },
+	{ .cmd = NIDMAP_CMD_KEY_DEL,	.doit = nidmap_genl_key_del,
+	  .flags = GENL_ADMIN_PERM },
 };
 
 static struct genl_family nidmap_genl_family __ro_after_init = {
