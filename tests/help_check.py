@@ -123,6 +123,9 @@ COMMANDS = {
         "show": set(),
         "table": {"--copy"},
         "lookup": {"--name"},
+        "key add": {"--id", "--secret-file"},
+        "key use": {"--id"},
+        "key del": {"--id"},
     },
 }
 BUILTINS = ["help", "--list-commands"]
@@ -133,6 +136,7 @@ BEFORE = {("net", "add"): ["--net", "tcp", "--if", "eth0"],
           ("route", "add"): ["--net", "tcp1", "--gateway", "192.0.2.1@tcp"],
           ("fault", "drop add"): ["-s", "*@tcp", "-d", "*@tcp", "-r", "1"],
           ("set", "retry_count"): ["3"],
+          ("nidmap", "key add"): ["--id", "1", "--secret-file", "/nonexistent"],
           ("ping", None): ["192.0.2.1@tcp"]}
 
 LONG_OPT = re.compile(r'\{\s*"([\w\-]+)",\s*(?:no|required|optional)_argument')

@@ -244,6 +244,15 @@ static const struct help_sub nidmap_subs[] = {
 	  "\t--copy: this node's copy instead\n" },
 	{ "lookup", "resolve a target's name as a send by name does\n"
 	  "\t--name: the target's name\n" },
+	{ "key add", "add a key to sign and check messages with (at most two;\n"
+	  "\tthe first one added signs)\n"
+	  "\t--id: its id (1 to 4294967295), the same on every node\n"
+	  "\t--secret-file: the file of its secret: its bytes less one trailing\n"
+	  "\t               newline, 16 to 64 of them; mode 600 or stricter\n" },
+	{ "key use", "sign with this key from now on\n"
+	  "\t--id: a key held\n" },
+	{ "key del", "delete a key: messages signed with it are refused\n"
+	  "\t--id: a key held (the signing one only when it is the last)\n" },
 };
 
 /* Stock's cmd_list order; fault and nidmap are this lnetctl's. */

@@ -57,6 +57,7 @@ void yout_begin(struct yout *y, FILE *f);
 int yout_end(struct yout *y);
 void yout_map(struct yout *y);
 void yout_seq(struct yout *y);
+void yout_flow_seq(struct yout *y);
 void yout_end_map(struct yout *y);
 void yout_end_seq(struct yout *y);
 void yout_str(struct yout *y, const char *s);

@@ -17,6 +17,9 @@
  *	nidmap show
  *	nidmap table [--copy]
  *	nidmap lookup --name TARGET
+ *	nidmap key add --id N --secret-file FILE
+ *	nidmap key use --id N
+ *	nidmap key del --id N
  *
  * show prints the roles' state and the counters; table the publisher's
  * table (or with --copy this node's copy) with the version of each
@@ -39,11 +42,24 @@
  *	    source: copy
  *	    nids:
  *	        - 192.0.2.1@tcp
+ *
+ * key add, use and del manage the keys messages are signed and checked
+ * with (Documentation/nidmap.rst, "Trust"): at most two, one of them
+ * signing.  A key's secret is read from a file (never from the command
+ * line, which any user sees): the file's bytes, less one trailing
+ * newline, 16 to 64 of them; a file group or others may access is
+ * refused, as ssh refuses such a private key.  show lists the ids of
+ * the keys held ("keys: [1, 2]") and the signing one ("signing key: 1",
+ * or "none"), never a secret.
  */
+#include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <uapi/lnet/nidmap_genl.h>
 
@@ -67,7 +83,17 @@ static const char *const ctr_names[NIDMAP_A_CTR_MAX + 1] = {
 	[NIDMAP_A_CTR_SUBS_DROPPED]	= "subscribers_dropped",
 	[NIDMAP_A_CTR_RELAYED]		= "notices_relayed",
 	[NIDMAP_A_CTR_RELAYED_RCVD]	= "relayed_received",
+	[NIDMAP_A_CTR_AUTH_SIGNED]	= "auth_signed",
+	[NIDMAP_A_CTR_AUTH_VERIFIED]	= "auth_verified",
+	[NIDMAP_A_CTR_AUTH_UNSIGNED]	= "auth_unsigned",
+	[NIDMAP_A_CTR_AUTH_FORGED]	= "auth_forged",
+	[NIDMAP_A_CTR_AUTH_REPLAYED]	= "auth_replayed",
+	[NIDMAP_A_CTR_AUTH_STALE]	= "auth_stale",
+	[NIDMAP_A_CTR_AUTH_NOROOM]	= "auth_noroom",
 };
+
+static_assert(NIDMAP_A_CTR_MAX == NIDMAP_A_CTR_AUTH_NOROOM,
+	      "a counter without its name in ctr_names");
 
 static int nm_open(const char *what)
 {
@@ -494,6 +520,42 @@ static void nm_emit_state(struct yout *y, struct nlattr *nest)
 	yout_end_map(y);
 }
 
+/* The ids of the keys held, in increasing order, and the signing one. */
+static void nm_emit_keys(struct yout *y, struct nlattr **tb)
+{
+	unsigned int ids[8], n = 0, i, j, t;
+	struct nlattr *a;
+	char buf[16];
+	int rem;
+
+	if (tb[NIDMAP_A_KEYS]) {
+		nla_for_each_nested(a, tb[NIDMAP_A_KEYS], rem)
+			if (nla_type(a) == NIDMAP_A_KEY_ID &&
+			    n < ARRAY_SIZE(ids))
+				ids[n++] = nla_get_u32(a);
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+				t = ids[j];
+				ids[j] = ids[j - 1];
+				ids[j - 1] = t;
+			}
+		yout_str(y, "keys");
+		yout_flow_seq(y);
+		for (i = 0; i < n; i++) {
+			snprintf(buf, sizeof(buf), "%u", ids[i]);
+			yout_str(y, buf);
+		}
+		yout_end_seq(y);
+	}
+	if (tb[NIDMAP_A_KEY_SIGNING]) {
+		if (nla_get_u32(tb[NIDMAP_A_KEY_SIGNING]))
+			yout_kv_uint(y, "signing key",
+				     nla_get_u32(tb[NIDMAP_A_KEY_SIGNING]));
+		else
+			yout_kv_str(y, "signing key", "none");
+	}
+}
+
 static int nm_show_cb(struct nlattr **tb, struct nlattr *head, int len,
 		      void *arg)
 {
@@ -513,6 +575,7 @@ static int nm_show_cb(struct nlattr **tb, struct nlattr *head, int len,
 		yout_str(y, "subscriber");
 		nm_emit_state(y, tb[NIDMAP_A_SUB]);
 	}
+	nm_emit_keys(y, tb);
 	if (tb[NIDMAP_A_COUNTERS] &&
 	    lnl_nest_parse(ct, NIDMAP_A_CTR_MAX, tb[NIDMAP_A_COUNTERS]) >= 0) {
 		yout_str(y, "counters");
@@ -677,6 +740,166 @@ static int nm_lookup(int argc, char **argv)
 	return yout_end(&y) < 0 ? 1 : rc;
 }
 
+/* The secret file's size bound: NIDMAP_AUTH_KEY_MAX and a newline. */
+#define NM_SECRET_MIN	16
+#define NM_SECRET_MAX	64
+
+/*
+ * --secret-file FILE into @buf (NM_SECRET_MAX + 2 bytes): the file's
+ * bytes less one trailing newline, 16 to 64 of them, from a regular
+ * file its owner alone may access.  Return: the secret's length, or -1
+ * said why.
+ */
+static int nm_read_secret(const char *path, unsigned char *buf)
+{
+	const char *what = "key add";
+	size_t len = 0;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		report_error(OP, what, errno, "cannot open the secret file %s: %s",
+			     path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		report_error(OP, what, errno, "cannot stat the secret file %s: %s",
+			     path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		report_error(OP, what, EINVAL,
+			     "the secret file %s is not a regular file", path);
+		goto fail;
+	}
+	if (st.st_mode & 077) {
+		report_error(OP, what, EPERM,
+			     "permissions %04o of the secret file %s are too open: group and others must have none (chmod 600 %s)",
+			     (unsigned int)(st.st_mode & 07777), path, path);
+		goto fail;
+	}
+	/* One byte beyond 64 and a newline: a file too long to be a secret. */
+	while (len < NM_SECRET_MAX + 2) {
+		n = read(fd, buf + len, NM_SECRET_MAX + 2 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			report_error(OP, what, errno,
+				     "cannot read the secret file %s: %s", path,
+				     strerror(errno));
+			goto fail;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len > NM_SECRET_MAX) {
+		report_error(OP, what, EINVAL,
+			     "the secret file %s holds more than 64 bytes: a secret is 16 to 64 bytes (less one trailing newline)",
+			     path);
+		goto wipe;
+	}
+	if (len < NM_SECRET_MIN) {
+		report_error(OP, what, EINVAL,
+			     "the secret file %s holds only %d bytes: a secret is 16 to 64 bytes (less one trailing newline)",
+			     path, (int)len);
+		goto wipe;
+	}
+	return len;
+fail:
+	close(fd);
+wipe:
+	explicit_bzero(buf, NM_SECRET_MAX + 2);
+	return -1;
+}
+
+/* key add|use|del: --id N (1 to 2^32 - 1), and for add --secret-file. */
+static int nm_key(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "id", required_argument, NULL, 'i' },
+		{ "secret-file", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct {
+		const char *name;
+		const char *what;
+		const char *verb;
+		int cmd;
+	} subs[] = {
+		{ "add", "key add", "add", NIDMAP_CMD_KEY_ADD },
+		{ "use", "key use", "use", NIDMAP_CMD_KEY_USE },
+		{ "del", "key del", "delete", NIDMAP_CMD_KEY_DEL },
+	};
+	const char *sub = argc > 1 ? argv[1] : "", *file = NULL;
+	unsigned char secret[NM_SECRET_MAX + 2];
+	long long id = -1;
+	struct nl_msg *msg;
+	unsigned int s;
+	char prefix[64];
+	int c, len = 0;
+
+	for (s = 0; s < ARRAY_SIZE(subs); s++)
+		if (!strcmp(sub, subs[s].name))
+			break;
+	if (s == ARRAY_SIZE(subs))
+		return usage_error(OP, "key",
+				   "unknown subcommand '%s': use add, use or del",
+				   sub);
+	argc--;
+	argv++;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'i') {
+			if (parse_long(optarg, 1, 4294967295LL, &id) < 0)
+				return usage_error(OP, subs[s].what,
+						   "'%s': a key's id is an integer in 1..4294967295",
+						   optarg);
+		} else if (c == 's' && subs[s].cmd == NIDMAP_CMD_KEY_ADD) {
+			file = optarg;
+		} else if (c == 's') {
+			return usage_error(OP, subs[s].what, "%s",
+					   "only key add takes --secret-file");
+		} else {
+			return bad_option(OP, subs[s].what, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(OP, subs[s].what, "unexpected argument '%s'",
+				   argv[optind]);
+	if (id < 0)
+		return usage_error(OP, subs[s].what, "%s",
+				   "--id N is needed");
+	if (subs[s].cmd == NIDMAP_CMD_KEY_ADD && !file)
+		return usage_error(OP, subs[s].what, "%s",
+				   "--secret-file FILE is needed");
+	if (file) {
+		len = nm_read_secret(file, secret);
+		if (len < 0)
+			return 1;
+	}
+	if (nm_open(subs[s].what)) {
+		explicit_bzero(secret, sizeof(secret));
+		return 1;
+	}
+	msg = lnl_msg(subs[s].cmd, false);
+	if (msg) {
+		nla_put_u32(msg, NIDMAP_A_KEY_ID, id);
+		if (file)
+			nla_put(msg, NIDMAP_A_KEY_SECRET, len, secret);
+	}
+	/* The request's copy is wiped by lnl_run(), before it is freed. */
+	explicit_bzero(secret, sizeof(secret));
+	snprintf(prefix, sizeof(prefix), "cannot %s key %lld", subs[s].verb,
+		 id);
+	return nm_run(msg, subs[s].what, prefix, NULL, NULL);
+}
+
 /* A router's NIDs, from a LOOKUP's entry. */
 struct nm_router {
 	char (*nids)[LNET_GENL_NID_LEN];
@@ -793,5 +1016,7 @@ int cmd_nidmap(int argc, char **argv)
 		return nm_table(argc, argv);
 	if (!strcmp(sub, "lookup"))
 		return nm_lookup(argc, argv);
+	if (!strcmp(sub, "key"))
+		return nm_key(argc, argv);
 	return usage_error(OP, sub, "unknown subcommand '%s'", sub);
 }

@@ -255,7 +255,7 @@ static int lnl_valid_cb(struct nl_msg *msg, void *arg)
 
 /**
  * lnl_run() - send a request and read its replies.
- * @msg: the request, freed here.
+ * @msg: the request, wiped and freed here.
  * @parse: called with the attributes of each reply message, or NULL.
  * @arg: passed to @parse.
  * @err: the kernel's verdict.
@@ -286,6 +286,8 @@ int lnl_run(struct nl_msg *msg, lnl_parse_fn parse, void *arg,
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, lnl_valid_cb, &ctx);
 
 	rc = nl_send_auto(lnl_sock, msg);
+	/* A request may hold a secret (nidmap key add): never left behind. */
+	explicit_bzero(nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
 	nlmsg_free(msg);
 	if (rc < 0) {
 		err->errnum = EIO;

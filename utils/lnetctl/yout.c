@@ -70,6 +70,17 @@ void yout_seq(struct yout *y)
 	yout_emit(y, &ev, ok);
 }
 
+/* A sequence on one line: "[1, 2]". */
+void yout_flow_seq(struct yout *y)
+{
+	yaml_event_t ev;
+
+	int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+						      YAML_FLOW_SEQUENCE_STYLE);
+
+	yout_emit(y, &ev, ok);
+}
+
 void yout_end_map(struct yout *y)
 {
 	yaml_event_t ev;
