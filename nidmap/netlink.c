@@ -161,6 +161,19 @@ static const char *nidmap_role_errmsg(int rc)
 	}
 }
 
+/*
+ * Trust is on by default (trust.c): a role of a node without a key would
+ * take no message, so it does not start.  Return: 0 or -ENOKEY.
+ */
+static int nidmap_genl_need_key(struct genl_info *info)
+{
+	if (!nidmap_auth_required || nidmap_holds_key())
+		return 0;
+	NL_SET_ERR_MSG(info->extack,
+		       "this node holds no nidmap key: add one (lnetctl nidmap key add), or load lnet_nidmap with auth_required=0");
+	return -ENOKEY;
+}
+
 static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -187,6 +200,11 @@ static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 		cfg.max_subs = nla_get_u32(tb[NIDMAP_A_MAX_SUBS]);
 	if (tb[NIDMAP_A_RELAY_FANOUT])
 		cfg.fanout = nla_get_u32(tb[NIDMAP_A_RELAY_FANOUT]);
+	if (nla_get_u8(tb[NIDMAP_A_ENABLE])) {
+		rc = nidmap_genl_need_key(info);
+		if (rc)
+			return rc;
+	}
 	mutex_lock(&nidmap_cfg_lock);
 	if (nla_get_u8(tb[NIDMAP_A_ENABLE]))
 		rc = nidmap_pub_start(&lim, &cfg);
@@ -209,7 +227,7 @@ static int nidmap_genl_subscribe(struct sk_buff *skb, struct genl_info *info)
 		if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_PUBLISHER))
 			return -EINVAL;
 		rc = nidmap_genl_nid(tb[NIDMAP_A_PUBLISHER], &pub,
-				     info->extack);
+				     info->extack) ?: nidmap_genl_need_key(info);
 		if (rc)
 			return rc;
 	}
@@ -417,7 +435,7 @@ static int nidmap_genl_register(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_PUBLISHER))
 		return -EINVAL;
 	rc = nidmap_genl_nid(info->attrs[NIDMAP_A_PUBLISHER], &pub,
-			     info->extack);
+			     info->extack) ?: nidmap_genl_need_key(info);
 	if (rc)
 		return rc;
 	recs = kvmalloc_array(NIDMAP_REGISTER_MAX, sizeof(*recs), GFP_KERNEL);

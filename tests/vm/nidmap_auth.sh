@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# nidmap's trust (Documentation/nidmap.rst, "Trust"): a and b hold the
-# same key; b publishes, a subscribes and registers a target, every
+# nidmap's trust (Documentation/nidmap.rst, "Trust"): without a key no
+# role starts (unless auth_required=0).  a and b hold the same key; b publishes, a subscribes and registers a target, every
 # message of it signed and checked (the counters say so).  Then a sends
 # b's publisher, as an attacker would, messages nidmap_forge.py writes
 # from the document: a REGISTER unsigned, one MACed with a wrong secret,
@@ -55,6 +55,23 @@ until_copy() {
 
 sock_load
 t0=${EPOCHREALTIME/./}
+if [ "$LNET_NODE" = a ]; then
+	# On by default: without a key no role starts, unless the lab turns
+	# auth_required off.
+	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0019 \
+		--nid "$A" 2> "$T" && fail "register without a key"
+	grep -q "holds no nidmap key" "$T" || fail "register: $(cat "$T")"
+	"$LNETCTL" nidmap publish 2> "$T" && fail "publish without a key"
+	grep -q "holds no nidmap key" "$T" || fail "publish: $(cat "$T")"
+	P=/sys/module/lnet_nidmap/parameters/auth_required
+	[ "$(cat $P)" = Y ] || fail "auth_required: $(cat $P)"
+	echo 0 > $P
+	"$LNETCTL" nidmap publish || fail "publish, auth_required=0"
+	"$LNETCTL" nidmap unpublish || fail "unpublish"
+	echo 1 > $P
+	rmmod lnet_nidmap || fail "rmmod lnet_nidmap"
+fi
 nm_load
 if [ "$LNET_NODE" = b ]; then
 	"$LNETCTL" nidmap publish || fail "publish"
