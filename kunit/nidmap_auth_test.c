@@ -94,6 +94,22 @@ static u8 *example_unsigned(struct kunit *test, u16 trailer_len)
 	return buf;
 }
 
+/* A NOTICE without a trailer (no AUTH flag): NIDMAP_HDR_SIZE bytes. */
+static u8 *plain_notice(struct kunit *test)
+{
+	struct nidmap_hdr h = {
+		.type = NIDMAP_NOTICE, .incarnation = 1, .seq = 1,
+	};
+	u8 *buf = kunit_kzalloc(test, NIDMAP_HDR_SIZE, GFP_KERNEL);
+	struct nidmap_enc enc;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, NIDMAP_HDR_SIZE, &h),
+			0);
+	KUNIT_ASSERT_EQ(test, nidmap_enc_finish(&enc, 0), NIDMAP_HDR_SIZE);
+	return buf;
+}
+
 static int parse(const u8 *buf, size_t len, struct nidmap_auth *a)
 {
 	struct nidmap_msg msg;
@@ -192,19 +208,11 @@ static void auth_example_trailer(struct kunit *test)
 static void auth_refusals(struct kunit *test)
 {
 	size_t len = sizeof(auth_example);
-	struct nidmap_hdr h = {
-		.type = NIDMAP_NOTICE, .incarnation = 1, .seq = 1,
-	};
-	struct nidmap_enc enc;
 	struct nidmap_auth a;
 	u8 *buf, *t;
 
 	/* No trailer at all. */
-	buf = kunit_kzalloc(test, NIDMAP_HDR_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, NIDMAP_HDR_SIZE, &h),
-			0);
-	KUNIT_ASSERT_EQ(test, nidmap_enc_finish(&enc, 0), NIDMAP_HDR_SIZE);
+	buf = plain_notice(test);
 	KUNIT_EXPECT_EQ(test, parse(buf, NIDMAP_HDR_SIZE, &a), -EKEYREJECTED);
 
 	/* An algorithm we do not know: AUTH, whatever follows. */
@@ -243,19 +251,11 @@ static void auth_mac_refusals(struct kunit *test)
 	struct nidmap_keyset *ks = keyset_with(test, KEY_ID);
 	struct nidmap_keyset *other = keyset_with(test, KEY_ID + 2);
 	size_t len = sizeof(auth_example);
-	struct nidmap_hdr h = {
-		.type = NIDMAP_NOTICE, .incarnation = 1, .seq = 1,
-	};
-	struct nidmap_enc enc;
 	struct nidmap_auth a;
 	u8 *buf, *t;
 
 	/* No trailer at all. */
-	buf = kunit_kzalloc(test, NIDMAP_HDR_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, buf, NIDMAP_HDR_SIZE, &h),
-			0);
-	KUNIT_ASSERT_EQ(test, nidmap_enc_finish(&enc, 0), NIDMAP_HDR_SIZE);
+	buf = plain_notice(test);
 	KUNIT_EXPECT_EQ(test, verify(ks, buf, NIDMAP_HDR_SIZE, &a),
 			-EKEYREJECTED);
 	KUNIT_EXPECT_EQ(test, nidmap_auth_sign(ks, buf, NIDMAP_HDR_SIZE,
