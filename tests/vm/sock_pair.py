@@ -39,7 +39,10 @@ our modules loaded:
 - nidmap: b publishes a nidmap table, a subscribes and registers a
   target; b's changes reach a's copy as deltas after notices, checked
   entry by entry; b may not take a's target; a malformed message to
-  each side is dropped and counted (Documentation/nidmap.rst);
+  each side is dropped and counted; keys: the same key added on both,
+  bad input refused, a rotation to a second key with registrations and
+  the copy working at each step, messages signed and verified
+  (Documentation/nidmap.rst);
 - nidmap_auth: a and b hold a key: every nidmap message signed and
   checked; a REGISTER unsigned, MACed with a wrong secret, naming an
   unknown key, stale, or replayed (also after its target was removed) is
@@ -73,7 +76,7 @@ TESTS = [
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=685, debug_timeout=2040,
+           flavours=("distro", "debug"), timeout=685, debug_timeout=2080,
            # The hostile peer's attacks, the peer table's and nidmap's
            # bookkeeping and the tracepoints' events are logic whose
            # judge is the debug kernel's catchers: on Debian's kernel they
