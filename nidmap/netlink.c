@@ -809,6 +809,7 @@ static int nidmap_genl_key_add(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID) ||
 	    GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_SECRET)) {
+		NL_SET_ERR_MSG(info->extack, "a key needs its id and its secret");
 		rc = -EINVAL;
 		goto out;
 	}
@@ -844,8 +845,10 @@ static int nidmap_genl_key_use(struct sk_buff *skb, struct genl_info *info)
 {
 	int rc;
 
-	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID))
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID)) {
+		NL_SET_ERR_MSG(info->extack, "which key: KEY_ID is needed");
 		return -EINVAL;
+	}
 	mutex_lock(&nidmap_cfg_lock);
 	rc = nidmap_key_use(nidmap_keys,
 			    nla_get_u32(info->attrs[NIDMAP_A_KEY_ID]));
@@ -866,8 +869,10 @@ static int nidmap_genl_key_del(struct sk_buff *skb, struct genl_info *info)
 {
 	int rc;
 
-	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID))
+	if (GENL_REQ_ATTR_CHECK(info, NIDMAP_A_KEY_ID)) {
+		NL_SET_ERR_MSG(info->extack, "which key: KEY_ID is needed");
 		return -EINVAL;
+	}
 	mutex_lock(&nidmap_cfg_lock);
 	rc = nidmap_key_del(nidmap_keys,
 			    nla_get_u32(info->attrs[NIDMAP_A_KEY_ID]));

@@ -23,6 +23,7 @@ set -euo pipefail
 NMDBG=/sys/kernel/debug/nidmap
 INJECT=$NMDBG/inject
 T=$(mktemp)
+NL_BAD=$LNET_TOP/build/utils/lnet_nl_bad	# raw requests to refuse
 LIMIT=20
 [ "$LNET_DEBUG_KERNEL" = 1 ] && LIMIT=60
 A=$(nid_of a)
@@ -191,7 +192,9 @@ fi
 # both; at each step a registers a target and looks it up in its copy
 # (REGISTER, STATUS, NOTICE, FETCH and its reply, each signed and
 # checked).  Bad input is refused with its message and changes nothing
-# (split between the nodes, which run their halves at once).  Few
+# (split between the nodes, which run their halves at once): lnetctl's
+# own refusals and a non-admin's on a, raw requests (lnet_nl_bad
+# --nidmap) and the keys' refusals on b.  Few
 # lnetctl runs: each costs about a second on the debug kernel.
 t1=${EPOCHREALTIME/./}
 S1=$(mktemp)	# mode 600, as a secret file must be
@@ -261,8 +264,18 @@ if [ "$LNET_NODE" = a ]; then
 	chmod 644 "$T.open"
 	refused "are too open" add --id 3 --secret-file "$T.open"
 	rm -f "$T.short" "$T.open"
+	# Without CAP_NET_ADMIN: refused by the family (GENL_ADMIN_PERM).
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+		"$LNETCTL" nidmap key del --id 1 2> "$T" && fail "key del as non-admin"
+	grep -q "CAP_NET_ADMIN is required" "$T" || fail "non-admin: $(cat "$T")"
+	setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- \
+		"$NL_BAD" --nidmap-eperm > "$T" || { cat "$T"; fail "nl_bad --nidmap-eperm"; }
+	keys_are "[1]" 1
 else
-	# Refused by the kernel.
+	# Refused by the kernel: raw requests (policy, handlers), then
+	# through lnetctl.
+	"$NL_BAD" --nidmap > "$T" || { cat "$T"; fail "lnet_nl_bad --nidmap"; }
+	cat "$T"
 	refused "held already" add --id 1 --secret-file "$S2"
 	"$LNETCTL" nidmap key add --id 9 --secret-file "$S2" || fail "add 9"
 	refused "two keys are held already" add --id 3 --secret-file "$S2"

@@ -10,11 +10,17 @@
  *	lnet_nl_bad --eperm	state-changing requests, to run without
  *				CAP_NET_ADMIN: each must fail with EPERM
  *				and an extack message
+ *	lnet_nl_bad --nidmap	the "nidmap" family's bad key requests
+ *				(lnet_nidmap.ko loaded; key 77 not held)
+ *	lnet_nl_bad --nidmap-eperm	its key commands without
+ *				CAP_NET_ADMIN: EPERM (GENL_ADMIN_PERM: the
+ *				core refuses them, without a message)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <netlink/genl/genl.h>
+#include <uapi/lnet/nidmap_genl.h>
 
 #include "../lnetctl/lnetctl.h"
 
@@ -500,15 +506,76 @@ static void eperm_requests(void)
 		      EPERM, true);
 }
 
+/* A nidmap key request: KEY_ID @id (< 0: none), a secret of @len bytes. */
+static struct nl_msg *key_msg(int cmd, long long id, int len)
+{
+	static const unsigned char secret[80];
+	struct nl_msg *msg = lnl_msg(cmd, false);
+
+	if (id >= 0)
+		nla_put_u32(msg, NIDMAP_A_KEY_ID, id);
+	if (len >= 0)
+		nla_put(msg, NIDMAP_A_KEY_SECRET, len, secret);
+	return msg;
+}
+
+/* Refused by the policy, the handlers or the keys: each with a message. */
+static void nidmap_requests(void)
+{
+	struct nl_msg *msg;
+
+	expect_reject("key add: a 15-byte secret",
+		      key_msg(NIDMAP_CMD_KEY_ADD, 77, 15), EINVAL, true);
+	expect_reject("key add: a 65-byte secret",
+		      key_msg(NIDMAP_CMD_KEY_ADD, 77, 65), EINVAL, true);
+	expect_reject("key add: id 0", key_msg(NIDMAP_CMD_KEY_ADD, 0, 32),
+		      ERANGE, true);
+	expect_reject("key add: no secret",
+		      key_msg(NIDMAP_CMD_KEY_ADD, 77, -1), EINVAL, true);
+	expect_reject("key add: no id", key_msg(NIDMAP_CMD_KEY_ADD, -1, 32),
+		      EINVAL, true);
+	msg = lnl_msg(NIDMAP_CMD_KEY_ADD, false);
+	nla_put_u16(msg, NIDMAP_A_KEY_ID, 77);
+	nla_put(msg, NIDMAP_A_KEY_SECRET, 32, "0123456789abcdef0123456789abcdef");
+	expect_reject("key add: a u16 id", msg, 0, true);
+	expect_reject("key use: id 0", key_msg(NIDMAP_CMD_KEY_USE, 0, -1),
+		      ERANGE, true);
+	expect_reject("key use: no id", key_msg(NIDMAP_CMD_KEY_USE, -1, -1),
+		      EINVAL, true);
+	expect_reject("key use: a key not held",
+		      key_msg(NIDMAP_CMD_KEY_USE, 77, -1), ENOENT, true);
+	expect_reject("key del: no id", key_msg(NIDMAP_CMD_KEY_DEL, -1, -1),
+		      EINVAL, true);
+	expect_reject("key del: a key not held",
+		      key_msg(NIDMAP_CMD_KEY_DEL, 77, -1), ENOENT, true);
+}
+
+static void nidmap_eperm_requests(void)
+{
+	expect_reject("noadmin: key add", key_msg(NIDMAP_CMD_KEY_ADD, 77, 32),
+		      EPERM, false);
+	expect_reject("noadmin: key use", key_msg(NIDMAP_CMD_KEY_USE, 77, -1),
+		      EPERM, false);
+	expect_reject("noadmin: key del", key_msg(NIDMAP_CMD_KEY_DEL, 77, -1),
+		      EPERM, false);
+}
+
 int main(int argc, char **argv)
 {
+	bool nidmap = argc > 1 && !strncmp(argv[1], "--nidmap", 8);
 	struct lnl_error err;
 
-	if (lnl_open(&err) < 0) {
+	if ((nidmap ? lnl_open_family(NIDMAP_GENL_NAME, "lnet_nidmap.ko",
+				      NIDMAP_A_MAX, &err) :
+	     lnl_open(&err)) < 0) {
 		fprintf(stderr, "lnet_nl_bad: %s\n", err.msg);
 		return 2;
 	}
-	if (argc > 1 && !strcmp(argv[1], "--eperm"))
+	if (nidmap && !strcmp(argv[1], "--nidmap-eperm"))
+		nidmap_eperm_requests();
+	else if (nidmap)
+		nidmap_requests();
+	else if (argc > 1 && !strcmp(argv[1], "--eperm"))
 		eperm_requests();
 	else
 		bad_requests();
