@@ -20,10 +20,10 @@
 #
 # then, over tcp:
 #
-# - rmmod_health: a's PUTs to b fail (local_dropped: a's NI is demerited
-#   and in recovery) and every message to a's own NID is held 2 s (its
-#   recovery pings are in flight), and a unloads and reloads lnet_health
-#   twice;
+# - rmmod_health: a's PUTs to b fail (local_dropped: a's NI is demerited;
+#   then set to health 300, so that it stays in recovery) and every
+#   message to a's own NID is held 2 s (its recovery pings are in
+#   flight), and a unloads and reloads lnet_health twice;
 # - rmmod_selftest: a, the lst console, runs a brw write and a brw read
 #   batch (check=full) with b and unloads lnet_selftest in the middle;
 #   b's test node then unloads too.
@@ -340,9 +340,14 @@ lnd_peer_unload() {
 	verified "$lnd" "$lnd-pu"
 }
 
+# local_dropped: LNet's count of sends failed local_dropped.
+local_dropped() {
+	"$LNETCTL" stats show | sed -n 's/^ *local_dropped_count: //p'
+}
+
 # rmmod_health: the third phase (above), over tcp.
 rmmod_health() {
-	local b i me
+	local b i ld0 me
 	phase rmmod_health
 	serve_fresh
 	barrier rh-serve 600
@@ -355,17 +360,26 @@ rmmod_health() {
 		# b has one NI: a remote failure would not touch its health
 		# (spec features 3b); a local one demerits our NI, whose
 		# recovery pings (to itself) the delay rule holds.
+		ld0=$(local_dropped)
 		"$LNETCTL" fault drop add -s '*' -d "$b" -m put -r 1 \
 			-e local_dropped || fail "fault drop add"
 		"$LNETCTL" fault delay add -s '*' -d "$me" -r 1 -l 2 ||
 			fail "fault delay add"
 		for ((i = 0; i < 100; i++)); do
-			"$LNETCTL" debug recovery --local | grep -q "nid-[0-9]*: $me" &&
-				break
+			[ "$(local_dropped)" -gt "$ld0" ] && break
 			nap 0.2
 		done
+		[ "$(local_dropped)" -gt "$ld0" ] ||
+			{ diag; fail "no PUT failed local_dropped in 20 s"; }
+		# Those few failures demerit the NI by 100 each and one
+		# recovery ping (held 2 s) may bring it back: a window an
+		# lnetctl run can miss on the debug kernel (it did, once).
+		# At 300 it takes seven pings, 14 s at least, to climb back:
+		# in recovery through the unloads below.
+		"$LNETCTL" net set --nid "$me" --health 300 ||
+			fail "net set --health 300"
 		"$LNETCTL" debug recovery --local | grep -q "nid-[0-9]*: $me" ||
-			{ diag; fail "$me not in recovery after 20 s of failed PUTs"; }
+			{ diag; fail "$me not in recovery at health 300"; }
 		nap 3
 		log "$me in recovery: $("$LNETCTL" net show -v 2 --net tcp |
 			grep -m1 'health value' || true)"
