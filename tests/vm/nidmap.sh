@@ -206,7 +206,7 @@ printf 'nidmap-vm-test-key-two-0123456789abcdef' > "$S2"
 keys_are() {
 	local got
 	"$LNETCTL" nidmap show > "$T.show" || fail "show"
-	got="$(sed -n 's/^ *keys: //p' "$T.show") $(sed -n 's/^ *signing key: //p' "$T.show")"
+	got="$(sed -n 's/^ *keys: //p' "$T.show") $(sed -n 's/^ *signing_key: //p' "$T.show")"
 	[ "$got" = "$1 $2" ] || fail "keys: [$got] want [$1 $2]"
 }
 

@@ -49,7 +49,7 @@
  * line, which any user sees): the file's bytes, less one trailing
  * newline, 16 to 64 of them; a file group or others may access is
  * refused, as ssh refuses such a private key.  show lists the ids of
- * the keys held ("keys: [1, 2]") and the signing one ("signing key: 1",
+ * the keys held ("keys: [1, 2]") and the signing one ("signing_key: 1",
  * or "none"), never a secret.
  */
 #include <assert.h>
@@ -549,10 +549,10 @@ static void nm_emit_keys(struct yout *y, struct nlattr **tb)
 	}
 	if (tb[NIDMAP_A_KEY_SIGNING]) {
 		if (nla_get_u32(tb[NIDMAP_A_KEY_SIGNING]))
-			yout_kv_uint(y, "signing key",
+			yout_kv_uint(y, "signing_key",
 				     nla_get_u32(tb[NIDMAP_A_KEY_SIGNING]));
 		else
-			yout_kv_str(y, "signing key", "none");
+			yout_kv_str(y, "signing_key", "none");
 	}
 }
 
