@@ -331,6 +331,7 @@ static void auth_rotation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sign_verify(test, s, r, &id), -ENOKEY);
 	KUNIT_EXPECT_EQ(test, nidmap_key_ids(s, ids, &cur), 0);
 	KUNIT_EXPECT_EQ(test, cur, 0U);
+	KUNIT_EXPECT_FALSE(test, nidmap_keyset_signs(s));
 	/* Bad keys. */
 	KUNIT_EXPECT_EQ(test, nidmap_key_add(s, 0, k1, sizeof(k1)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, nidmap_key_add(s, 1, k1, sizeof(k1) - 1),
@@ -344,6 +345,7 @@ static void auth_rotation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nidmap_key_add(s, 1, k2, sizeof(k2)), -EEXIST);
 	KUNIT_EXPECT_EQ(test, sign_verify(test, s, r, &id), 0);
 	KUNIT_EXPECT_EQ(test, id, 1U);
+	KUNIT_EXPECT_TRUE(test, nidmap_keyset_signs(s));
 
 	/* Key 2 added at the receiver, then at the sender: still 1. */
 	KUNIT_EXPECT_EQ(test, nidmap_key_add(r, 2, k2, sizeof(k2)), 0);
@@ -374,6 +376,7 @@ static void auth_rotation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sign_verify(test, s, r, &id), -EKEYREJECTED);
 	KUNIT_EXPECT_EQ(test, nidmap_key_use(s, 2), 0);
 	KUNIT_EXPECT_EQ(test, nidmap_key_del(s, 1), 0);
+	KUNIT_EXPECT_TRUE(test, nidmap_keyset_signs(s));
 	KUNIT_EXPECT_EQ(test, sign_verify(test, s, r, &id), 0);
 	KUNIT_EXPECT_EQ(test, nidmap_key_ids(r, ids, &cur), 1);
 	KUNIT_EXPECT_EQ(test, cur, 2U);
@@ -381,6 +384,7 @@ static void auth_rotation(struct kunit *test)
 
 	/* The last key may go; then nothing is signed. */
 	KUNIT_EXPECT_EQ(test, nidmap_key_del(s, 2), 0);
+	KUNIT_EXPECT_FALSE(test, nidmap_keyset_signs(s));
 	KUNIT_EXPECT_EQ(test, sign_verify(test, s, r, &id), -ENOKEY);
 	nidmap_keyset_destroy(r);
 	nidmap_keyset_destroy(s);

@@ -63,6 +63,7 @@ int nidmap_key_add(struct nidmap_keyset *ks, u32 id, const u8 *secret,
 int nidmap_key_use(struct nidmap_keyset *ks, u32 id);
 int nidmap_key_del(struct nidmap_keyset *ks, u32 id);
 int nidmap_key_ids(struct nidmap_keyset *ks, u32 *ids, u32 *signing);
+bool nidmap_keyset_signs(struct nidmap_keyset *ks);
 int nidmap_auth_sign(struct nidmap_keyset *ks, void *buf, size_t len,
 		     u64 stamp);
 int nidmap_auth_verify(struct nidmap_keyset *ks, const void *buf,

@@ -71,9 +71,11 @@ static int nidmap_inject(const struct lnet_nid *nid, u64 match, void *buf,
 /* The message to inject: LEN bytes of 0xa5, or "hex:" and its bytes. */
 static void *nidmap_inject_bytes(char *arg, unsigned int *len)
 {
-	size_t n = strlen(strim(arg));
+	size_t n;
 	u8 *msg;
 
+	arg = strim(arg);
+	n = strlen(arg);
 	if (strncmp(arg, "hex:", 4)) {
 		if (kstrtouint(arg, 10, len) || !*len ||
 		    *len > NIDMAP_INJECT_MAX)

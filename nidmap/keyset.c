@@ -260,6 +260,22 @@ static struct nidmap_key *key_find_rcu(struct nidmap_keyset *ks, u32 id)
 }
 
 /**
+ * nidmap_keyset_signs() - does the set hold a key (and so sign)?
+ * @ks: the set
+ *
+ * Without its mutex, for every message: a set signs exactly when it holds
+ * a key (the first key added signs; the signing key goes only as the
+ * last one).
+ *
+ * Return: true if it holds a key.
+ */
+bool nidmap_keyset_signs(struct nidmap_keyset *ks)
+{
+	return READ_ONCE(ks->current_id);
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_keyset_signs);
+
+/**
  * nidmap_auth_sign() - fill a message's AUTH trailer
  * @ks: the sender's keys
  * @buf: a message encoded with NIDMAP_F_AUTH and a trailer of

@@ -75,9 +75,7 @@ static u64 nidmap_now_ms(void)
  */
 bool nidmap_holds_key(void)
 {
-	u32 ids[NIDMAP_AUTH_KEYS], signing;
-
-	return nidmap_keys && nidmap_key_ids(nidmap_keys, ids, &signing);
+	return nidmap_keys && nidmap_keyset_signs(nidmap_keys);
 }
 
 /**
