@@ -129,8 +129,9 @@ class Runner:
                 line += ": " + res.reason
             print(line, flush=True)
             for p in phases:
-                print("    %s %s (%ds)" % ("ok  " if p.ok else "FAIL", p.name, p.secs),
-                      flush=True)
+                procs = ", %d processes" % p.procs if p.procs else ""
+                print("    %s %s (%ds%s)" % ("ok  " if p.ok else "FAIL", p.name, p.secs,
+                                           procs), flush=True)
             if not res.ok and res.details:
                 print("    " + res.details.replace("\n", "\n    "), flush=True)
 

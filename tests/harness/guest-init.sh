@@ -33,6 +33,13 @@ mark() {
 	echo "LNET-TEST: $*" > /dev/kmsg
 }
 
+# As guest-lib.sh's pid_mark (report.py counts each phase's processes).
+pid_mark() {
+	local _a _b _c _d last
+	read -r _a _b _c _d last < /proc/loadavg
+	mark "$node pid $last"
+}
+
 node=${LNET_NODE:?LNET_NODE missing from the kernel command line}
 RESULTS=/tmp/shared/$node
 export RESULTS
@@ -109,6 +116,7 @@ run_scenarios() {
 			mark "$node FATAL: scenario $scen: another node failed or never came"
 			return 1
 		}
+		pid_mark
 		mark "$node scenario $scen"
 		mkdir -p "/tmp/shared/scenario.$scen"
 		(cd /tmp && LNET_SCENARIO=$scen bash -e "$script")
@@ -148,6 +156,7 @@ else
 	run_scenarios
 	rc=$?
 fi
+pid_mark
 mark "$node script exit $rc"
 # The other nodes' barriers stop waiting for this one (guest-lib.sh).
 [ "$rc" = 0 ] || touch "/tmp/shared/.failed.$node"

@@ -10,6 +10,13 @@ scenario starts, a scenario where the next scenario starts: it passed (the
 node went on); both end where the script exits (passed if it exited 0).
 A phase run by several nodes passed if it passed on each; its time is the
 longest.
+
+Before each of those marks a node writes "LNET-TEST: <node> pid N", the
+last process id it handed out (guest-lib.sh's ``pid_mark``): a phase's
+processes are the difference between the marks around it.  On the debug
+kernel each process costs ~0.15-0.25 s under TCG (Documentation/
+testing.rst, "Where the debug kernel's time goes"): the count says where
+a slow phase's time goes.  Summed over nodes when merged.
 """
 
 import re
@@ -24,33 +31,40 @@ class Phase:
     name: str
     ok: bool
     secs: float
+    procs: int = 0          # processes started during it (0: not known)
 
 
 def node_phases(console, node):
     """The scenarios and phases one node's console shows, in order."""
-    mark = re.compile(STAMP + r"LNET-TEST: %s (?:(phase|scenario) (\S+)|script exit (\d+))$"
+    mark = re.compile(STAMP + r"LNET-TEST: %s (?:(phase|scenario) (\S+)|script exit (\d+)|pid (\d+))$"
                       % re.escape(node))
     phases = []
-    running = {}            # "phase"/"scenario" -> (index in phases, start)
+    running = {}            # "phase"/"scenario" -> (index in phases, start, pid)
     scenario = ""
+    pid = None              # the last "pid N" mark, if any
     for line in console.splitlines():
         m = mark.search(line)
         if not m:
+            continue
+        if m.group(5):
+            pid = int(m.group(5))
             continue
         t, kind, name, rc = float(m.group(1)), m.group(2), m.group(3), m.group(4)
         # A phase mark ends the phase before; a scenario mark also ends
         # the scenario before, and the exit ends both.
         for k in ("phase",) if kind == "phase" else ("phase", "scenario"):
             if k in running:
-                i, start = running.pop(k)
-                phases[i] = Phase(phases[i].name, rc in (None, "0"), t - start)
+                i, start, pid0 = running.pop(k)
+                procs = pid - pid0 if pid is not None and pid0 is not None \
+                    and pid >= pid0 else 0
+                phases[i] = Phase(phases[i].name, rc in (None, "0"), t - start, procs)
         if rc is not None:
             break
         if kind == "scenario":
             scenario = name
         elif scenario:
             name = scenario + "/" + name
-        running[kind] = (len(phases), t)
+        running[kind] = (len(phases), t, pid)
         # Until it ends, it has not passed (the script never exited).
         phases.append(Phase(name, False, 0.0))
     return phases
@@ -63,7 +77,8 @@ def merge_phases(per_node):
         for p in phases:
             if p.name in merged:
                 q = merged[p.name]
-                merged[p.name] = Phase(p.name, q.ok and p.ok, max(q.secs, p.secs))
+                merged[p.name] = Phase(p.name, q.ok and p.ok, max(q.secs, p.secs),
+                                       q.procs + p.procs)
             else:
                 merged[p.name] = p
     return list(merged.values())
@@ -83,6 +98,9 @@ def write_junit(path, results):
         for p in phases:
             pc = ET.SubElement(suite, "testcase", classname=job_id, name=p.name,
                                time="%.1f" % p.secs)
+            if p.procs:
+                ET.SubElement(pc, "properties").append(
+                    ET.Element("property", name="processes", value=str(p.procs)))
             if not p.ok:
                 ET.SubElement(pc, "failure", message="phase failed")
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)

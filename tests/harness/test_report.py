@@ -37,6 +37,25 @@ class Phases(unittest.TestCase):
                          [("s1", True, 3.0), ("s1/p", True, 2.0),
                           ("s2", False, 4.0), ("s2/q", False, 3.0)])
 
+    def test_processes(self):
+        """Each phase's processes: the pid marks around it (none: 0)."""
+        console = ("[ 1.0] LNET-TEST: a pid 100\n"
+                   "[ 1.0] LNET-TEST: a scenario s1\n"
+                   "[ 2.0] LNET-TEST: a pid 130\n"
+                   "[ 2.0] LNET-TEST: a phase p\n"
+                   "[ 4.0] LNET-TEST: a pid 250\n"
+                   "[ 4.0] LNET-TEST: a phase q\n"
+                   "[ 5.0] LNET-TEST: a scenario s2\n"
+                   "[ 8.0] LNET-TEST: a pid 260\n"
+                   "[ 8.0] LNET-TEST: a script exit 0\n")
+        p = node_phases(console, "a")
+        self.assertEqual([(x.name, x.procs) for x in p],
+                         [("s1", 150), ("s1/p", 120), ("s1/q", 0),
+                          ("s2", 10)])
+        b = node_phases(console.replace(" a ", " b "), "b")
+        merged = merge_phases([p, b])
+        self.assertEqual(merged[0].procs, 300)
+
     def test_unfinished_phase_fails(self):
         p = node_phases("[ 1.0] LNET-TEST: a phase x\n", "a")
         self.assertEqual([(x.name, x.ok) for x in p], [("x", False)])
