@@ -15,8 +15,8 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 
-LNETCTL=$LNET_TOP/build/utils/lnetctl
-LST=$LNET_TOP/build/utils/lst
+LNETCTL=$LNET_TOP/build/utils/static/lnetctl
+LST=$LNET_TOP/build/utils/static/lst
 
 indent() {
 	sed "s/^/[$LNET_NODE]   /"

@@ -9,7 +9,7 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 
-LNETCTL=$LNET_TOP/build/utils/lnetctl
+LNETCTL=$LNET_TOP/build/utils/static/lnetctl
 
 # load_suite MODULE: load one suite and keep what it printed.
 load_suite() {

@@ -17,7 +17,7 @@ set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/service_lib.sh"
 
-LNETCTL=$LNET_TOP/build/utils/lnetctl
+LNETCTL=$LNET_TOP/build/utils/static/lnetctl
 UNIT=$LNET_TOP/systemd/lnet.service
 [ -x "$LNETCTL" ] || fail "lnetctl not built: run 'make lnetctl' on the host"
 T=$(mktemp -d)

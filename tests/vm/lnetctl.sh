@@ -4,8 +4,8 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 
-LNETCTL=$LNET_TOP/build/utils/lnetctl
-NL_BAD=$LNET_TOP/build/utils/lnet_nl_bad
+LNETCTL=$LNET_TOP/build/utils/static/lnetctl
+NL_BAD=$LNET_TOP/build/utils/static/lnet_nl_bad
 [ -x "$LNETCTL" ] && [ -x "$NL_BAD" ] ||
 	fail "lnetctl not built: run 'make lnetctl' on the host"
 T=$(mktemp -d)
@@ -1353,7 +1353,7 @@ else
 		fail "insmod lnet_selftest (netns)"
 	for c in "new_session nsx" "list_group"; do
 		# shellcheck disable=SC2086 # the command and its arguments
-		if LST_SESSION=4242 ip netns exec $ns "$LNET_TOP/build/utils/lst" $c \
+		if LST_SESSION=4242 ip netns exec $ns "$LNET_TOP/build/utils/static/lst" $c \
 			>"$T/out" 2>&1; then
 			cat "$T/out"
 			fail "lst $c in another netns: accepted"
@@ -1386,8 +1386,10 @@ if [ "${LNET_DEBUG_KERNEL:-0}" != 1 ]; then
 	command -v valgrind >/dev/null || fail "valgrind is not installed"
 	vg() {
 		local rc=0
+		# The dynamic build (what the packages ship): valgrind
+		# replaces malloc only in a dynamically linked program.
 		valgrind -q --leak-check=full --error-exitcode=99 \
-			"$LNETCTL" "$@" >/dev/null 2>"$T/vg" || rc=$?
+			"$LNET_TOP/build/utils/lnetctl" "$@" >/dev/null 2>"$T/vg" || rc=$?
 		[ $rc -ne 99 ] || { cat "$T/vg"; fail "valgrind: lnetctl $*"; }
 		return $rc
 	}

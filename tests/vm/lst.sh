@@ -43,7 +43,7 @@ else
 fi
 
 . "$LNET_TOP/tests/vm/lst_lib.sh"
-LST_NL_BAD=$LNET_TOP/build/utils/lst_nl_bad
+LST_NL_BAD=$LNET_TOP/build/utils/static/lst_nl_bad
 
 # le BYTES VALUE: VALUE little-endian in hex.
 le() {

@@ -4,7 +4,7 @@
 # and checked, the nodes' counters.  Source it after guest-lib.sh and the
 # LND's library (sock_lib.sh or o2ib_lib.sh), with LST_LND set.
 
-LST=$LNET_TOP/build/utils/lst
+LST=$LNET_TOP/build/utils/static/lst
 export LST_SESSION=4242
 
 # lst_load [PARAM=VALUE...]: the LND's modules, then lnet_selftest.

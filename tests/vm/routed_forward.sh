@@ -230,7 +230,7 @@ if [ "$LNET_NODE" != r ]; then
 fi
 barrier lst-up
 if [ "$LNET_NODE" = a ]; then
-	LST=$LNET_TOP/build/utils/lst
+	LST=$LNET_TOP/build/utils/static/lst
 	export LST_SESSION=4343
 	lst_run() {
 		log "\$ lst $*"

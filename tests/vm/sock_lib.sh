@@ -4,7 +4,7 @@
 # guest-lib.sh:
 #	. "$LNET_TOP/tests/vm/sock_lib.sh"
 
-LNETCTL=$LNET_TOP/build/utils/lnetctl
+LNETCTL=$LNET_TOP/build/utils/static/lnetctl
 # shellcheck disable=SC2034 # used by the scripts that source this
 HOSTILE=$LNET_TOP/build/utils/sock_hostile
 RUN=/sys/kernel/debug/lnet_test/run

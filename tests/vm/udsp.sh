@@ -12,7 +12,7 @@
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 
-LNETCTL=$LNET_TOP/build/utils/lnetctl
+LNETCTL=$LNET_TOP/build/utils/static/lnetctl
 [ -x "$LNETCTL" ] || fail "lnetctl not built: run 'make lnetctl' on the host"
 T=$(mktemp -d)
 . "$LNET_TOP/tests/vm/lnetctl_lib.sh"
