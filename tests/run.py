@@ -130,8 +130,8 @@ class Runner:
             print(line, flush=True)
             for p in phases:
                 procs = ", %d processes" % p.procs if p.procs else ""
-                print("    %s %s (%ds%s)" % ("ok  " if p.ok else "FAIL", p.name, p.secs,
-                                           procs), flush=True)
+                word = "ok  " if p.ok else "FAIL"
+                print("    %s %s (%ds%s)" % (word, p.name, p.secs, procs), flush=True)
             if not res.ok and res.details:
                 print("    " + res.details.replace("\n", "\n    "), flush=True)
 

@@ -36,8 +36,8 @@ class Phase:
 
 def node_phases(console, node):
     """The scenarios and phases one node's console shows, in order."""
-    mark = re.compile(STAMP + r"LNET-TEST: %s (?:(phase|scenario) (\S+)|script exit (\d+)|pid (\d+))$"
-                      % re.escape(node))
+    mark = re.compile(STAMP + r"LNET-TEST: %s (?:(phase|scenario) (\S+)|"
+                      r"script exit (\d+)|pid (\d+))$" % re.escape(node))
     phases = []
     running = {}            # "phase"/"scenario" -> (index in phases, start, pid)
     scenario = ""
