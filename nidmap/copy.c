@@ -57,6 +57,12 @@ static const struct rhashtable_params nidmap_copy_params = {
 	.key_len	= NIDMAP_NAME_MAX,
 	.key_offset	= offsetof(struct nidmap_centry, rec.name),
 	.head_offset	= offsetof(struct nidmap_centry, node),
+	/*
+	 * Never below the size it starts with (64 buckets): a copy of a few
+	 * targets would otherwise shrink (a new table, a rehash in a work)
+	 * at its first change, when a record replacing one is removed.
+	 */
+	.min_size	= 64,
 	.automatic_shrinking = true,
 };
 
@@ -100,6 +106,12 @@ static void nidmap_copy_clear(struct nidmap_copy *c)
 		nidmap_centry_del(c, e);
 }
 
+/* The hash's free function: an entry of a copy being destroyed. */
+static void nidmap_centry_free(void *ptr, void *arg)
+{
+	kfree(ptr);
+}
+
 /**
  * nidmap_copy_destroy() - free a copy and its entries
  * @c: the copy, or NULL
@@ -108,8 +120,12 @@ void nidmap_copy_destroy(struct nidmap_copy *c)
 {
 	if (!c)
 		return;
-	nidmap_copy_clear(c);
-	rhashtable_destroy(&c->names);
+	/*
+	 * The entries freed with the hash, not removed one by one: each
+	 * removal could start the hash's shrinking (a new bucket table and
+	 * a rehash) for a table about to be freed.
+	 */
+	rhashtable_free_and_destroy(&c->names, nidmap_centry_free, NULL);
 	xa_destroy(&c->versions);
 	kfree(c);
 }
