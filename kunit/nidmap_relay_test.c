@@ -22,7 +22,9 @@
  * "flat"), the notice tree (relays forward the notice, every subscriber
  * fetches from the publisher) and the delta tree (relays forward the
  * publisher's page itself, part 2's authentication making that safe).
- * Each copy must end equal to the table; the bounds are asserted.
+ * Flat and the notice tree send the same fetches: one change is noticed
+ * both ways and fetched once, each way timed by its own arrivals.  Each
+ * copy must end equal to the table; the bounds are asserted.
  */
 #include <kunit/test.h>
 #include <linux/ktime.h>
@@ -250,7 +252,7 @@ static void relay_plan_stable(struct kunit *test)
 
 /* --- the simulation --- */
 
-enum sim_mode { SIM_FLAT, SIM_NOTICE_TREE, SIM_DELTA_TREE };
+enum sim_mode { SIM_FLAT, SIM_NOTICE_TREE, SIM_DELTA_TREE, SIM_MODES };
 
 static const char * const sim_mode_name[] = {
 	"flat (today)", "notice tree", "delta tree",
@@ -259,12 +261,24 @@ static const char * const sim_mode_name[] = {
 struct sim_sub {
 	struct nidmap_copy	*copy;
 	u64			t_notice;	/* its notice arrived */
-	u64			t_fetch;	/* its FETCH reaches the publisher */
 	u64			t_done;		/* its copy is up to date */
 	u32			relay[NIDMAP_RELAY_K_MAX];
 	u8			nrelay;		/* from the publisher's NOTICE */
 	u8			notices;	/* received for this change */
 	u8			level;
+};
+
+/* One change spread one way, as counted. */
+struct sim_run {
+	u64			msgs;
+	u64			bytes;
+	u64			pub_msgs;	/* sent or answered by it */
+	u64			fetches;
+	u64			t_end;
+	u64			t_notices;
+	u64			cpu_fetch;	/* ns of this CPU per fetch */
+	u32			depth;
+	u32			plan_msgs;	/* the plan's distribution */
 };
 
 struct sim {
@@ -276,8 +290,10 @@ struct sim {
 	u32			*kid_off;	/* children of i: kids[kid_off[i]..] */
 	u32			*kids;		/* ... n: the publisher's */
 	u32			*order;		/* notice arrivals, BFS */
+	u64			*t_fetch[2];	/* flat's, the notice tree's */
 	u8			*buf;		/* a message */
 	u8			*out;		/* an answer */
+	u8			*page;		/* the page a relay forwards */
 	struct rng		r;
 	u64			seq;
 	/* counted per change */
@@ -285,10 +301,7 @@ struct sim {
 	u64			bytes;
 	u64			pub_msgs;	/* sent or answered by it */
 	u64			fetches;
-	u32			depth;
-	u64			t_end;
-	u64			t_notices;
-	u64			cpu_fetch;	/* ns of this CPU per fetch */
+	struct sim_run		run[SIM_MODES];
 };
 
 static const struct lnet_nid sim_pub_nid = {
@@ -417,8 +430,8 @@ static u32 sim_kids(struct sim *s, u32 who, const u32 **kids)
 
 static int sim_cmp_fetch(const void *a, const void *b, const void *priv)
 {
-	const struct sim_sub *subs = priv;
-	u64 x = subs[*(const u32 *)a].t_fetch, y = subs[*(const u32 *)b].t_fetch;
+	const u64 *t_fetch = priv;
+	u64 x = t_fetch[*(const u32 *)a], y = t_fetch[*(const u32 *)b];
 
 	return x < y ? -1 : x > y;
 }
@@ -429,26 +442,14 @@ static u64 sim_arrive(u64 t, u32 j)
 	return t + (j / NIDMAP_FANOUT + 1) * LAT;
 }
 
-/*
- * One change reaching s->n subscribers in @mode; the plan is s->parent
- * (all NIDMAP_RELAY_ROOT: flat).  Relay sets are handed out first (the
- * plan's distribution, counted apart), then the change is made at t = 0.
- */
-static void sim_change(struct sim *s, enum sim_mode mode, u32 *plan_msgs)
+/* The plan (s->parent) handed out: a NOTICE to each relay with its set. */
+static void sim_plan(struct sim *s, enum sim_mode mode)
 {
 	struct kunit *test = s->test;
-	struct nidmap_rec rec;
-	struct nidmap_msg rep;
 	const u32 *kids;
-	u32 nk, i, j, head = 0, tail = 0, w, page_len = 0;
-	u64 busy = 0, v;
-	u8 *page;
+	u32 nk, i;
 
-	page = kunit_kmalloc(test, NIDMAP_FETCH_ROOM, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, page);
 	sim_index_kids(s);
-
-	/* The plan's distribution: a NOTICE to each relay with its set. */
 	s->msgs = 0;
 	s->bytes = 0;
 	s->pub_msgs = 0;
@@ -460,27 +461,47 @@ static void sim_change(struct sim *s, enum sim_mode mode, u32 *plan_msgs)
 		KUNIT_ASSERT_EQ(test, s->subs[i].nrelay, nk);
 		s->subs[i].notices = 0;
 	}
-	*plan_msgs = s->msgs;
+	s->run[mode].plan_msgs = s->msgs;
+}
 
-	/* The change. */
-	memset(&rec, 0, sizeof(rec));
-	snprintf(rec.name, sizeof(rec.name), "fs-OST%04x",
+/* The change: a target's NIDs; Return: the table's version after it. */
+static u64 sim_change(struct sim *s, struct nidmap_rec *rec)
+{
+	u64 v;
+
+	memset(rec, 0, sizeof(*rec));
+	snprintf(rec->name, sizeof(rec->name), "fs-OST%04x",
 		 rnd(&s->r, SIM_TARGETS));
-	rec.nnids = 2;
-	sub_nid(50000 + rnd(&s->r, 1000), &rec.nids[0]);
-	sub_nid(60000 + rnd(&s->r, 1000), &rec.nids[1]);
-	KUNIT_ASSERT_EQ(test, nidmap_table_set(s->table, &rec, NULL, &v), 0);
+	rec->nnids = 2;
+	sub_nid(50000 + rnd(&s->r, 1000), &rec->nids[0]);
+	sub_nid(60000 + rnd(&s->r, 1000), &rec->nids[1]);
+	KUNIT_ASSERT_EQ(s->test, nidmap_table_set(s->table, rec, NULL, &v), 0);
+	return v;
+}
+
+/*
+ * The change (made) spread down the plan sim_plan() handed out, in
+ * @mode, from t = 0.  Flat and notice tree: the notices, each
+ * subscriber's FETCH reaching the publisher at t_fetch[mode] (the
+ * fetches are sim_fetch_all()'s).  Delta tree: the publisher's children
+ * fetch, a relay forwards the page it applied.
+ */
+static void sim_spread(struct sim *s, enum sim_mode mode)
+{
+	struct kunit *test = s->test;
+	struct sim_run *run = &s->run[mode];
+	struct nidmap_msg rep;
+	const u32 *kids;
+	u32 nk, i, j, head = 0, tail = 0, w, page_len = 0;
+	u64 busy = 0;
 
 	s->msgs = 0;
 	s->bytes = 0;
 	s->pub_msgs = 0;
 	s->fetches = 0;
-	s->depth = 0;
-	s->t_end = 0;
-	s->t_notices = 0;
+	memset(run, 0, offsetof(struct sim_run, plan_msgs));
 	for (i = 0; i < s->n; i++) {
 		s->subs[i].t_notice = U64_MAX;
-		s->subs[i].t_fetch = U64_MAX;
 		s->subs[i].t_done = U64_MAX;
 	}
 
@@ -497,33 +518,28 @@ static void sim_change(struct sim *s, enum sim_mode mode, u32 *plan_msgs)
 		s->order[tail++] = kids[j];
 	}
 
-	/*
-	 * Down the tree, in the order reached.  Notice tree: a relay
-	 * forwards the notice at once and fetches.  Delta tree: the
-	 * publisher's children fetch, a relay forwards the page it applied.
-	 */
+	/* Down the tree, in the order reached. */
 	while (head < tail) {
 		struct sim_sub *sub;
 
 		i = s->order[head++];
 		sub = &s->subs[i];
-		s->depth = max_t(u32, s->depth, sub->level);
+		run->depth = max_t(u32, run->depth, sub->level);
 		if (mode != SIM_DELTA_TREE) {
-			s->t_notices = max(s->t_notices, sub->t_notice);
-			sub->t_fetch = sub->t_notice + LAT;
+			run->t_notices = max(run->t_notices, sub->t_notice);
+			s->t_fetch[mode][i] = sub->t_notice + LAT;
 		} else if (sub->level == 1) {
-			s->t_notices = max(s->t_notices, sub->t_notice);
-			sub->t_fetch = sub->t_notice + LAT;
-			busy = max(busy, sub->t_fetch) + ANSWER;
+			run->t_notices = max(run->t_notices, sub->t_notice);
+			busy = max(busy, sub->t_notice + LAT) + ANSWER;
 			page_len = sim_fetch(s, i, &rep);
 			KUNIT_ASSERT_EQ(test, nidmap_copy_apply(sub->copy, &rep),
 					0);
 			/* The bytes as the publisher sent them, to forward. */
-			memcpy(page, s->out, page_len);
+			memcpy(s->page, s->out, page_len);
 			sub->t_done = busy + LAT + ANSWER;
 		} else {
 			/* The parent's page, forwarded byte for byte. */
-			memcpy(s->buf, page, page_len);
+			memcpy(s->buf, s->page, page_len);
 			sim_xfer(s, s->buf, page_len, &rep, false);
 			KUNIT_ASSERT_EQ(test, nidmap_copy_apply(sub->copy, &rep),
 					0);
@@ -545,47 +561,94 @@ static void sim_change(struct sim *s, enum sim_mode mode, u32 *plan_msgs)
 	}
 	KUNIT_ASSERT_EQ(test, tail, s->n);
 
-	/* The fetches, answered one at a time in the order they arrive. */
-	if (mode != SIM_DELTA_TREE) {
-		u64 t0 = ktime_get_ns();
+	/* Each told exactly once. */
+	for (i = 0; i < s->n; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, s->subs[i].notices, 1,
+				    "subscriber %u", i);
+		s->subs[i].notices = 0;
+		if (mode == SIM_DELTA_TREE)
+			run->t_end = max(run->t_end, s->subs[i].t_done);
+	}
+	run->msgs = s->msgs;
+	run->bytes = s->bytes;
+	run->pub_msgs = s->pub_msgs;
+	run->fetches = s->fetches;
+}
+
+/*
+ * Flat and the notice tree differ only in who sends the notices: in
+ * both, every subscriber then sends the same FETCH to the publisher and
+ * applies the same answer.  The fetches are made once, for real, and
+ * counted in both; each way's time is its own order of arrival at the
+ * publisher (t_fetch), answered one at a time, ANSWER each.
+ */
+static void sim_fetch_all(struct sim *s)
+{
+	struct kunit *test = s->test;
+	struct nidmap_msg rep;
+	u64 busy, t0, cpu, t_end;
+	u32 i, j;
+	int mode;
+
+	s->msgs = 0;
+	s->bytes = 0;
+	s->pub_msgs = 0;
+	s->fetches = 0;
+	t0 = ktime_get_ns();
+	for (i = 0; i < s->n; i++) {
+		sim_fetch(s, i, &rep);
+		KUNIT_ASSERT_EQ(test, nidmap_copy_apply(s->subs[i].copy, &rep),
+				0);
+	}
+	cpu = (ktime_get_ns() - t0) / s->n;
+	for (mode = SIM_FLAT; mode <= SIM_NOTICE_TREE; mode++) {
+		struct sim_run *run = &s->run[mode];
+		const u64 *t_fetch = s->t_fetch[mode];
 
 		for (i = 0; i < s->n; i++)
 			s->order[i] = i;
 		sort_r(s->order, s->n, sizeof(u32), sim_cmp_fetch, NULL,
-		       s->subs);
+		       t_fetch);
+		busy = 0;
+		t_end = 0;
 		for (j = 0; j < s->n; j++) {
-			struct sim_sub *sub = &s->subs[s->order[j]];
-
-			busy = max(busy, sub->t_fetch) + ANSWER;
-			sim_fetch(s, s->order[j], &rep);
-			KUNIT_ASSERT_EQ(test, nidmap_copy_apply(sub->copy, &rep),
-					0);
-			sub->t_done = busy + LAT + ANSWER;
+			busy = max(busy, t_fetch[s->order[j]]) + ANSWER;
+			t_end = max(t_end, busy + LAT + ANSWER);
 		}
-		s->cpu_fetch = (ktime_get_ns() - t0) / s->n;
+		run->t_end = t_end;
+		run->msgs += s->msgs;
+		run->bytes += s->bytes;
+		run->pub_msgs += s->pub_msgs;
+		run->fetches += s->fetches;
+		run->cpu_fetch = cpu;
 	}
+}
 
-	/* Every copy equal to the table; each told exactly once. */
+/* Every copy at version @v with @rec. */
+static void sim_check(struct sim *s, const struct nidmap_rec *rec, u64 v)
+{
+	struct kunit *test = s->test;
+	struct nidmap_rec *got;
+	u64 epoch, version, base;
+	bool resync;
+	u32 i;
+
+	got = kunit_kmalloc(test, sizeof(*got), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
 	for (i = 0; i < s->n; i++) {
 		struct sim_sub *sub = &s->subs[i];
-		struct nidmap_rec got;
-		u64 epoch, version, base;
-		bool resync;
 
-		KUNIT_ASSERT_EQ_MSG(test, sub->notices, 1, "subscriber %u", i);
 		nidmap_copy_position(sub->copy, &epoch, &version, &base,
 				     &resync);
 		KUNIT_ASSERT_EQ(test, version, v);
-		KUNIT_ASSERT_EQ(test, nidmap_copy_lookup(sub->copy, rec.name,
-							 &got), 0);
-		KUNIT_ASSERT_EQ(test, got.version, v);
-		KUNIT_ASSERT_EQ(test, got.nnids, 2);
-		KUNIT_ASSERT_EQ(test, memcmp(got.nids, rec.nids,
-					     2 * sizeof(got.nids[0])), 0);
-		s->t_end = max(s->t_end, sub->t_done);
-		sub->notices = 0;
+		KUNIT_ASSERT_EQ(test, nidmap_copy_lookup(sub->copy, rec->name,
+							 got), 0);
+		KUNIT_ASSERT_EQ(test, got->version, v);
+		KUNIT_ASSERT_EQ(test, got->nnids, 2);
+		KUNIT_ASSERT_EQ(test, memcmp(got->nids, rec->nids,
+					     2 * sizeof(got->nids[0])), 0);
 	}
-	kunit_kfree(test, page);
+	kunit_kfree(test, got);
 }
 
 static unsigned long slab_bytes(void)
@@ -595,14 +658,16 @@ static unsigned long slab_bytes(void)
 	       PAGE_SIZE;
 }
 
-static void sim_report(struct sim *s, enum sim_mode mode, u32 plan_msgs)
+static void sim_report(struct sim *s, enum sim_mode mode)
 {
+	const struct sim_run *run = &s->run[mode];
+
 	kunit_info(s->test, "sim n=%u %s: %llu.%03llu ms (%llu latencies; notices done at %llu.%03llu ms, depth %u), %llu messages, %llu bytes, publisher %llu messages and %llu fetches; plan handed out in %u notices; real CPU per fetch (encode, answer, decode, apply) %llu us\n",
-		   s->n, sim_mode_name[mode], s->t_end / 1000000,
-		   s->t_end / 1000 % 1000, s->t_end / LAT,
-		   s->t_notices / 1000000, s->t_notices / 1000 % 1000,
-		   s->depth, s->msgs, s->bytes, s->pub_msgs, s->fetches,
-		   plan_msgs, mode == SIM_DELTA_TREE ? 0 : s->cpu_fetch / 1000);
+		   s->n, sim_mode_name[mode], run->t_end / 1000000,
+		   run->t_end / 1000 % 1000, run->t_end / LAT,
+		   run->t_notices / 1000000, run->t_notices / 1000 % 1000,
+		   run->depth, run->msgs, run->bytes, run->pub_msgs,
+		   run->fetches, run->plan_msgs, run->cpu_fetch / 1000);
 }
 
 /*
@@ -613,7 +678,6 @@ static void sim_report(struct sim *s, enum sim_mode mode, u32 plan_msgs)
  */
 static struct sim sim_state;
 static struct lnet_nid *sim_nids;
-static u64 sim_flat_end;
 
 /* 10,000 copies, each synced once through the real messages. */
 static void relay_sim_copies(struct kunit *test)
@@ -632,12 +696,16 @@ static void relay_sim_copies(struct kunit *test)
 	s->order = vmalloc(array_size(SIM_N, sizeof(u32)));
 	s->kids = vmalloc(array_size(SIM_N, sizeof(u32)));
 	s->kid_off = vmalloc(array_size(SIM_N + 2, sizeof(u32)));
+	s->t_fetch[0] = vmalloc(array_size(SIM_N, sizeof(u64)));
+	s->t_fetch[1] = vmalloc(array_size(SIM_N, sizeof(u64)));
 	sim_nids = vmalloc(array_size(SIM_N, sizeof(*sim_nids)));
 	s->buf = kmalloc(4096, GFP_KERNEL);
 	s->out = kmalloc(NIDMAP_FETCH_ROOM, GFP_KERNEL);
+	s->page = kmalloc(NIDMAP_FETCH_ROOM, GFP_KERNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s->table));
 	KUNIT_ASSERT_TRUE(test, s->subs && s->parent && s->order && sim_nids &&
-			  s->kids && s->kid_off && s->buf && s->out);
+			  s->kids && s->kid_off && s->t_fetch[0] &&
+			  s->t_fetch[1] && s->buf && s->out && s->page);
 	for (i = 0; i < SIM_TARGETS; i++) {
 		struct nidmap_rec rec = { .nnids = 2 };
 
@@ -670,12 +738,11 @@ static void relay_sim_copies(struct kunit *test)
 	KUNIT_EXPECT_LT(test, (slab1 - slab0) / SIM_N, 65536UL);
 }
 
-/* One change to @n subscribers spread the way @mode spreads it. */
-static void sim_run(struct kunit *test, u32 n, enum sim_mode mode)
+/* Subscribers 0..@n-1 of the copies; Return: the plan's depth bound. */
+static u32 sim_begin(struct kunit *test, u32 n)
 {
 	struct sim *s = &sim_state;
-	u32 d = nidmap_relay_depth(n, SIM_K);
-	u32 plan_msgs, i;
+	u32 i;
 
 	/* The copies exist (relay_sim_copies passed) and n fits them. */
 	KUNIT_ASSERT_TRUE(test, s->subs && s->subs[SIM_N - 1].copy);
@@ -684,69 +751,105 @@ static void sim_run(struct kunit *test, u32 n, enum sim_mode mode)
 	s->n = n;
 	for (i = 0; i < n; i++)
 		sub_nid(i, &sim_nids[i]);
-	if (mode == SIM_FLAT)
-		memset(s->parent, 0xff, n * sizeof(u32));
-	else
-		KUNIT_ASSERT_EQ(test,
-				nidmap_relay_plan(sim_nids, n, SIM_K, s->parent,
-						  NULL), 0);
-	sim_change(s, mode, &plan_msgs);
-	sim_report(s, mode, plan_msgs);
-	if (mode == SIM_FLAT) {
-		sim_flat_end = s->t_end;
-		KUNIT_EXPECT_EQ(test, s->depth, 1U);
-		KUNIT_EXPECT_EQ(test, s->msgs, 3ULL * n);
-		return;
-	}
-	/* The trees are held against the flat run of the same size. */
-	KUNIT_ASSERT_NE(test, sim_flat_end, 0ULL);
-	KUNIT_EXPECT_LE(test, s->depth, d);
-	if (mode == SIM_NOTICE_TREE) {
-		/* the notices: a relay's k in one round each */
-		KUNIT_EXPECT_LE(test, s->t_notices, d * LAT);
-		/* one notice each, every fetch at the publisher */
-		KUNIT_EXPECT_EQ(test, s->msgs, 3ULL * n);
-		/* never slower than flat (a gap: one latency) */
-		KUNIT_EXPECT_LE(test, s->t_end, sim_flat_end + LAT);
-		KUNIT_EXPECT_LE(test, s->t_end,
-				d * LAT + n * ANSWER + 2 * LAT + ANSWER);
-		return;
-	}
+	return nidmap_relay_depth(n, SIM_K);
+}
+
+static void sim_tree_plan(struct kunit *test, struct sim *s)
+{
+	KUNIT_ASSERT_EQ(test, nidmap_relay_plan(sim_nids, s->n, SIM_K,
+						s->parent, NULL), 0);
+}
+
+/*
+ * One change to @n subscribers, flat and by the notice tree: each way's
+ * notices (the tree's plan handed out first, counted apart), then the
+ * fetches both make (sim_fetch_all()).
+ */
+static void sim_run_fetch(struct kunit *test, u32 n)
+{
+	struct sim *s = &sim_state;
+	u32 d = sim_begin(test, n);
+	struct sim_run *flat = &s->run[SIM_FLAT], *tree;
+	struct nidmap_rec rec;
+	u64 v;
+
+	memset(s->parent, 0xff, n * sizeof(u32));
+	sim_plan(s, SIM_FLAT);
+	v = sim_change(s, &rec);
+	sim_spread(s, SIM_FLAT);
+	/* Its sets handed out after the change: nothing reads the version. */
+	sim_tree_plan(test, s);
+	sim_plan(s, SIM_NOTICE_TREE);
+	sim_spread(s, SIM_NOTICE_TREE);
+	sim_fetch_all(s);
+	sim_check(s, &rec, v);
+	sim_report(s, SIM_FLAT);
+	sim_report(s, SIM_NOTICE_TREE);
+
+	KUNIT_EXPECT_EQ(test, flat->depth, 1U);
+	KUNIT_EXPECT_EQ(test, flat->msgs, 3ULL * n);
+	/* The tree held against the flat run of the same size. */
+	tree = &s->run[SIM_NOTICE_TREE];
+	KUNIT_EXPECT_LE(test, tree->depth, d);
+	/* the notices: a relay's k in one round each */
+	KUNIT_EXPECT_LE(test, tree->t_notices, d * LAT);
+	/* one notice each, every fetch at the publisher */
+	KUNIT_EXPECT_EQ(test, tree->msgs, 3ULL * n);
+	/* never slower than flat (a gap: one latency) */
+	KUNIT_EXPECT_LE(test, tree->t_end, flat->t_end + LAT);
+	KUNIT_EXPECT_LE(test, tree->t_end,
+			d * LAT + n * ANSWER + 2 * LAT + ANSWER);
+}
+
+/* One change to @n subscribers by the delta tree, held against flat's. */
+static void sim_run_delta(struct kunit *test, u32 n)
+{
+	struct sim *s = &sim_state;
+	u32 d = sim_begin(test, n);
+	struct sim_run *run = &s->run[SIM_DELTA_TREE];
+	struct nidmap_rec rec;
+	u64 v;
+
+	/* The flat run of the same size came first. */
+	KUNIT_ASSERT_NE(test, s->run[SIM_FLAT].t_end, 0ULL);
+	sim_tree_plan(test, s);
+	sim_plan(s, SIM_DELTA_TREE);
+	v = sim_change(s, &rec);
+	sim_spread(s, SIM_DELTA_TREE);
+	sim_check(s, &rec, v);
+	sim_report(s, SIM_DELTA_TREE);
+
+	KUNIT_EXPECT_LE(test, run->depth, d);
 	/* the publisher: k notices, k fetches */
-	KUNIT_EXPECT_LE(test, s->fetches, (u64)SIM_K);
-	KUNIT_EXPECT_LE(test, s->pub_msgs, 3ULL * SIM_K);
-	KUNIT_EXPECT_EQ(test, s->msgs, n + 2 * s->fetches);
-	KUNIT_EXPECT_LE(test, s->t_end,
+	KUNIT_EXPECT_LE(test, run->fetches, (u64)SIM_K);
+	KUNIT_EXPECT_LE(test, run->pub_msgs, 3ULL * SIM_K);
+	KUNIT_EXPECT_EQ(test, run->msgs, n + 2 * run->fetches);
+	KUNIT_EXPECT_LE(test, run->t_end,
 			d * (LAT + ANSWER) + SIM_K * ANSWER + 2 * LAT + ANSWER);
 	if (n == SIM_N)
-		KUNIT_EXPECT_LT(test, s->t_end * 10, sim_flat_end);
+		KUNIT_EXPECT_LT(test, run->t_end * 10, s->run[SIM_FLAT].t_end);
 }
 
 /* The largest first: the smaller runs' copies are then all up to date. */
-static void relay_sim_flat(struct kunit *test)
+static void relay_sim_flat_and_notice_tree(struct kunit *test)
 {
-	sim_run(test, SIM_N, SIM_FLAT);
-}
-
-static void relay_sim_notice_tree(struct kunit *test)
-{
-	sim_run(test, SIM_N, SIM_NOTICE_TREE);
+	sim_run_fetch(test, SIM_N);
 }
 
 static void relay_sim_delta_tree(struct kunit *test)
 {
-	sim_run(test, SIM_N, SIM_DELTA_TREE);
+	sim_run_delta(test, SIM_N);
 }
 
 static void relay_sim_small(struct kunit *test)
 {
 	static const u32 sizes[] = { 10, 1 };
 	u32 a;
-	int mode;
 
-	for (a = 0; a < ARRAY_SIZE(sizes); a++)
-		for (mode = SIM_FLAT; mode <= SIM_DELTA_TREE; mode++)
-			sim_run(test, sizes[a], mode);
+	for (a = 0; a < ARRAY_SIZE(sizes); a++) {
+		sim_run_fetch(test, sizes[a]);
+		sim_run_delta(test, sizes[a]);
+	}
 }
 
 static void nidmap_relay_suite_exit(struct kunit_suite *suite)
@@ -762,6 +865,8 @@ static void nidmap_relay_suite_exit(struct kunit_suite *suite)
 	if (!IS_ERR_OR_NULL(s->table))
 		nidmap_table_destroy(s->table);
 	vfree(sim_nids);
+	vfree(s->t_fetch[1]);
+	vfree(s->t_fetch[0]);
 	vfree(s->order);
 	vfree(s->kid_off);
 	vfree(s->kids);
@@ -769,9 +874,9 @@ static void nidmap_relay_suite_exit(struct kunit_suite *suite)
 	vfree(s->subs);
 	kfree(s->buf);
 	kfree(s->out);
+	kfree(s->page);
 	memset(s, 0, sizeof(*s));
 	sim_nids = NULL;
-	sim_flat_end = 0;
 }
 
 /* k = 1: a chain in key order, each subscriber the next one's parent. */
@@ -893,8 +998,7 @@ static struct kunit_case nidmap_relay_cases[] = {
 	KUNIT_CASE(relay_forward_rules),
 	KUNIT_CASE(relay_plan_stable),
 	KUNIT_CASE(relay_sim_copies),
-	KUNIT_CASE(relay_sim_flat),
-	KUNIT_CASE(relay_sim_notice_tree),
+	KUNIT_CASE(relay_sim_flat_and_notice_tree),
 	KUNIT_CASE(relay_sim_delta_tree),
 	KUNIT_CASE(relay_sim_small),
 	{}
