@@ -135,10 +135,6 @@ link_set() {
 	[ "$reply" = ok ] || fail "link_set $1 $2: $reply"
 }
 
-# phase NAME: the node's next phase starts here.  The harness times and
-# reports each phase on its own (tests/harness/report.py): it ends where
-# the next one starts, or with the script, whose exit status judges it.
-# Use one name per step that can fail on its own: "ping", "bulk_put", ...
 # pid_mark: the last process id handed out, for report.py to count the
 # processes of each phase (each costs ~0.2 s on the debug kernel).
 # Builtins only: it must not start a process of its own.
@@ -148,6 +144,10 @@ pid_mark() {
 	echo "LNET-TEST: $LNET_NODE pid $last" > /dev/kmsg
 }
 
+# phase NAME: the node's next phase starts here.  The harness times and
+# reports each phase on its own (tests/harness/report.py): it ends where
+# the next one starts, or with the script, whose exit status judges it.
+# Use one name per step that can fail on its own: "ping", "bulk_put", ...
 phase() {
 	# report.py reads one word: a name with a space would be lost.
 	case $1 in

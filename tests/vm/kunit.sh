@@ -13,10 +13,9 @@ LNETCTL=$LNET_TOP/build/utils/static/lnetctl
 
 # load_suite MODULE: load one suite and keep what it printed.
 # The kernel log is kept whole (the harness scans it at the end): a
-# suite's KTAP is what the log gained while its module loaded.  Lines of
-# the log read so far: one dmesg per suite, the rest builtins (each
+# suite's KTAP is what the log gained while its module loaded, the lines
+# after the first $log_seen: one dmesg per suite, the rest builtins (each
 # process costs ~0.2 s on the debug kernel, and there are 36 suites).
-log_seen=0
 load_suite() {
 	local m=$1 name lines
 	name=${m##*/}
@@ -35,6 +34,7 @@ lnet_load
 # The nidmap suites call lnet_nidmap.ko (its table and wire code).
 insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap.ko"
 mkdir -p "$RESULTS/kunit"
+# The lines of the kernel log read so far (load_suite).
 log_seen=$(dmesg | wc -l)
 if [ -n "${LNET_KUNIT_SUITES:-}" ]; then
 	mods=""
