@@ -181,4 +181,19 @@ int lnet_get(const struct lnet_nid *self, struct lnet_handle_md mdh,
 	     const struct lnet_processid *target, unsigned int portal,
 	     u64 match_bits, unsigned int offset);
 
+struct notifier_block;
+
+/*
+ * An NI of ours took a new NID: its interface's address changed (a DHCP
+ * renew) and the NI followed it (lnet/ni-addr.c).  Passed to the
+ * callbacks of lnet_nid_change_notifier_register() (event 0).
+ */
+struct lnet_nid_change {
+	struct lnet_nid	old_nid;
+	struct lnet_nid	new_nid;
+};
+
+int lnet_nid_change_notifier_register(struct notifier_block *nb);
+int lnet_nid_change_notifier_unregister(struct notifier_block *nb);
+
 #endif /* _LNET_API_H */
