@@ -255,6 +255,28 @@ udsp:
             tunables:
                   peer_credits: 16
 """,
+    # stock's ip2nets rules (lnet.conf), resolved against this node's
+    # addresses: interfaces and ranges, ranges only, neither
+    "ip2nets": """ip2nets:
+-     net-spec: tcp1
+      interfaces:
+            0: eth0
+            1: eth1
+      ip-range:
+            0: 192.0.*.10
+            1: 10.1.[0-3/2].*
+      tunables:
+            peer_credits: 16
+-     net-spec: tcp2
+      ip-range:
+            0: 192.0.2.[70-80]
+-     net-spec: o2ib
+""",
+    "ip2nets_bad_range": """ip2nets:
+-     net-spec: tcp1
+      ip-range:
+            0: 192.0.2.[9-8]
+""",
     # what "lnetctl ping" and "discover" print, run by import --exec
     "exec_blocks": """ping:
 -     primary nid: 0@lo

@@ -65,7 +65,8 @@ COMMANDS = {
                  "--verbose"},
     },
     "net": {
-        "add": {"--net", "--if", "--nid", "--peer-timeout", "--peer-credits",
+        "add": {"--net", "--if", "--nid", "--ip2net", "--peer-timeout",
+                "--peer-credits",
                 "--peer-buffer-credits", "--credits", "--conns-per-peer",
                 "--tos"},
         "del": {"--net", "--if", "--nid"},

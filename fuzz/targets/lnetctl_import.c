@@ -14,8 +14,10 @@
  * NIDs; no more UDSP rules than the document lists; every route to a
  * valid net other than lo through a valid gateway NID, with hop -1 or
  * 1..255 and priority -1 (not given) or a u32; routing enable 0 or 1
- * and router buffer counts -1..INT_MAX.  The same document
- * planned twice gives the same plan.
+ * and router buffer counts -1..INT_MAX.  "ip2nets:" rules resolved
+ * against a made-up node (lo, eth0 and its alias eth0:1, eth1 down) add
+ * NIs that hold to the same checks.  The same document planned twice
+ * gives the same plan.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,6 +27,13 @@
 #include "../fuzz.h"
 
 static int devnull = -1;
+
+static const struct ip2nets_if fuzz_ifs[] = {
+	{ "lo", 0x7f000001, true },
+	{ "eth0", 0xc000020a, true },
+	{ "eth0:1", 0xc000024e, true },
+	{ "eth1", 0x0a010005, false },
+};
 
 /* plan_doc() of @doc, with its error reports (on stderr) silenced. */
 static int plan_quietly(yaml_document_t *doc, struct plan *pl)
@@ -37,6 +46,14 @@ static int plan_quietly(yaml_document_t *doc, struct plan *pl)
 	saved = dup(2);
 	dup2(devnull, 2);
 	rc = plan_doc(doc, pl);
+	if (!rc && pl->n_ip2) {
+		int n = ip2nets_resolve(pl->ip2, pl->n_ip2, false, fuzz_ifs,
+					ARRAY_SIZE(fuzz_ifs), &pl->ni,
+					&pl->n_ni);
+
+		FUZZ_CHECK(n == -ENOMEM ||
+			   (n >= 0 && (unsigned int)n <= pl->n_ip2));
+	}
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);

@@ -1130,6 +1130,42 @@ two_nis "import of the exported tcp9" 16
 	     p && (/^[a-z]/ || (/^-/ && !/tcp9$/)) { p = 0 } p' |
 	expect_yaml "tcp9 exported again" "$T/two.backup"
 "$LNETCTL" net del --net tcp9 || fail "net del tcp9 (import)"
+# ip2nets, stock's rules resolved in user space against this node's
+# addresses: the block's range brings up eth0 and eth0:1 (eth0's second
+# address the same NI), a rule matching nothing is skipped and said;
+# net add --ip2net (the module parameter's syntax, the first matching
+# rule of a net wins) alike; nothing matching is refused, changing nothing
+cat >"$T/ip2nets.yaml" <<'YAML'
+ip2nets:
+-     net-spec: tcp8
+      ip-range:
+            0: 10.99.*.*
+-     net-spec: tcp9
+      ip-range:
+            0: 192.0.[1-2].*
+      tunables:
+            peer_credits: 16
+YAML
+"$LNETCTL" import "$T/ip2nets.yaml" 2>"$T/ip2nets.err" ||
+	{ cat "$T/ip2nets.err"; fail "import of ip2nets rules"; }
+grep -q 'rule 1 (tcp8): no interface of this node matches, skipped$' \
+	"$T/ip2nets.err" || { cat "$T/ip2nets.err"; fail "import of ip2nets: no word of the rule skipped"; }
+two_nis "import of ip2nets rules" 16
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (ip2nets)"
+"$LNETCTL" net add --peer-credits 12 \
+	--ip2net 'tcp9(eth0) 10.99.*.*; tcp9 192.0.2.[70-80] # eth0, eth0:1
+tcp9(eth1) 192.0.2.*' || fail "net add --ip2net"
+two_nis "net add --ip2net" 12
+"$LNETCTL" net del --net tcp9 || fail "net del tcp9 (--ip2net)"
+must_fail "net add --ip2net matching nothing" "no interfaces match ip2nets rules" \
+	"$LNETCTL" net add --ip2net 'tcp9 10.99.*.*'
+head -4 "$T/ip2nets.yaml" >"$T/ip2nets.none"
+must_fail "import of ip2nets matching nothing" "no interfaces match ip2nets rules" \
+	"$LNETCTL" import "$T/ip2nets.none"
+must_fail "net add --ip2net of a bad range" "not ip2nets rules" \
+	"$LNETCTL" net add --ip2net 'tcp9 192.0.2.[9-8]'
+must_fail "tcp9 after refused ip2nets" "no network 'tcp9'" \
+	"$LNETCTL" net show --net tcp9
 ip addr del 192.0.2.77/24 dev eth0
 ip addr del 192.0.2.78/24 dev eth0
 must_fail "net add --nid with --net" "--nid excludes --net and --if" \

@@ -655,6 +655,39 @@ static int import_exec(struct plan *pl)
 	return rc;
 }
 
+/*
+ * "ip2nets:" (import --add only; stock's --del and --show pass it by):
+ * its rules matched against this node's addresses (@ifs, kept while
+ * @pl's NIs name them), the NIs of those that match added to the plan's
+ * after its "net:" NIs.  A rule matching nothing is skipped; none
+ * matching fails the import, as the ip2nets module parameter does.
+ * Return: 0, or 1 with the error reported.
+ */
+static int import_ip2nets(struct plan *pl, struct ip2nets_if **ifs)
+{
+	int n_ifs, n;
+
+	n_ifs = local_ipv4_ifs(ifs);
+	if (n_ifs < 0) {
+		report_error("add", "ip2nets", -n_ifs,
+			     "cannot list the interfaces%s", "");
+		return 1;
+	}
+	n = ip2nets_resolve(pl->ip2, pl->n_ip2, false, *ifs,
+			    (unsigned int)n_ifs, &pl->ni, &pl->n_ni);
+	if (n < 0) {
+		report_error("add", "ip2nets", -n,
+			     "cannot resolve ip2nets rule%s", "");
+		return 1;
+	}
+	if (!n) {
+		report_error("add", "ip2nets", ENODEV,
+			     "no interfaces match ip2nets rules%s", "");
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -666,6 +699,7 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum import_mode mode = IMPORT_ADD;
+	struct ip2nets_if *ifs = NULL;
 	struct plan pl = { 0 };
 	const char *file = NULL;
 	yaml_parser_t parser;
@@ -723,6 +757,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (plan_doc(&doc, &pl) < 0)
 		goto out;
+	if (mode == IMPORT_ADD && pl.n_ip2 && import_ip2nets(&pl, &ifs))
+		goto out;
 	if (lnl_open(&err) < 0) {
 		report_nl_error("import", "import", "cannot reach LNet", &err);
 		goto out;
@@ -737,6 +773,7 @@ int cmd_import(int argc, char **argv)
 		rc = import_show(&pl);
 out:
 	plan_free(&pl);
+	free(ifs);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (file)

@@ -56,6 +56,7 @@ static const struct help_sub net_subs[] = {
 	  "\t--net: net name (e.g. tcp0)\n"
 	  "\t--if: physical interface (e.g. eth0)\n"
 	  "\t--nid: bring up NI based on the address of the specified LNet NID\n"
+	  "\t--ip2net: specify networks based on IP address patterns\n"
 	  "\t--peer-timeout: time to wait before declaring a peer dead\n"
 	  "\t--peer-credits: define the max number of inflight messages\n"
 	  "\t--peer-buffer-credits: the number of buffer credits per peer\n"

@@ -10,10 +10,12 @@
 #include <getopt.h>
 #include <ifaddrs.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lnetctl.h"
+#include "plan.h"
 
 #define IFNAME_MAX	15	/* IFNAMSIZ - 1 */
 
@@ -705,6 +707,125 @@ static int net_of_nid(char *nid, const char **net, char *ifname)
 	return rc;
 }
 
+/**
+ * local_ipv4_ifs() - this node's IPv4 addresses, for ip2nets_match()
+ * @out: the addresses in getifaddrs() order, each with its interface's
+ *	name (an alias's label) copied into the same allocation; free()
+ *
+ * Return: how many, or -errno.
+ */
+int local_ipv4_ifs(struct ip2nets_if **out)
+{
+	struct ifaddrs *ifas, *ifa;
+	struct ip2nets_if *l;
+	unsigned int n = 0;
+	char *names;
+
+	*out = NULL;
+	if (getifaddrs(&ifas))
+		return -errno;
+	for (ifa = ifas; ifa; ifa = ifa->ifa_next)
+		n += ifa->ifa_addr && ifa->ifa_addr->sa_family == AF_INET;
+	l = calloc(1, n * (sizeof(*l) + IFNAME_MAX + 1) + 1);
+	if (!l) {
+		freeifaddrs(ifas);
+		return -ENOMEM;
+	}
+	names = (char *)(l + n);
+	n = 0;
+	for (ifa = ifas; ifa; ifa = ifa->ifa_next) {
+		const struct sockaddr_in *sin = (void *)ifa->ifa_addr;
+
+		if (!sin || sin->sin_family != AF_INET)
+			continue;
+		snprintf(names, IFNAME_MAX + 1, "%s", ifa->ifa_name);
+		l[n].name = names;
+		l[n].addr = ntohl(sin->sin_addr.s_addr);
+		l[n++].up = ifa->ifa_flags & IFF_UP;
+		names += IFNAME_MAX + 1;
+	}
+	freeifaddrs(ifas);
+	*out = l;
+	return (int)n;
+}
+
+/*
+ * "net add --ip2net RULES" (the ip2nets module parameter's syntax,
+ * resolved here as stock's lnetctl does, against this node's addresses):
+ * the NIs of the matching rules, each with @tmpl's tunables, added in
+ * order; all or none.  @rules is cut in place.
+ */
+static int net_add_ip2net(char *rules, const struct net_add_req *tmpl)
+{
+	struct plan_ip2nets r[16];
+	struct net_add_req *ni = NULL;
+	struct ip2nets_if *ifs;
+	struct ip2nets_rule rule[16];
+	unsigned int n_ni = 0, i;
+	struct lnl_error err;
+	int n, n_ifs, rc = 1;
+
+	n = ip2nets_parse_legacy(rules, rule, ARRAY_SIZE(rule));
+	if (n == -E2BIG)
+		return usage_error("add", "ip2net",
+				   "--ip2net: more than 16 rules, interfaces or ranges%s",
+				   "");
+	if (n < 0)
+		return usage_error("add", "ip2net",
+				   "invalid --ip2net value: not ip2nets rules ('NET[(IF,...)] RANGE...; ...')%s",
+				   "");
+	for (i = 0; i < (unsigned int)n; i++) {
+		unsigned int j;
+
+		if (!valid_net(rule[i].net) || !strcmp(rule[i].net, "lo"))
+			return usage_error("add", "ip2net",
+					   "invalid --ip2net value: '%s' is not a network",
+					   rule[i].net);
+		for (j = 0; j < rule[i].nifs; j++)
+			if (!valid_ifname(rule[i].ifs[j]))
+				return usage_error("add", "ip2net",
+						   "invalid --ip2net value: '%s' is not an interface name",
+						   rule[i].ifs[j]);
+		r[i].rule = rule[i];
+		r[i].tmpl = *tmpl;
+		r[i].tmpl.net = rule[i].net;
+	}
+	n_ifs = local_ipv4_ifs(&ifs);
+	if (n_ifs < 0) {
+		report_error("add", "ip2net", -n_ifs,
+			     "cannot list the interfaces%s", "");
+		return 1;
+	}
+	n = ip2nets_resolve(r, (unsigned int)n, true, ifs, (unsigned int)n_ifs,
+			    &ni, &n_ni);
+	if (n < 0) {
+		report_error("add", "ip2net", -n, "cannot resolve ip2nets rule%s",
+			     "");
+		goto out;
+	}
+	if (!n) {
+		report_error("add", "ip2net", ENODEV,
+			     "no interfaces match ip2nets rules%s", "");
+		goto out;
+	}
+	if (open_or_report("add", "net"))
+		goto out;
+	for (i = 0; i < n_ni; i++) {
+		if (do_net_add(&ni[i], &err) < 0) {
+			while (i--)
+				do_net_del(ni[i].net, ni[i].ifname, NULL, &err);
+			report_nl_error("add", "net", "cannot add network",
+					&err);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(ni);
+	free(ifs);
+	return rc;
+}
+
 static int net_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -717,9 +838,11 @@ static int net_add(int argc, char **argv)
 		{ "conns-per-peer", required_argument, NULL, 'm' },
 		{ "tos", required_argument, NULL, 'o' },
 		{ "nid", required_argument, NULL, 'd' },
+		{ "ip2net", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *ifs[16], *iflist = NULL, *nid = NULL, *tok, *save;
+	char *ip2net = NULL;
 	char nid_if[IFNAME_MAX + 1];
 	const struct tunable_def *d;
 	struct net_add_req r;
@@ -742,6 +865,9 @@ static int net_add(int argc, char **argv)
 			break;
 		case 'd':
 			nid = optarg;
+			break;
+		case 'p':
+			ip2net = optarg;
 			break;
 		case 't':
 			d = &tunable_defs[0];
@@ -779,6 +905,13 @@ static int net_add(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("add", "net", "unexpected argument '%s'",
 				   argv[optind]);
+	if (ip2net) {
+		if (r.net || iflist || nid)
+			return usage_error("add", "net",
+					   "--ip2net excludes --net, --if and --nid%s",
+					   "");
+		return net_add_ip2net(ip2net, &r);
+	}
 	if (nid) {
 		if (r.net || iflist)
 			return usage_error("add", "net",

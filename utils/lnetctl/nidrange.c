@@ -243,3 +243,264 @@ int nid_list_expand(const char *list, char (*out)[LNET_GENL_NID_LEN],
 	}
 	return n ? (int)n : -EINVAL;
 }
+
+/*
+ * One field of an IP range: "*", a number, or a bracketed list of items
+ * "N", "LO-HI", "LO-HI/STEP" (Lustre's cfs_expr_list: a plain field is a
+ * number or "*" only).  Return: 1 if @v is in it, 0 if not, -EINVAL if
+ * the field is malformed.
+ */
+static int ip_field_match(const char *s, const char *end, unsigned long v)
+{
+	unsigned long lo, hi, step;
+	int in = 0;
+
+	if (end - s == 1 && *s == '*')
+		return 1;
+	if (*s != '[') {
+		if (parse_ulong(&s, end, &lo) || s != end || lo > 255)
+			return -EINVAL;
+		return lo == v;
+	}
+	if (end - s < 3 || end[-1] != ']')
+		return -EINVAL;
+	s++;
+	end--;
+	for (;;) {
+		if (parse_ulong(&s, end, &lo))
+			return -EINVAL;
+		hi = lo;
+		step = 1;
+		if (s < end && *s == '-') {
+			s++;
+			if (parse_ulong(&s, end, &hi))
+				return -EINVAL;
+			if (s < end && *s == '/') {
+				s++;
+				if (parse_ulong(&s, end, &step))
+					return -EINVAL;
+			}
+		}
+		if (hi < lo || !step || hi > 255)
+			return -EINVAL;
+		if (v >= lo && v <= hi && !((v - lo) % step))
+			in = 1;
+		if (s == end)
+			return in;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+}
+
+/**
+ * ip_range_match() - does an IPv4 address match an ip2nets IP range
+ * @range: four dot-separated fields, each "*", a number or a bracketed
+ *	range list ("192.168.*.[1-10/2,20]"), as Lustre's cfs_ip_addr_parse()
+ *	takes them
+ * @addr: the address, host byte order
+ *
+ * Return: 1 if it matches, 0 if not, -EINVAL if @range is malformed
+ * (checked whole, whatever @addr).
+ */
+int ip_range_match(const char *range, u32 addr)
+{
+	const char *s = range, *end;
+	int i, in, all = 1;
+
+	for (i = 0; i < 4; i++) {
+		end = strchr(s, '.');
+		if (!end || i == 3)
+			end = s + strlen(s);
+		if (end == s || (i < 3 && !*end))
+			return -EINVAL;
+		in = ip_field_match(s, end, (addr >> (24 - 8 * i)) & 0xff);
+		if (in < 0)
+			return in;
+		all &= in;
+		s = end + 1;
+	}
+	return end[0] ? -EINVAL : all;
+}
+
+/* Add @name to @out unless it is there; -E2BIG past @max. */
+static int add_name(const char *name, const char **out, unsigned int *n,
+		    unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(out[i], name))
+			return 0;
+	if (*n >= max)
+		return -E2BIG;
+	out[(*n)++] = name;
+	return 0;
+}
+
+/* Does @a match one of @r's ranges (any address when it has none)? */
+static int rule_range_match(const struct ip2nets_rule *r, u32 a)
+{
+	unsigned int i;
+	int in;
+
+	if (!r->nranges)
+		return 1;
+	for (i = 0; i < r->nranges; i++) {
+		in = ip_range_match(r->ranges[i], a);
+		if (in)
+			return in;
+	}
+	return 0;
+}
+
+/**
+ * ip2nets_match() - the interfaces an ip2nets rule brings up on this node
+ * @r: the rule
+ * @ifs: this node's IPv4 addresses, each with its interface's name (an
+ *	alias's label) and whether it is up, in the kernel's order
+ * @n_ifs: how many
+ * @out: the interface names, each once, in the order found
+ * @max: room in @out
+ *
+ * As Lustre's lnetctl (lustre_lnet_match_ip_to_intf()) for the YAML
+ * block: without interfaces or ranges, the first interface up but lo;
+ * with ranges only, every interface up with an address in one of them;
+ * with interfaces, each listed one that is up and whose first address
+ * is in a range (any, without ranges).  @r->legacy (the module
+ * parameter's syntax, "net add --ip2net"): the rule matches when any
+ * address up is in a range, and then brings up its listed interfaces,
+ * or, listing none, those whose addresses matched.
+ *
+ * Return: the number of names in @out (0: the rule matches nothing),
+ * -EINVAL for a malformed range, -E2BIG.
+ */
+int ip2nets_match(const struct ip2nets_rule *r, const struct ip2nets_if *ifs,
+		  unsigned int n_ifs, const char **out, unsigned int max)
+{
+	unsigned int n = 0, i, j;
+	bool any = false;
+	int in, rc;
+
+	for (i = 0; i < r->nranges; i++)
+		if (ip_range_match(r->ranges[i], 0) < 0)
+			return -EINVAL;
+	if (!r->nifs || r->legacy) {
+		for (i = 0; i < n_ifs; i++) {
+			/* lo: never by the module parameter's syntax */
+			if (!ifs[i].up || ((r->legacy || !r->nranges) &&
+					   !strcmp(ifs[i].name, "lo")))
+				continue;
+			in = rule_range_match(r, ifs[i].addr);
+			if (in <= 0)
+				continue;
+			any = true;
+			if (r->nifs)
+				break;
+			rc = add_name(ifs[i].name, out, &n, max);
+			if (rc)
+				return rc;
+			if (!r->nranges)
+				break;	/* the first interface up */
+		}
+		for (j = 0; any && j < r->nifs; j++) {
+			rc = add_name(r->ifs[j], out, &n, max);
+			if (rc)
+				return rc;
+		}
+		return (int)n;
+	}
+	for (j = 0; j < r->nifs; j++) {
+		for (i = 0; i < n_ifs; i++)
+			if (!strcmp(ifs[i].name, r->ifs[j]))
+				break;
+		if (i == n_ifs || !ifs[i].up ||
+		    rule_range_match(r, ifs[i].addr) <= 0)
+			continue;
+		rc = add_name(r->ifs[j], out, &n, max);
+		if (rc)
+			return rc;
+	}
+	return (int)n;
+}
+
+/* The next token of @s (blanks skip), or NULL at the end. */
+static char *next_token(char **s)
+{
+	char *t = *s + strspn(*s, " \t");
+
+	if (!*t)
+		return NULL;
+	*s = t + strcspn(t, " \t");
+	if (**s)
+		*(*s)++ = '\0';
+	return t;
+}
+
+/**
+ * ip2nets_parse_legacy() - the rules of an ip2nets module parameter string
+ * @s: "NET[(IF[,IF...])] RANGE [RANGE...]" rules separated by ';' or
+ *	newlines, '#' starting a comment to the end of its rule, as
+ *	Lustre's ip2nets= ("tcp(eth0) 192.168.0.*; o2ib 10.0.[0-3].*");
+ *	cut in place, the rules pointing into it
+ * @rules: out, room for @max rules (each marked legacy)
+ * @max: the most rules
+ *
+ * Each rule needs at least one range; ranges and interface names are
+ * checked for form (the net by the caller).
+ *
+ * Return: the number of rules (at least 1), -EINVAL, -E2BIG.
+ */
+int ip2nets_parse_legacy(char *s, struct ip2nets_rule *rules,
+			 unsigned int max)
+{
+	unsigned int n = 0;
+	char *rule, *save = NULL, *isave = NULL, *t, *p, *c;
+
+	for (rule = strtok_r(s, ";\n", &save); rule;
+	     rule = strtok_r(NULL, ";\n", &save)) {
+		struct ip2nets_rule *r = &rules[n];
+
+		c = strchr(rule, '#');
+		if (c)
+			*c = '\0';
+		t = next_token(&rule);
+		if (!t)
+			continue;	/* an empty rule or a comment */
+		if (n >= max)
+			return -E2BIG;
+		memset(r, 0, sizeof(*r));
+		r->legacy = true;
+		r->net = t;
+		p = strchr(t, '(');
+		if (p) {
+			c = strchr(p, ')');
+			if (!c || c[1] || c == p + 1)
+				return -EINVAL;
+			*p++ = '\0';
+			*c = '\0';
+			for (c = strtok_r(p, ",", &isave); c;
+			     c = strtok_r(NULL, ",", &isave)) {
+				if (r->nifs >= IP2NETS_MAX)
+					return -E2BIG;
+				if (strlen(c) >= 16)
+					return -EINVAL;
+				r->ifs[r->nifs++] = c;
+			}
+			if (!r->nifs)
+				return -EINVAL;
+		} else if (strchr(t, ')')) {
+			return -EINVAL;
+		}
+		while ((t = next_token(&rule))) {
+			if (r->nranges >= IP2NETS_MAX)
+				return -E2BIG;
+			if (ip_range_match(t, 0) < 0)
+				return -EINVAL;
+			r->ranges[r->nranges++] = t;
+		}
+		if (!r->nranges)
+			return -EINVAL;
+		n++;
+	}
+	return n ? (int)n : -EINVAL;
+}

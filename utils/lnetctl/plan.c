@@ -277,6 +277,219 @@ static int plan_nets(yaml_document_t *doc, yaml_node_t *seq, struct plan *pl)
 	return 0;
 }
 
+/*
+ * The values of @v, a mapping ("0: eth0"), into @out: interface names,
+ * or IP ranges when @ranges; 0 or -EINVAL.
+ */
+static int plan_ip2nets_list(yaml_document_t *doc, yaml_node_t *v,
+			     const char *net, bool ranges,
+			     const char **out, unsigned int *n)
+{
+	const char *what = ranges ? "ip-range" : "interfaces";
+	yaml_node_pair_t *p;
+	const char *val;
+
+	if (!v || v->type != YAML_MAPPING_NODE) {
+		report_error("add", "ip2nets", EINVAL,
+			     "ip2nets %s: '%s' is not a mapping", net, what);
+		return -EINVAL;
+	}
+	for (p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top;
+	     p++) {
+		val = scalar(PAIR_VAL(doc, p));
+		if (*n == IP2NETS_MAX) {
+			report_error("add", "ip2nets", EINVAL,
+				     "ip2nets %s: more than %d entries in '%s'",
+				     net, IP2NETS_MAX, what);
+			return -EINVAL;
+		}
+		if (!val || !*val ||
+		    (!ranges && (strlen(val) >= 16 ||
+				 strpbrk(val, "/[], \t\n") || *val == ':')) ||
+		    (ranges && ip_range_match(val, 0) < 0)) {
+			report_error("add", "ip2nets", EINVAL,
+				     "ip2nets %s: invalid %s '%s'", net,
+				     ranges ? "ip-range" : "interface",
+				     val ? val : "");
+			return -EINVAL;
+		}
+		out[(*n)++] = val;
+	}
+	return 0;
+}
+
+/*
+ * "ip2nets:", stock's rules resolved in user space: each entry's
+ * "net-spec", its "interfaces" and "ip-range" mappings (each optional),
+ * "tunables", "lnd tunables" and "CPT" as a local NI's.
+ */
+static int plan_ip2nets(yaml_document_t *doc, yaml_node_t *seq,
+			struct plan *pl)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *pair;
+	int rc;
+
+	if (seq->type != YAML_SEQUENCE_NODE) {
+		report_error("add", "ip2nets", EINVAL,
+			     "'ip2nets' is not a sequence");
+		return -EINVAL;
+	}
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		yaml_node_t *map = yaml_document_get_node(doc, *it);
+		struct plan_ip2nets *r;
+		const char *net = NULL;
+
+		if (!map || map->type != YAML_MAPPING_NODE) {
+			report_error("add", "ip2nets", EINVAL,
+				     "an entry of 'ip2nets' is not a mapping");
+			return -EINVAL;
+		}
+		for (pair = map->data.mapping.pairs.start;
+		     pair < map->data.mapping.pairs.top; pair++) {
+			const char *key = PAIR_KEY(doc, pair);
+
+			if (key && !strcmp(key, "net-spec"))
+				net = scalar(PAIR_VAL(doc, pair));
+		}
+		if (!net || !valid_net(net) || !strcmp(net, "lo")) {
+			report_error("add", "ip2nets", EINVAL,
+				     "invalid or missing 'net-spec' '%s'",
+				     net ? net : "");
+			return -EINVAL;
+		}
+		r = realloc(pl->ip2, (pl->n_ip2 + 1) * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		pl->ip2 = r;
+		r += pl->n_ip2++;
+		memset(r, 0, sizeof(*r));
+		r->rule.net = net;
+		net_add_req_init(&r->tmpl, net);
+		for (pair = map->data.mapping.pairs.start;
+		     pair < map->data.mapping.pairs.top; pair++) {
+			const char *key = PAIR_KEY(doc, pair);
+			yaml_node_t *v = PAIR_VAL(doc, pair);
+
+			rc = 0;
+			if (!key) {
+				report_error("add", "ip2nets", EINVAL,
+					     "ip2nets %s: a key is not a scalar",
+					     net);
+				return -EINVAL;
+			} else if (!strcmp(key, "net-spec")) {
+				continue;
+			} else if (!strcmp(key, "interfaces")) {
+				rc = plan_ip2nets_list(doc, v, net, false,
+						       r->rule.ifs,
+						       &r->rule.nifs);
+			} else if (!strcmp(key, "ip-range")) {
+				rc = plan_ip2nets_list(doc, v, net, true,
+						       r->rule.ranges,
+						       &r->rule.nranges);
+			} else if (!strcmp(key, "tunables")) {
+				rc = plan_tunables(doc, v, net, key,
+						   tunable_defs,
+						   n_tunable_defs, NULL, 0,
+						   r->tmpl.tun);
+			} else if (!strcmp(key, "lnd tunables")) {
+				rc = plan_tunables(doc, v, net, key,
+						   lnd_tunable_defs,
+						   n_lnd_tunable_defs,
+						   lnd_tun_unsupported,
+						   ARRAY_SIZE(lnd_tun_unsupported),
+						   r->tmpl.lnd_tun);
+			} else if (!strcmp(key, "CPT")) {
+				if (!cpt_list_valid(scalar(v))) {
+					report_error("add", "ip2nets", EINVAL,
+						     "ip2nets %s: invalid CPT '%s': this node has CPT 0 only",
+						     net,
+						     scalar(v) ? scalar(v) : "");
+					return -EINVAL;
+				}
+			} else {
+				report_error("add", "ip2nets", EINVAL,
+					     "ip2nets %s: invalid key '%s'",
+					     net, key);
+				return -EINVAL;
+			}
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ip2nets_resolve() - the NIs ip2nets rules bring up on this node
+ * @rules: the rules, each with the tunables of its NIs
+ * @n: how many
+ * @first_per_net: a rule for a net an earlier rule matched is skipped
+ *	(the module parameter's rule, for "net add --ip2net")
+ * @ifs: this node's IPv4 addresses (ip2nets_match())
+ * @n_ifs: how many
+ * @ni: the NIs, appended to (realloc()ed; each NI once, its interface
+ *	name pointing into @rules or @ifs)
+ * @n_ni: in and out: how many
+ *
+ * A rule matching none of this node's interfaces is said on stderr and
+ * skipped.
+ *
+ * Return: the number of rules that matched (0: none), -EINVAL for a
+ * malformed rule, -ENOMEM, -E2BIG.
+ */
+int ip2nets_resolve(const struct plan_ip2nets *rules, unsigned int n,
+		    bool first_per_net, const struct ip2nets_if *ifs,
+		    unsigned int n_ifs, struct net_add_req **ni,
+		    unsigned int *n_ni)
+{
+	const char *names[IP2NETS_MAX * 4];
+	unsigned int i, j, k, matched = 0;
+	struct net_add_req *r;
+	int m;
+
+	for (i = 0; i < n; i++) {
+		const char *net = rules[i].rule.net;
+
+		for (j = 0; first_per_net && j < i; j++)
+			if (!strcmp(rules[j].rule.net, net))
+				break;
+		if (first_per_net && j < i) {
+			for (k = 0; k < *n_ni; k++)
+				if (!strcmp((*ni)[k].net, net))
+					break;
+			if (k < *n_ni)
+				continue;	/* an earlier rule matched */
+		}
+		m = ip2nets_match(&rules[i].rule, ifs, n_ifs, names,
+				  ARRAY_SIZE(names));
+		if (m < 0)
+			return m;
+		if (!m)
+			fprintf(stderr,
+				"lnetctl: ip2nets rule %u (%s): no interface of this node matches, skipped\n",
+				i + 1, net);
+		else
+			matched++;
+		for (j = 0; j < (unsigned int)m; j++) {
+			for (k = 0; k < *n_ni; k++)
+				if (!strcmp((*ni)[k].net, net) &&
+				    !strcmp((*ni)[k].ifname, names[j]))
+					break;
+			if (k < *n_ni)
+				continue;
+			r = realloc(*ni, (*n_ni + 1) * sizeof(*r));
+			if (!r)
+				return -ENOMEM;
+			*ni = r;
+			r[*n_ni] = rules[i].tmpl;
+			r[(*n_ni)++].ifname = names[j];
+		}
+	}
+	return (int)matched;
+}
+
 static int plan_globals(yaml_document_t *doc, yaml_node_t *map,
 			struct plan *pl)
 {
@@ -701,6 +914,8 @@ int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_routing(doc, v, pl);
 		} else if (key && !strcmp(key, "buffers")) {
 			rc = plan_buffers(doc, v, pl);
+		} else if (key && !strcmp(key, "ip2nets")) {
+			rc = plan_ip2nets(doc, v, pl);
 		} else if (key && !strcmp(key, "numa")) {
 			rc = plan_numa(doc, v, pl);
 		} else if (key && (!strcmp(key, "ping") ||
@@ -732,5 +947,6 @@ void plan_free(struct plan *pl)
 	free(pl->udsp_at);
 	free(pl->route);
 	free(pl->exec);
+	free(pl->ip2);
 	memset(pl, 0, sizeof(*pl));
 }

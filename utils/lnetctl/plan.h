@@ -7,6 +7,7 @@
 #define _LNETCTL_PLAN_H
 
 #include "lnetctl.h"
+#include "nidrange.h"
 
 struct plan_param {
 	const char *name;
@@ -21,6 +22,12 @@ struct plan_exec {
 	const char *src;	/* ping's "source_nid", or NULL */
 	long long timeout_ms;	/* ping's "timeout", ms (stock's default 1000) */
 	bool force;		/* discover's "force" */
+};
+
+/* An "ip2nets:" rule and the tunables of the NIs it brings up. */
+struct plan_ip2nets {
+	struct ip2nets_rule rule;
+	struct net_add_req tmpl;
 };
 
 struct plan {
@@ -49,9 +56,17 @@ struct plan {
 	bool routing_done, buffers_done;
 	int old_routing;
 	long long old_buffers[3];
+	/* "ip2nets:" rules, turned into NIs by ip2nets_resolve() */
+	struct plan_ip2nets *ip2;
+	unsigned int n_ip2;
 };
 
 int plan_doc(yaml_document_t *doc, struct plan *pl);
 void plan_free(struct plan *pl);
+int local_ipv4_ifs(struct ip2nets_if **out);
+int ip2nets_resolve(const struct plan_ip2nets *rules, unsigned int n,
+		    bool first_per_net, const struct ip2nets_if *ifs,
+		    unsigned int n_ifs, struct net_add_req **ni,
+		    unsigned int *n_ni);
 
 #endif /* _LNETCTL_PLAN_H */
