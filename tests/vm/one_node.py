@@ -33,5 +33,5 @@ SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh", "udsp.sh",
 
 TESTS = [
     VmTest("one_node", nodes=[vm.Node("n", script=SCENARIOS, rxe="eth0")],
-           flavours=("distro", "debug"), timeout=420, debug_timeout=1100),
+           flavours=("distro", "debug"), timeout=422, debug_timeout=1110),
 ]
