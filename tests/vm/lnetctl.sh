@@ -1075,8 +1075,12 @@ must_fail "net add --nid of a second address" \
 	"192.0.2.77 is not the first IPv4 address of eth0" \
 	"$LNETCTL" net add --nid 192.0.2.77@tcp9
 # NIs on an alias label (stock lists every address under its label): the
-# alias's address, on its device; by --nid, --if and import alike
+# alias's address, on its device, its acceptor listening there; by --nid,
+# --if and import alike
 "$LNETCTL" net add --nid 192.0.2.78@tcp9 || fail "net add --nid of an alias's address"
+ss -tlnH src 192.0.2.78 >"$T/alias.ss" || fail "ss -tln (alias)"
+grep -q '192\.0\.2\.78:988 ' "$T/alias.ss" ||
+	{ ss -tln; fail "no acceptor on the alias NI's address 192.0.2.78"; }
 # two_nis NAME CREDITS: tcp9 is eth0's NI and eth0:1's, each with
 # peer_credits CREDITS, in that order
 two_nis() {
