@@ -203,12 +203,26 @@ static int lnet_discovery_stats_show(struct seq_file *m, void *v)
 	lnet_lock();
 	st = the_lnet.ln_dc_stats;
 	lnet_unlock();
-	seq_printf(m, "discovered %u\nfailed %u\npushes %u\npushes_unknown %u\npushes_bad %u\npushes_replaced %u\npushes_nomem %u\n",
+	seq_printf(m, "discovered %u\nfailed %u\npushes %u\npushes_unknown %u\npushes_new_peer %u\npushes_bad %u\npushes_replaced %u\npushes_nomem %u\n",
 		   st.discovered, st.failed, st.pushes, st.pushes_unknown,
-		   st.pushes_bad, st.pushes_replaced, st.pushes_nomem);
+		   st.pushes_new_peer, st.pushes_bad, st.pushes_replaced,
+		   st.pushes_nomem);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_discovery_stats);
+
+static int lnet_ni_addr_stats_show(struct seq_file *m, void *v)
+{
+	struct lnet_ni_addr_stats st;
+
+	mutex_lock(&the_lnet.ln_api_mutex);
+	st = lnet_ni_addr_stats;
+	mutex_unlock(&the_lnet.ln_api_mutex);
+	seq_printf(m, "moves %u\nlost %u\nfailed %u\n", st.moves, st.lost,
+		   st.failed);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_ni_addr_stats);
 
 u32 lnet_test_fail_ping_update;
 u32 lnet_test_hold_send_ms;
@@ -312,6 +326,8 @@ void lnet_debugfs_init(void)
 			    &lnet_acceptor_stats_fops);
 	debugfs_create_file("discovery", 0400, lnet_debugfs_root, NULL,
 			    &lnet_discovery_stats_fops);
+	debugfs_create_file("ni_addr", 0400, lnet_debugfs_root, NULL,
+			    &lnet_ni_addr_stats_fops);
 	debugfs_create_u32("test_fail_ping_update", 0600, lnet_debugfs_root,
 			   &lnet_test_fail_ping_update);
 	debugfs_create_u32("test_hold_send_ms", 0600, lnet_debugfs_root,

@@ -727,9 +727,10 @@ void lnet_peer_dc_init(struct lnet_peer *lp)
  *
  * The sender's peer keeps it (one per peer at most: of it and one not
  * yet merged, the newer, lnet_dc_data_offer_locked()) and runs a
- * discovery to merge it.  A push from a NID
- * that is no peer's, or that is not a valid ping buffer with MULTI_RAIL,
- * is dropped and counted (its ACK went already, spec 7).
+ * discovery to merge it.  A push from a NID on one of our nets that is
+ * no peer's makes its peer; one from elsewhere that is no peer's, or
+ * that is not a valid ping buffer with MULTI_RAIL, is dropped and
+ * counted (its ACK went already, spec 7).
  */
 void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data)
 {
@@ -737,7 +738,7 @@ void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data)
 	struct lnet_ping_data pd;
 	struct lnet_peer *lp;
 
-	if (!lpni || the_lnet.ln_state != LNET_STATE_RUNNING) {
+	if (the_lnet.ln_state != LNET_STATE_RUNNING) {
 		the_lnet.ln_dc_stats.pushes_unknown++;
 		kfree(data);
 		return;
@@ -746,6 +747,27 @@ void lnet_dc_push_arrived_locked(const struct lnet_event *ev, void *data)
 	if (lnet_ping_buf_parse(data, ev->mlength, &pd, NULL, NULL, 0) ||
 	    !(pd.features & LNET_PING_FEAT_MULTI_RAIL)) {
 		the_lnet.ln_dc_stats.pushes_bad++;
+		kfree(data);
+		return;
+	}
+	/*
+	 * A node whose NID changed (its address did, lnet/ni-addr.c) pushes
+	 * from its new NID, which we do not know yet: as stock, which makes
+	 * the peer NI of every source it receives from, its peer is made
+	 * (the merge then takes its former NIDs, listed DOWN, from the peer
+	 * they were of).  Only for a valid push from a NID on one of our
+	 * nets, not ours, as the peers that our own sends make.
+	 */
+	if (!lpni &&
+	    lnet_nid_net(&ev->source) != lnet_mknet(LNET_LND_LO, 0) &&
+	    lnet_net_find_in(&the_lnet.ln_nets, lnet_nid_net(&ev->source)) &&
+	    !lnet_nid_is_local_locked(&ev->source)) {
+		lpni = lnet_peer_ni_get_locked(&ev->source, NULL);
+		if (lpni)
+			the_lnet.ln_dc_stats.pushes_new_peer++;
+	}
+	if (!lpni) {
+		the_lnet.ln_dc_stats.pushes_unknown++;
 		kfree(data);
 		return;
 	}

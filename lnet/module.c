@@ -46,6 +46,9 @@ static int __init lnet_init(void)
 	if (rc)
 		goto fail_acceptor;
 	lnet_debugfs_init();
+	rc = lnet_ni_addr_init();
+	if (rc)
+		goto fail_debugfs;
 	if (config_on_load) {
 		rc = lnet_configure(false, NULL);
 		if (rc)
@@ -59,6 +62,8 @@ static int __init lnet_init(void)
 fail:
 	cancel_work_sync(&lnet_config_work);
 	lnet_unconfigure(NULL);
+	lnet_ni_addr_fini();
+fail_debugfs:
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lolnd);
 	lnet_md_cleanup();
@@ -75,6 +80,7 @@ static void __exit lnet_exit(void)
 {
 	lnet_genl_exit();
 	cancel_work_sync(&lnet_config_work);
+	lnet_ni_addr_fini();
 	lnet_ping_target_cancel_updates();
 	lnet_push_target_cancel_reposts();
 	/* No module uses LNet any more, so nothing holds it. */

@@ -61,7 +61,8 @@ u32 lnet_ping_features(void)
  *
  * Entry 0 is 0@lo with the sequence number; then every NI with a nid4, in
  * configuration order (no LND makes large NIDs yet, so LARGE_ADDR is never
- * needed).  Called with ln_api_mutex held whenever NIs come or go.  On
+ * needed), then, DOWN, the former NIDs of NIs whose address changed
+ * lately (lnet/ni-addr.c).  Called with ln_api_mutex held whenever NIs come or go.  On
  * failure the published buffer and its sequence number are unchanged.
  *
  * Return: 0 or -ENOMEM.
@@ -70,6 +71,7 @@ int lnet_ping_target_update(void)
 {
 	struct lnet_processid any = { .nid = LNET_ANY_NID, .pid = LNET_PID_ANY };
 	struct lnet_handle_md old = the_lnet.ln_ping_mdh, mdh;
+	unsigned long now = jiffies;
 	struct lnet_ping_ni *nis;
 	struct lnet_ping_info *pi;
 	unsigned int n = 0, size;
@@ -80,10 +82,13 @@ int lnet_ping_target_update(void)
 	int rc;
 
 	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
-		list_for_each_entry(ni, &net->net_nis, ni_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
 			if (ni != the_lnet.ln_loni &&
 			    lnet_nid_is_nid4(&ni->ni_nid))
 				n++;
+			if (lnet_ni_former_listed(ni, now))
+				n++;
+		}
 	if (lnet_test_fail_ping_update) {
 		lnet_test_fail_ping_update--;
 		return -ENOMEM;
@@ -105,6 +110,13 @@ int lnet_ping_target_update(void)
 			nis[n].nid = ni->ni_nid;
 			nis[n++].up = lnet_ni_status_up(ni);
 		}
+	/* Moved NIs' former NIDs, DOWN, after all ours (lnet/ni-addr.c). */
+	list_for_each_entry(net, &the_lnet.ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (lnet_ni_former_listed(ni, now)) {
+				nis[n].nid = ni->ni_former_nid;
+				nis[n++].up = false;
+			}
 	/* The number counts only buffers that were published. */
 	lnet_ping_buf_build(pi, lnet_ping_features(), the_lnet.ln_ping_seq + 1,
 			    nis, n);

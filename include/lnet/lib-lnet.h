@@ -185,6 +185,41 @@ int lnet_ni_start(u32 net_id, const char *ifname,
 void lnet_ni_stop(struct lnet_ni *ni);
 void lnet_stop_all_nis(void);
 
+/* ni-addr.c: NIDs that follow their interface's address. */
+enum lnet_ni_addr_action {
+	LNET_NI_ADDR_KEEP,	/* its NID is its interface's address */
+	LNET_NI_ADDR_MOVE,	/* a new address: the NI takes its NID */
+	LNET_NI_ADDR_LOST,	/* no address any more: the NI is down */
+	LNET_NI_ADDR_BACK,	/* its own address is back: up again */
+};
+
+/* Seconds a moved NI's former NID stays in our ping buffer, DOWN. */
+#define LNET_NI_FORMER_NID_SECS	300
+
+enum lnet_ni_addr_action lnet_ni_addr_decide(const struct lnet_nid *nid,
+					     bool lost, bool have_dev,
+					     __be32 addr,
+					     struct lnet_nid *new_nid);
+bool lnet_ni_former_listed(const struct lnet_ni *ni, unsigned long now);
+
+/**
+ * struct lnet_ni_addr_stats - NIs that followed their address (debugfs
+ *	lnet/ni_addr); under ln_api_mutex
+ * @moves: NIs moved to the NID of their interface's new address
+ * @lost: times an NI's interface was left without an address (it is
+ *	down until one returns)
+ * @failed: NIs that could not start on their new address (they are gone)
+ */
+struct lnet_ni_addr_stats {
+	u32	moves;
+	u32	lost;
+	u32	failed;
+};
+
+extern struct lnet_ni_addr_stats lnet_ni_addr_stats;
+int lnet_ni_addr_init(void);
+void lnet_ni_addr_fini(void);
+
 /* startup.c: LNet's start and stop. */
 int lnet_ref_running(void);	/* released by lnet_ni_fini() */
 

@@ -206,6 +206,12 @@ struct lnet_net {
  * @ni_rtr_down: routing, its net had no ping for alive_router_check_interval
  *	+ router_ping_timeout: reported down until it is pinged (routing
  *	spec 6.7, lnet/router-checker.c)
+ * @ni_former_nid: the NID it had before its address changed (lnet/ni-addr.c),
+ *	listed DOWN in our ping buffer until @ni_former_until, so that peers
+ *	keep it as a NID of ours and send to the new one; ANY when none
+ * @ni_former_until: jiffies
+ * @ni_addr_lost: its interface has no IPv4 address: reported down (fatal)
+ *	by lnet/ni-addr.c until one returns
  */
 struct lnet_ni {
 	struct list_head	ni_list;
@@ -231,6 +237,9 @@ struct lnet_ni {
 	bool			ni_recovery_pending;
 	bool			ni_health_down;
 	bool			ni_rtr_down;
+	struct lnet_nid		ni_former_nid;
+	unsigned long		ni_former_until;
+	bool			ni_addr_lost;
 };
 
 /**
@@ -387,7 +396,10 @@ struct lnet_peer_dc_op {
  * @discovered: discoveries that ended well
  * @failed: discoveries that failed (their held messages with them)
  * @pushes: pushes received (each ACKed by LNet)
- * @pushes_unknown: of those, from a NID that is no peer's: dropped
+ * @pushes_unknown: of those, from a NID that is no peer's, on a net we
+ *	have no NI on: dropped
+ * @pushes_new_peer: of those, from a NID on one of our nets that was no
+ *	peer's: its peer was made (a node whose NID changed)
  * @pushes_bad: of those, not a valid multi-rail ping buffer: dropped
  * @pushes_replaced: of those, replaced by a newer one before merged
  * @pushes_nomem: of those, dropped: no memory to copy it out
@@ -397,6 +409,7 @@ struct lnet_dc_stats {
 	u32	failed;
 	u32	pushes;
 	u32	pushes_unknown;
+	u32	pushes_new_peer;
 	u32	pushes_bad;
 	u32	pushes_replaced;
 	u32	pushes_nomem;

@@ -59,7 +59,11 @@ our modules loaded:
 - sock_linkdown: a link goes down mid-transfer, at either end: every
   operation ends with an error (none hangs), and traffic resumes once
   the link is back.  A job of its own until 2026-11-29: its boot and
-  kmemleak scan cost ~29 s on debug.
+  kmemleak scan cost ~29 s on debug;
+- sock_addr_follow: a's address changes mid-traffic (a DHCP renew): its
+  NI takes the new NID without a restart, b learns it by push and its
+  PUTs to a's old NID reach the new one, every byte checked; the old
+  address comes back (deleted first: the NI down for a moment).
 """
 
 import vm
@@ -69,14 +73,14 @@ SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
              "sock_health.sh", "lst.sh", "nidmap.sh", "nidmap_auth.sh",
              "demo.sh",
-             "tracepoints.sh", "sock_linkdown.sh"]
+             "tracepoints.sh", "sock_linkdown.sh", "sock_addr_follow.sh"]
 
 TESTS = [
     VmTest("sock_pair", nodes=[vm.Node("a", script=SCENARIOS,
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=685, debug_timeout=2080,
+           flavours=("distro", "debug"), timeout=715, debug_timeout=2160,
            # The hostile peer's attacks, the peer table's and nidmap's
            # bookkeeping and the tracepoints' events are logic whose
            # judge is the debug kernel's catchers: on Debian's kernel they
