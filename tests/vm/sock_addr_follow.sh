@@ -42,11 +42,11 @@ af_diag() {
 eval "sock_$(declare -f diag)"
 diag() { af_diag; }
 
-# sock_timeout 5 and transaction_timeout 10: b's connections to the old
+# sock_timeout and transaction_timeout 5: b's connections to the old
 # address end soon after it goes, and a PUT whose ACK went with them is
 # given up on (what never left is resent by health to the new NID).
 sock_load sock_timeout=5
-echo 10 > /sys/module/lnet/parameters/lnet_transaction_timeout
+echo 5 > /sys/module/lnet/parameters/lnet_transaction_timeout
 echo serve > "$RUN" || fail "serve"
 barrier up
 if [ "$LNET_NODE" = a ]; then
