@@ -24,6 +24,7 @@
 
 #include <kunit/visibility.h>
 
+#include <lnet/ip2nets.h>
 #include <lnet/lib-lnet.h>
 #include <lnet/route.h>
 #include <lnet/router.h>
@@ -69,15 +70,18 @@ struct lnet_net_spec {
 
 #define LNET_NETWORKS_MAX	32
 
-/* Interface names as the kernel accepts them (dev_valid_name()). */
+/*
+ * Interface names as the kernel accepts them (dev_valid_name()), or an
+ * alias label ("eth0:1", as stock and ip2nets= give them).
+ */
 static bool lnet_ifname_valid(const char *s, size_t len)
 {
 	size_t i;
 
-	if (!len || len >= IFNAMSIZ)
+	if (!len || len >= IFNAMSIZ || s[0] == ':' || s[len - 1] == ':')
 		return false;
 	for (i = 0; i < len; i++)
-		if (s[i] == '/' || s[i] == ':' || isspace(s[i]) ||
+		if (s[i] == '/' || isspace(s[i]) ||
 		    s[i] == '(' || s[i] == ')' || s[i] == ',' || !isprint(s[i]))
 			return false;
 	return true;
@@ -279,13 +283,23 @@ int lnet_configure(bool all, struct netlink_ext_ack *extack)
 		started = !rc;
 	}
 	if (!rc && all) {
-		/* as stock: "tcp" on the first interface up without networks= */
-		rc = lnet_start_networks(*networks ? networks :
-					 LNET_NETWORKS_DEFAULT, extack);
+		char *ip2 = NULL;
+
+		/*
+		 * ip2nets= when networks= is empty; as stock, "tcp" on the
+		 * first interface up without either
+		 */
+		rc = lnet_ip2nets_networks(networks, &ip2, extack);
 		if (!rc)
+			rc = lnet_start_networks(ip2 ?: (*networks ? networks :
+						 LNET_NETWORKS_DEFAULT), extack);
+		kfree(ip2);
+		if (!rc) {
 			rc = lnet_routes_param_start(&router);	/* routes= */
-		if (rc == -EINVAL)
-			NL_SET_ERR_MSG(extack, "bad routes= module parameter (see the console)");
+			if (rc == -EINVAL)
+				NL_SET_ERR_MSG(extack,
+					       "bad routes= module parameter (see the console)");
+		}
 		if (!rc)
 			rc = lnet_routing_start(router);	/* forwarding= */
 		if (!rc)
@@ -354,11 +368,19 @@ static int lnet_startup_for_user_locked(void)
 {
 	const char *nets = *networks ? networks : LNET_NETWORKS_DEFAULT;
 	bool router = false;
+	char *ip2;
 	int rc;
 
-	rc = lnet_startup_locked(NULL);
+	rc = lnet_ip2nets_networks(networks, &ip2, NULL);	/* ip2nets= */
 	if (rc)
 		return rc;
+	if (ip2)
+		nets = ip2;
+	rc = lnet_startup_locked(NULL);
+	if (rc) {
+		kfree(ip2);
+		return rc;
+	}
 	/*
 	 * The user holds LNet while its NIs start: loading an LND drops
 	 * ln_api_mutex, and an "lnet unconfigure" meanwhile must not stop
@@ -382,6 +404,7 @@ static int lnet_startup_for_user_locked(void)
 		pr_info("LNet: started with networks=\"%s\" by an in-kernel user\n",
 			nets);
 	}
+	kfree(ip2);
 	return rc;
 }
 

@@ -3,7 +3,8 @@
 after another in one boot per kernel flavour (guest-init.sh), each
 reported on its own and each starting with none of our modules loaded:
 
-- module_load: load/unload the modules 20 times (10 on debug);
+- module_load: load/unload the modules 20 times (10 on debug), then
+  the ip2nets= parameter (one match, two refusals);
 - lo_traffic: ping 0@lo and PUT/GET of 0 B .. 1 MiB, data verified;
 - lnetctl: lnetctl and the "lnet" generic netlink family: configure, net
   show, ping 0@lo, stats, global parameters, export/import round trip,
@@ -33,5 +34,5 @@ SCENARIOS = ["module_load.sh", "lo_traffic.sh", "lnetctl.sh", "udsp.sh",
 
 TESTS = [
     VmTest("one_node", nodes=[vm.Node("n", script=SCENARIOS, rxe="eth0")],
-           flavours=("distro", "debug"), timeout=422, debug_timeout=1110),
+           flavours=("distro", "debug"), timeout=434, debug_timeout=1138),
 ]
