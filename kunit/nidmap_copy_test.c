@@ -115,7 +115,7 @@ static void sync_copy(struct kunit *test, struct nidmap_table *t,
 	do {
 		room = NIDMAP_ROOM_MIN + rnd(r, 1024);
 		make_fetch(test, c, ++pages, room, rbuf, &req);
-		len = nidmap_pub_answer(t, &req, &from, out,
+		len = nidmap_pub_answer(t, &req, &from, false, out,
 					NIDMAP_ROOM_MIN + 1024);
 		KUNIT_ASSERT_GT(test, len, 0);
 		KUNIT_ASSERT_LE(test, len, room);
@@ -270,7 +270,8 @@ static void answer(struct kunit *test, struct nidmap_table *t, u8 *buf,
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(buf, len, &req), 0);
-	n = nidmap_pub_answer(t, &req, from, out, NIDMAP_STATUS_ROOM);
+	n = nidmap_pub_answer(t, &req, from, false, out,
+			      NIDMAP_STATUS_ROOM);
 	KUNIT_ASSERT_GT(test, n, 0);
 	KUNIT_ASSERT_EQ(test, nidmap_msg_decode(out, n, rep), 0);
 	KUNIT_ASSERT_EQ(test, rep->hdr.type, NIDMAP_STATUS);

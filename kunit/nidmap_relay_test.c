@@ -387,7 +387,7 @@ static int sim_fetch(struct sim *s, u32 i, struct nidmap_msg *rep)
 	KUNIT_ASSERT_EQ(test, nidmap_enc_init(&enc, s->buf, 128, &h), 0);
 	KUNIT_ASSERT_EQ(test, nidmap_enc_fetch(&enc, NIDMAP_FETCH_ROOM), 0);
 	sim_xfer(s, s->buf, nidmap_enc_finish(&enc, 0), &req, true);
-	len = nidmap_pub_answer(s->table, &req, &sim_pub_nid, s->out,
+	len = nidmap_pub_answer(s->table, &req, &sim_pub_nid, false, s->out,
 				NIDMAP_FETCH_ROOM);
 	s->pub_msgs += 2;
 	s->fetches++;

@@ -494,7 +494,7 @@ static void table_apply_all_or_none(struct kunit *test)
 	simple_rec(2, 0, &recs[6]);		/* removed: 3 tombstones */
 	simple_rec(4, 204, &recs[7]);		/* other's: refused */
 	b = (struct batch){ .recs = recs, .n = 8 };
-	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner, 0,
 						 &index), -EPERM);
 	KUNIT_EXPECT_EQ(test, index, 7U);
 	snapshot(test, t, s1);
@@ -505,7 +505,7 @@ static void table_apply_all_or_none(struct kunit *test)
 	/* No such target at the end: the same. */
 	simple_rec(6, 0, &recs[7]);
 	b = (struct batch){ .recs = recs, .n = 8 };
-	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner, 0,
 						 &index), -ENOENT);
 	KUNIT_EXPECT_EQ(test, index, 7U);
 	snapshot(test, t, s1);
@@ -515,7 +515,7 @@ static void table_apply_all_or_none(struct kunit *test)
 	for (i = 0; i < 5; i++)
 		simple_rec(8 + i, 108 + i, &recs[i]);
 	b = (struct batch){ .recs = recs, .n = 5 };
-	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner, 0,
 						 &index), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, index, 4U);
 	snapshot(test, t, s1);
@@ -525,7 +525,7 @@ static void table_apply_all_or_none(struct kunit *test)
 	simple_rec(1, 0, &recs[0]);
 	simple_rec(2, 0, &recs[1]);
 	b = (struct batch){ .recs = recs, .n = 2 };
-	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner, 0,
 						 &index), 0);
 	KUNIT_EXPECT_EQ(test, index, 2U);
 	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 10ULL);
@@ -536,7 +536,7 @@ static void table_apply_all_or_none(struct kunit *test)
 	simple_rec(5, 205, &recs[1]);
 	simple_rec(0, 200, &recs[2]);
 	b = (struct batch){ .recs = recs, .n = 3 };
-	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner,
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &owner, 0,
 						 &index), 0);
 	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 13ULL);
 	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[1].name, &got), 0);
@@ -549,6 +549,113 @@ static void table_apply_all_or_none(struct kunit *test)
 		KUNIT_EXPECT_NE(test, s1->r[i].version, 11ULL);
 	KUNIT_EXPECT_EQ(test, s1->nlive, 3U);	/* 0, 4, 5 */
 	nidmap_table_destroy(t);
+}
+
+/*
+ * A registrant whose address moved (Documentation/nidmap.rst,
+ * "Ownership"): from its new NID it may change its target only when the
+ * REGISTER was authenticated and carries the incarnation the target was
+ * registered with; an unauthenticated one (incarnation 0), another
+ * incarnation (another node, or the owner restarted) may not; the new
+ * NID owns the target after, with the same incarnation.
+ */
+static void table_owner_moved(struct kunit *test)
+{
+	struct nidmap_limits lim = { .max_entries = 4, .max_tombstones = 4 };
+	struct nidmap_rec *recs = kunit_kcalloc(test, 2, sizeof(*recs),
+						GFP_KERNEL);
+	struct lnet_nid old_nid, new_nid, newer_nid;
+	const u64 inc = 0x1234567890abcdefULL;
+	struct nidmap_table *t;
+	struct nidmap_rec got;
+	struct batch b;
+	u32 index;
+
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	t = nidmap_table_create(&lim, 3);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	mk_nid(50, &old_nid);
+	mk_nid(51, &new_nid);
+	mk_nid(52, &newer_nid);
+	simple_rec(0, 50, &recs[0]);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_ASSERT_EQ(test, nidmap_table_apply(t, next_rec, &b, &old_nid, inc,
+						 &index), 0);
+
+	simple_rec(0, 51, &recs[0]);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &new_nid, 0,
+						 &index), -EPERM);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &new_nid,
+						 inc + 1, &index), -EPERM);
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 1ULL);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &new_nid, inc,
+						 &index), 0);
+	KUNIT_EXPECT_EQ(test, nidmap_table_version(t), 2ULL);
+	KUNIT_ASSERT_EQ(test, nidmap_table_lookup(t, recs[0].name, &got), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&got.nids[0], &new_nid));
+
+	/* Owned by the new NID now: its old NID, unauthenticated, may not. */
+	simple_rec(0, 50, &recs[0]);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &old_nid, 0,
+						 &index), -EPERM);
+	/* It moves again, and then removes its target. */
+	simple_rec(0, 52, &recs[0]);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &newer_nid,
+						 inc, &index), 0);
+	simple_rec(0, 0, &recs[0]);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &new_nid, 0,
+						 &index), -EPERM);
+	b = (struct batch){ .recs = recs, .n = 1 };
+	KUNIT_EXPECT_EQ(test, nidmap_table_apply(t, next_rec, &b, &newer_nid, 0,
+						 &index), 0);
+	KUNIT_EXPECT_EQ(test, nidmap_table_lookup(t, recs[0].name, &got),
+			-ENOENT);
+	nidmap_table_destroy(t);
+}
+
+/*
+ * A registration follows a NID that moved (renew.c): the new NID takes
+ * the old one's place in failover order; one already listed is not
+ * listed twice (the old one goes); a record without the old NID, or
+ * whose only NID it is and the new one is listed, is left alone.
+ */
+static void table_rec_move_nid(struct kunit *test)
+{
+	struct nidmap_rec rec = { .name = "lustre-OST0001", .nnids = 3 };
+	struct lnet_nid a, b, c, d;
+
+	mk_nid(1, &a);
+	mk_nid(2, &b);
+	mk_nid(3, &c);
+	mk_nid(4, &d);
+	rec.nids[0] = a;
+	rec.nids[1] = b;
+	rec.nids[2] = c;
+	KUNIT_EXPECT_FALSE(test, nidmap_rec_move_nid(&rec, &d, &a));
+	KUNIT_EXPECT_EQ(test, rec.nnids, 3);
+	KUNIT_EXPECT_TRUE(test, nidmap_rec_move_nid(&rec, &b, &d));
+	KUNIT_EXPECT_EQ(test, rec.nnids, 3);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&rec.nids[0], &a));
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&rec.nids[1], &d));
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&rec.nids[2], &c));
+	KUNIT_EXPECT_EQ(test, nidmap_rec_check(&rec, true), 0);
+	/* a moves to c, already listed: a goes, c stays where it was. */
+	KUNIT_EXPECT_TRUE(test, nidmap_rec_move_nid(&rec, &a, &c));
+	KUNIT_EXPECT_EQ(test, rec.nnids, 2);
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&rec.nids[0], &d));
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&rec.nids[1], &c));
+	KUNIT_EXPECT_EQ(test, nidmap_rec_check(&rec, true), 0);
+	rec.nnids = 1;
+	KUNIT_EXPECT_TRUE(test, nidmap_rec_move_nid(&rec, &d, &b));
+	KUNIT_EXPECT_TRUE(test, lnet_nid_equal(&rec.nids[0], &b));
+	KUNIT_EXPECT_FALSE(test, nidmap_rec_move_nid(&rec, &b, &b));
+	KUNIT_EXPECT_EQ(test, rec.nnids, 1);
 }
 
 static u64 fake_now;
@@ -629,6 +736,8 @@ static struct kunit_case nidmap_table_cases[] = {
 	KUNIT_CASE(table_model_random),
 	KUNIT_CASE(table_failover_order),
 	KUNIT_CASE(table_apply_all_or_none),
+	KUNIT_CASE(table_owner_moved),
+	KUNIT_CASE(table_rec_move_nid),
 	KUNIT_CASE(table_tomb_age),
 	{}
 };

@@ -6,9 +6,10 @@
  * holds LNet (lnet_ni_init()) while it runs.
  *
  * Unload: the family first (no command starts a role after), then the
- * roles stop (each waits for its handlers, requests and sends), then the
- * transport waits for whatever is still in flight, then the keys and the
- * senders' windows go (trust.c).
+ * registrations stop following the NIDs (renew.c), then the roles stop
+ * (each waits for its handlers, requests and sends), then the transport
+ * waits for whatever is still in flight, then the keys and the senders'
+ * windows go (trust.c).
  */
 #include <linux/module.h>
 
@@ -26,8 +27,15 @@ static int __init nidmap_init(void)
 		nidmap_trust_fini();
 		return rc;
 	}
+	rc = nidmap_renew_init();
+	if (rc) {
+		nidmap_transport_fini();
+		nidmap_trust_fini();
+		return rc;
+	}
 	rc = nidmap_netlink_init();
 	if (rc) {
+		nidmap_renew_fini();
 		nidmap_transport_fini();
 		nidmap_trust_fini();
 		return rc;
@@ -40,6 +48,7 @@ static void __exit nidmap_exit(void)
 {
 	nidmap_debugfs_fini();
 	nidmap_netlink_fini();
+	nidmap_renew_fini();
 	mutex_lock(&nidmap_cfg_lock);
 	nidmap_sub_stop();
 	nidmap_pub_stop();

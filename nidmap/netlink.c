@@ -442,6 +442,8 @@ static int nidmap_genl_register(struct sk_buff *skb, struct genl_info *info)
 	names = kmalloc_array(NIDMAP_REGISTER_MAX, sizeof(*names), GFP_KERNEL);
 	n = recs && names ? nidmap_genl_recs(info, recs, names) : -ENOMEM;
 	rc = n < 0 ? n : nidmap_register(&pub, recs, n, &st, &version, &index);
+	if (!rc && st == NIDMAP_ST_OK)
+		nidmap_renew_note(&pub, recs, n);	/* to follow our NIDs */
 	kvfree(recs);
 	if (rc == -ETIMEDOUT || rc == -EIO)
 		NL_SET_ERR_MSG(info->extack, "no answer from the publisher");

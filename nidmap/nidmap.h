@@ -180,6 +180,8 @@ struct nidmap_enc {
 int nidmap_name_check(const char *name, size_t size);
 int nidmap_nid_check(const struct lnet_nid *nid);
 int nidmap_rec_check(const struct nidmap_rec *rec, bool reg);
+bool nidmap_rec_move_nid(struct nidmap_rec *rec, const struct lnet_nid *old_nid,
+			 const struct lnet_nid *new_nid);
 size_t nidmap_rec_size(const struct nidmap_rec *rec);
 
 int nidmap_msg_decode(const void *buf, size_t len, struct nidmap_msg *msg);
@@ -252,7 +254,7 @@ int nidmap_table_set(struct nidmap_table *t, const struct nidmap_rec *rec,
 int nidmap_table_delete(struct nidmap_table *t, const char *name,
 			const struct lnet_nid *by, u64 *version);
 int nidmap_table_apply(struct nidmap_table *t, nidmap_next_t next, void *arg,
-		       const struct lnet_nid *by, u32 *index);
+		       const struct lnet_nid *by, u64 by_inc, u32 *index);
 int nidmap_table_lookup(struct nidmap_table *t, const char *name,
 			struct nidmap_rec *rec);
 int nidmap_table_extract(struct nidmap_table *t, u64 since, u64 resync,

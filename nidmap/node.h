@@ -297,7 +297,8 @@ void nidmap_routes_fini(struct nidmap_routes *rs);
 struct nidmap_pub;
 
 int nidmap_pub_answer(struct nidmap_table *t, const struct nidmap_msg *req,
-		      const struct lnet_nid *from, void *buf, size_t size);
+		      const struct lnet_nid *from, bool authed, void *buf,
+		      size_t size);
 /**
  * struct nidmap_pub_cfg - a publisher's run-time tunables
  * @max_subs: subscribers kept (beyond: NOSPC)
@@ -361,6 +362,7 @@ int nidmap_sub_start(const struct lnet_nid *publisher, bool relay,
 void nidmap_sub_routes_info(bool *on, struct nidmap_routes_ctr *ctr);
 int nidmap_sub_relay_set(bool *relay, struct lnet_nid *set);
 void nidmap_sub_stop(void);
+void nidmap_sub_moved(void);
 struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
 				    bool *subscribed);
 void nidmap_sub_refresh(unsigned long timeout);
@@ -376,6 +378,13 @@ int nidmap_register_encode(const struct nidmap_rec *recs, unsigned int n,
 int nidmap_register(const struct lnet_nid *publisher,
 		    const struct nidmap_rec *recs, unsigned int n,
 		    u16 *status, u64 *version, u32 *index);
+
+/* --- renew.c --- */
+
+void nidmap_renew_note(const struct lnet_nid *pub,
+		       const struct nidmap_rec *recs, unsigned int n);
+int nidmap_renew_init(void);
+void nidmap_renew_fini(void);
 
 /* --- debugfs.c --- */
 

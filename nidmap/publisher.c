@@ -173,15 +173,16 @@ static bool nidmap_next_rec(void *arg, struct nidmap_rec *rec)
 
 static int nidmap_answer_register(struct nidmap_table *t,
 				  const struct nidmap_msg *req,
-				  const struct lnet_nid *from, void *buf,
-				  size_t size)
+				  const struct lnet_nid *from, bool authed,
+				  void *buf, size_t size)
 {
 	struct nidmap_iter it;
 	u32 index;
 	int rc;
 
 	nidmap_iter_init(&it, req);
-	rc = nidmap_table_apply(t, nidmap_next_rec, &it, from, &index);
+	rc = nidmap_table_apply(t, nidmap_next_rec, &it, from,
+				authed ? req->hdr.incarnation : 0, &index);
 	if (rc)
 		nidmap_count(NIDMAP_A_CTR_REFUSED);
 	return nidmap_answer_status(&req->hdr, nidmap_table_epoch(t),
@@ -194,6 +195,8 @@ static int nidmap_answer_register(struct nidmap_table *t,
  * @t: the table
  * @req: a FETCH, REGISTER or SUBSCRIBE, decoded by nidmap_msg_decode()
  * @from: the requester's NID (REGISTER's owner check)
+ * @authed: @req's AUTH trailer was verified, so its incarnation is its
+ *	sender's (REGISTER's owner check: a registrant that moved)
  * @buf: where the answer is encoded
  * @size: its size (a FETCH_REPLY takes at most the request's room)
  *
@@ -209,13 +212,15 @@ static int nidmap_answer_register(struct nidmap_table *t,
  * Return: the answer's length, or -errno (-EOPNOTSUPP not a request).
  */
 int nidmap_pub_answer(struct nidmap_table *t, const struct nidmap_msg *req,
-		      const struct lnet_nid *from, void *buf, size_t size)
+		      const struct lnet_nid *from, bool authed, void *buf,
+		      size_t size)
 {
 	switch (req->hdr.type) {
 	case NIDMAP_FETCH:
 		return nidmap_answer_fetch(t, req, buf, size);
 	case NIDMAP_REGISTER:
-		return nidmap_answer_register(t, req, from, buf, size);
+		return nidmap_answer_register(t, req, from, authed, buf,
+					      size);
 	case NIDMAP_SUBSCRIBE:
 		return nidmap_answer_status(&req->hdr, nidmap_table_epoch(t),
 					    nidmap_table_version(t), 0,
@@ -631,6 +636,7 @@ void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
 	struct nidmap_msg msg;
 	size_t size = NIDMAP_STATUS_ROOM;
 	u16 st = NIDMAP_ST_OK;
+	bool authed;
 	u64 before;
 	void *out;
 	int rc;
@@ -677,7 +683,11 @@ void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
 					  nidmap_table_version(pub->table), 0,
 					  st, out, size);
 	} else {
-		rc = nidmap_pub_answer(pub->table, &msg, &from->nid, out, size);
+		/* Verified: trust took it while holding a key (trust.c). */
+		authed = !trust && nidmap_holds_key() &&
+			 msg.hdr.flags & NIDMAP_F_AUTH;
+		rc = nidmap_pub_answer(pub->table, &msg, &from->nid, authed,
+				       out, size);
 		if (msg.hdr.type == NIDMAP_FETCH)
 			nidmap_count(NIDMAP_A_CTR_FETCHES);
 		else if (msg.hdr.type == NIDMAP_REGISTER)

@@ -628,6 +628,33 @@ struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
 }
 
 /**
+ * nidmap_sub_moved() - subscribe again: one of this node's NIDs moved
+ *
+ * The publisher knows a subscriber by the NID its SUBSCRIBE came from
+ * and sends its notices there; after a move they would go nowhere.  So
+ * subscribe again, from where this node is now (a SUBSCRIBE is
+ * idempotent; the publisher drops the old NID when notices to it fail),
+ * and fetch what changed meanwhile.  Nothing on a node that does not
+ * subscribe.
+ *
+ * Context: process context, not on nidmap_wq (takes nidmap_cfg_lock).
+ */
+void nidmap_sub_moved(void)
+{
+	struct nidmap_sub *sub;
+
+	mutex_lock(&nidmap_cfg_lock);
+	sub = nidmap_sub;
+	if (sub) {
+		mutex_lock(&sub->lock);
+		sub->subscribed = false;
+		nidmap_sub_next_locked(sub);
+		mutex_unlock(&sub->lock);
+	}
+	mutex_unlock(&nidmap_cfg_lock);
+}
+
+/**
  * nidmap_sub_refresh() - fetch now and wait for the copy to be current
  * @timeout: the most to wait, in jiffies
  *

@@ -34,6 +34,8 @@
  * @version: the version of the last change
  * @stamp: a tombstone's deletion time (the table's clock, seconds)
  * @owner: the NID that registered it (ANY: set locally)
+ * @owner_inc: its registrant's incarnation, when the registration was
+ *	authenticated (0: not, or set locally)
  * @flags: NIDMAP_R_* (DELETED for a tombstone)
  * @nnids: NIDs
  * @nnets: routed nets
@@ -48,6 +50,7 @@ struct nidmap_entry {
 	u64			version;
 	u64			stamp;
 	struct lnet_nid		owner;
+	u64			owner_inc;
 	u16			flags;
 	u8			nnids;
 	u8			nnets;
@@ -182,15 +185,20 @@ static void nidmap_entry_to_rec(const struct nidmap_entry *e,
 	memcpy(rec->nets, e->nets, e->nnets * sizeof(e->nets[0]));
 }
 
-/* May @by change @e?  Its owner, one of its NIDs (a failover partner). */
+/*
+ * May @by change @e?  Its owner, one of its NIDs (a failover partner),
+ * or, authenticated (@inc not 0), the owner's own incarnation from a new
+ * NID: a registrant whose address moved (Documentation/nidmap.rst,
+ * "Ownership").
+ */
 static bool nidmap_may_change(const struct nidmap_entry *e,
-			      const struct lnet_nid *by)
+			      const struct lnet_nid *by, u64 inc)
 {
 	unsigned int i;
 
 	if (!by || e->flags & NIDMAP_R_DELETED || lnet_nid_is_any(&e->owner))
 		return true;
-	if (lnet_nid_equal(by, &e->owner))
+	if (lnet_nid_equal(by, &e->owner) || (inc && inc == e->owner_inc))
 		return true;
 	for (i = 0; i < e->nnids; i++)
 		if (lnet_nid_equal(by, &e->nids[i]))
@@ -372,8 +380,8 @@ static void nidmap_purge(struct nidmap_table *t)
 /* nidmap_table_set()'s change, the table locked; @b: in a batch, or NULL. */
 static int nidmap_set_locked(struct nidmap_table *t,
 			     const struct nidmap_rec *rec,
-			     const struct lnet_nid *by, u64 *version,
-			     struct nidmap_batch *b)
+			     const struct lnet_nid *by, u64 inc,
+			     u64 *version, struct nidmap_batch *b)
 {
 	struct nidmap_entry *old, *new;
 	int rc;
@@ -384,7 +392,7 @@ static int nidmap_set_locked(struct nidmap_table *t,
 	if (rec->flags & NIDMAP_R_DELETED)
 		return -EPROTO;
 	old = nidmap_find(t, rec->name);
-	if (old && !nidmap_may_change(old, by))
+	if (old && !nidmap_may_change(old, by, inc))
 		return -EPERM;
 	if (old && !(old->flags & NIDMAP_R_DELETED) &&
 	    old->flags == rec->flags && old->nnids == rec->nnids &&
@@ -402,6 +410,7 @@ static int nidmap_set_locked(struct nidmap_table *t,
 		return -ENOMEM;
 	strscpy(new->name, rec->name, sizeof(new->name));
 	new->owner = by ? *by : LNET_ANY_NID;
+	new->owner_inc = by ? inc : 0;
 	new->flags = rec->flags;
 	new->nnids = rec->nnids;
 	new->nnets = rec->nnets;
@@ -417,8 +426,8 @@ static int nidmap_set_locked(struct nidmap_table *t,
 
 /* nidmap_table_delete()'s change, the table locked; @b as above. */
 static int nidmap_delete_locked(struct nidmap_table *t, const char *name,
-				const struct lnet_nid *by, u64 *version,
-				struct nidmap_batch *b)
+				const struct lnet_nid *by, u64 inc,
+				u64 *version, struct nidmap_batch *b)
 {
 	struct nidmap_entry *old, *new;
 	int rc;
@@ -428,7 +437,7 @@ static int nidmap_delete_locked(struct nidmap_table *t, const char *name,
 	old = nidmap_find(t, name);
 	if (!old || old->flags & NIDMAP_R_DELETED)
 		return -ENOENT;
-	if (!nidmap_may_change(old, by))
+	if (!nidmap_may_change(old, by, inc))
 		return -EPERM;
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
@@ -464,7 +473,7 @@ int nidmap_table_set(struct nidmap_table *t, const struct nidmap_rec *rec,
 	int rc;
 
 	mutex_lock(&t->lock);
-	rc = nidmap_set_locked(t, rec, by, version, NULL);
+	rc = nidmap_set_locked(t, rec, by, 0, version, NULL);
 	nidmap_purge(t);
 	mutex_unlock(&t->lock);
 	return rc;
@@ -486,7 +495,7 @@ int nidmap_table_delete(struct nidmap_table *t, const char *name,
 	int rc;
 
 	mutex_lock(&t->lock);
-	rc = nidmap_delete_locked(t, name, by, version, NULL);
+	rc = nidmap_delete_locked(t, name, by, 0, version, NULL);
 	nidmap_purge(t);
 	mutex_unlock(&t->lock);
 	return rc;
@@ -500,6 +509,8 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_table_delete);
  *	NIDMAP_R_DELETED removes its target, any other adds or changes it
  * @arg: @next's argument
  * @by: as for nidmap_table_set()
+ * @by_inc: @by's incarnation if the batch was authenticated, else 0: the
+ *	owner's incarnation may change its targets from a new NID
  * @index: set to the index of the record refused, or to the number of
  *	records applied
  *
@@ -513,7 +524,7 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_table_delete);
  * nidmap_table_delete()); -E2BIG more than NIDMAP_REGISTER_MAX records.
  */
 int nidmap_table_apply(struct nidmap_table *t, nidmap_next_t next, void *arg,
-		       const struct lnet_nid *by, u32 *index)
+		       const struct lnet_nid *by, u64 by_inc, u32 *index)
 {
 	struct nidmap_batch b = { };
 	struct nidmap_rec *rec;
@@ -535,9 +546,10 @@ int nidmap_table_apply(struct nidmap_table *t, nidmap_next_t next, void *arg,
 		if (*index >= NIDMAP_REGISTER_MAX)
 			rc = -E2BIG;
 		else if (rec->flags & NIDMAP_R_DELETED)
-			rc = nidmap_delete_locked(t, rec->name, by, &v, &b);
+			rc = nidmap_delete_locked(t, rec->name, by, by_inc,
+						  &v, &b);
 		else
-			rc = nidmap_set_locked(t, rec, by, &v, &b);
+			rc = nidmap_set_locked(t, rec, by, by_inc, &v, &b);
 		if (rc)
 			break;
 	}

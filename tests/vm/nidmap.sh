@@ -6,7 +6,10 @@
 # REGISTER, the first removed, the failover order of one changed) are
 # noticed by a and fetched as deltas: a's copy equals b's table entry
 # by entry, name, version and NIDs in order, and a resynced only once.
-# b may not take a's target (PERM).  A malformed message to each side's endpoint is
+# b may not take a's target (PERM).  a's address moves (a DHCP renew):
+# its registration and its subscription follow its new NID, and b's PUT
+# by name reaches a there; then the address moves back.  A malformed
+# message to each side's endpoint is
 # dropped and counted, and the copy still follows b afterwards.  Both
 # look a target up (a in its copy, b in its table); a sends to it by
 # name: its first NID is on a net a cannot reach (skipped), its second
@@ -186,6 +189,75 @@ if [ "$LNET_NODE" = b ]; then
 	ip addr del "$X3IP/24" dev eth0 || fail "ip addr del $X3IP"
 fi
 
+# A NID that moves (Documentation/nidmap.rst, "NIDs that follow the
+# address"): a's address changes as a DHCP renew changes it (the old one
+# deleted, a new one added); LNet moves a's NI to the new NID and a's
+# registration of fs-OST0000 follows: an authenticated REGISTER from the
+# new NID, taken by the incarnation rule (version 8).  b's table and a's
+# copy (a subscribed again from its new NID) list the new NID first, and
+# b's PUT by name to fs-OST0000 lands in a's sink at the new address,
+# checked there.  Then the address moves back: version 9, a's NID again.
+AIP=${A%@tcp}
+NEWIP=${AIP%.*}.$((${AIP##*.} + 100))
+NEW=$NEWIP@tcp
+
+# a_moves FROM TO: a's eth0 address FROM -> TO; a's NI follows within
+# $LIMIT s, then its registration (renewed: N, the counter after).
+a_moves() {
+	local i pfx t2=${EPOCHREALTIME/./}
+	pfx=$(ip -4 -o addr show dev eth0 |
+		awk -v ip="$1" '{ split($4, p, "/") } p[1] == ip { print p[2] }')
+	[ -n "$pfx" ] || fail "eth0 has no $1: $(ip -4 -o addr show dev eth0)"
+	ip addr del "$1/$pfx" dev eth0 || fail "ip addr del $1"
+	ip addr add "$2/$pfx" dev eth0 || fail "ip addr add $2"
+	for ((i = 0; i < LIMIT * 5; i++)); do
+		"$LNETCTL" net show --net tcp | grep -q "nid: $2@tcp$" && break
+		nap 0.2
+	done
+	"$LNETCTL" net show --net tcp | grep -q "nid: $2@tcp$" ||
+		fail "a's NI did not move to $2@tcp: $("$LNETCTL" net show --net tcp)"
+	for ((i = 0; i < LIMIT * 5; i++)); do
+		[ "$(nm_field renewed)" = "$3" ] && break
+		nap 0.2
+	done
+	[ "$(nm_field renewed)" = "$3" ] || fail "renewed: $(nm_field renewed), want $3"
+	log "a moved to $2: NI and registration in $(((${EPOCHREALTIME/./} - t2) / 1000)) ms"
+}
+
+if [ "$LNET_NODE" = a ]; then
+	echo on > "$NMDBG/sink" || fail "sink on (a)"
+	a_moves "$AIP" "$NEWIP" 1
+	until_lookup_nids() {
+		local i
+		for ((i = 0; i < LIMIT * 5; i++)); do
+			[ "$(nm_table --copy | grep "^$1 ")" = "$1 $2 $3" ] && return 0
+			nap 0.2
+		done
+		fail "copy: $(nm_table --copy | grep "^$1 "), want $1 $2 $3"
+	}
+	until_lookup_nids fs-OST0000 8 "$NEW,$X1"
+	[ "$(nm_field renew_refused)" = 0 ] || fail "renew_refused: $(nm_field renew_refused)"
+fi
+barrier nm_moved
+if [ "$LNET_NODE" = b ]; then
+	[ "$(nm_table | grep '^fs-OST0000 ')" = "fs-OST0000 8 $NEW,$X1" ] ||
+		fail "table after a moved: $(nm_table)"
+	echo "fs-OST0000 3000 78" > "$NMDBG/send" ||
+		fail "send by name to a at $NEW: $(cat "$NMDBG/send")"
+	got=$(cat "$NMDBG/send")
+	[ "$got" = "rc=0 nid=$NEW version=8 resolves=1 skipped=0 failed=0" ] ||
+		fail "send by name to a at $NEW: $got"
+fi
+barrier nm_moved_sent
+if [ "$LNET_NODE" = a ]; then
+	[ "$(cat "$NMDBG/sink")" = "puts=1 bad=0" ] ||
+		fail "a's sink: $(cat "$NMDBG/sink")"
+	echo off > "$NMDBG/sink" || fail "sink off (a)"
+	a_moves "$NEWIP" "$AIP" 2
+	until_lookup_nids fs-OST0000 9 "$A,$X1"
+fi
+barrier nm_moved_back
+
 # Keys (Documentation/nidmap.rst, "Configuration" and "Trust"): both
 # nodes hold nm_load's key 1 (the same secret), and have signed and
 # checked every message so far.  Bad input is refused with its message
@@ -235,8 +307,8 @@ until_lookup() {
 }
 
 # key_step N KEYS SIGNING ARGS...: "nidmap key ARGS" on both, which then
-# hold KEYS and sign with SIGNING; a registers fs-KEYN (version 7 + N)
-# and finds it in its copy (fs-KEY1, 2, 3: versions 8, 9, 10).
+# hold KEYS and sign with SIGNING; a registers fs-KEYN (version 9 + N)
+# and finds it in its copy (fs-KEY1, 2, 3: versions 10, 11, 12).
 key_step() {
 	local n=$1 keys=$2 signing=$3
 	shift 3
@@ -246,7 +318,7 @@ key_step() {
 	if [ "$LNET_NODE" = a ]; then
 		"$LNETCTL" nidmap register --publisher "$B" --name "fs-KEY$n" \
 			--nid "$A" || fail "register fs-KEY$n after key $*"
-		until_lookup "fs-KEY$n" $((7 + n))
+		until_lookup "fs-KEY$n" $((9 + n))
 	fi
 	log "keys: step $n (key $*) at $(((${EPOCHREALTIME/./} - t1) / 1000)) ms"
 }

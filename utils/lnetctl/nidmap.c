@@ -90,9 +90,11 @@ static const char *const ctr_names[NIDMAP_A_CTR_MAX + 1] = {
 	[NIDMAP_A_CTR_AUTH_REPLAYED]	= "auth_replayed",
 	[NIDMAP_A_CTR_AUTH_STALE]	= "auth_stale",
 	[NIDMAP_A_CTR_AUTH_NOROOM]	= "auth_noroom",
+	[NIDMAP_A_CTR_RENEWED]		= "renewed",
+	[NIDMAP_A_CTR_RENEW_REFUSED]	= "renew_refused",
 };
 
-static_assert(NIDMAP_A_CTR_MAX == NIDMAP_A_CTR_AUTH_NOROOM,
+static_assert(NIDMAP_A_CTR_MAX == NIDMAP_A_CTR_RENEW_REFUSED,
 	      "a counter without its name in ctr_names");
 
 static int nm_open(const char *what)

@@ -129,6 +129,8 @@ enum nidmap_genl_ctr {
 	NIDMAP_A_CTR_AUTH_REPLAYED,	/* refused: seen, or an old incarnation */
 	NIDMAP_A_CTR_AUTH_STALE,	/* refused: stamp outside the clocks' window */
 	NIDMAP_A_CTR_AUTH_NOROOM,	/* refused: too many senders to follow */
+	NIDMAP_A_CTR_RENEWED,		/* registrations sent again, a NID moved */
+	NIDMAP_A_CTR_RENEW_REFUSED,	/* such a renewal refused by the publisher */
 	__NIDMAP_A_CTR_MAX,
 };
 
