@@ -14,8 +14,8 @@
  * is authenticated and carries this module's incarnation, the one the
  * target was registered with (table.c, nidmap_may_change()); without a
  * key it refuses (PERM): counted, logged, not retried.  A renewal that
- * found no answer is retried with a backoff (1 s doubling to 64 s) until
- * it is taken, refused, or forgotten.
+ * found no answer, or BUSY, is retried with a backoff (1 s doubling to
+ * 64 s) until it is taken, refused, or forgotten.
  *
  * Bounded by configuration, not by the wire: at most NIDMAP_RENEW_MAX
  * records (an admin's registrations; beyond, not remembered, logged).
@@ -252,7 +252,7 @@ static void nidmap_renew_work_fn(struct work_struct *work)
 		goto retry;
 	while (nidmap_renew_next(&pub, rec, &gen)) {
 		rc = nidmap_register(&pub, rec, 1, &st, &version, &index);
-		if (rc)
+		if (rc || st == NIDMAP_ST_BUSY)
 			goto retry;
 		if (st == NIDMAP_ST_OK) {
 			nidmap_count(NIDMAP_A_CTR_RENEWED);
