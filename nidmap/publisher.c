@@ -55,10 +55,14 @@
  * once gone (UNSUB, dropped) only its notice in flight holds it, and its
  * completion frees it.  On pub->relays if it said RELAY; on pub->due or
  * pub->idle if the publisher notices it (directly, or to give it a new
- * set) and no notice of it is in flight.
+ * set) and no notice of it is in flight.  In pub->inc_hash too when its
+ * SUBSCRIBE was authenticated (@inc not 0): the same subscriber from
+ * another NID (it moved, renew.c) replaces it.
  */
 struct nidmap_subscriber {
 	struct rhash_head	node;		/* pub->hash */
+	struct rhash_head	inc_node;	/* pub->inc_hash, if @inc */
+	u64			inc;		/* its incarnation, authenticated */
 	struct list_head	relay_link;	/* pub->relays */
 	struct list_head	notice_link;	/* pub->due, pub->idle */
 	struct nidmap_pub	*pub;
@@ -83,6 +87,7 @@ struct nidmap_pub {
 	struct nidmap_ep	ep;
 	struct mutex		lock;		/* below */
 	struct rhashtable	hash;		/* subscribers, by NID */
+	struct rhashtable	inc_hash;	/* and by incarnation */
 	struct list_head	relays;		/* those that said RELAY */
 	struct list_head	due;		/* to notice now */
 	struct list_head	idle;		/* noticed directly, told */
@@ -242,6 +247,13 @@ static const struct rhashtable_params nidmap_sub_params = {
 	.automatic_shrinking	= true,
 };
 
+static const struct rhashtable_params nidmap_sub_inc_params = {
+	.key_len		= sizeof(u64),
+	.key_offset		= offsetof(struct nidmap_subscriber, inc),
+	.head_offset		= offsetof(struct nidmap_subscriber, inc_node),
+	.automatic_shrinking	= true,
+};
+
 static void nidmap_notice_kick(struct nidmap_pub *pub, unsigned long delay)
 {
 	if (!pub->stopping && pub->wq)
@@ -301,6 +313,9 @@ static void nidmap_sub_forget(struct nidmap_pub *pub,
 		s->gone = true;
 		rhashtable_remove_fast(&pub->hash, &s->node,
 				       nidmap_sub_params);
+		if (s->inc)
+			rhashtable_remove_fast(&pub->inc_hash, &s->inc_node,
+					       nidmap_sub_inc_params);
 		list_del_init(&s->notice_link);
 		if (s->relay) {
 			list_del_init(&s->relay_link);
@@ -539,13 +554,17 @@ static void nidmap_notice_work(struct work_struct *work)
 					     struct nidmap_pub, notice_work));
 }
 
-/* A SUBSCRIBE: the list changes; Return: the status to answer. */
+/*
+ * A SUBSCRIBE: the list changes; Return: the status to answer.
+ * @authed: its incarnation is its sender's (nidmap_pub_answer()).
+ */
 static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 				const struct nidmap_msg *req,
-				const struct lnet_processid *from)
+				const struct lnet_processid *from, bool authed)
 {
 	bool relay = req->hdr.flags & NIDMAP_F_RELAY;
-	struct nidmap_subscriber *s;
+	u64 inc = authed ? req->hdr.incarnation : 0;
+	struct nidmap_subscriber *s, *was;
 	u16 st = NIDMAP_ST_OK;
 
 	mutex_lock(&pub->lock);
@@ -555,6 +574,11 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 			nidmap_sub_forget(pub, s);
 		goto out;
 	}
+	/* The same subscriber at another NID: it moved; that entry goes. */
+	was = inc ? rhashtable_lookup_fast(&pub->inc_hash, &inc,
+					   nidmap_sub_inc_params) : NULL;
+	if (was && was != s)
+		nidmap_sub_forget(pub, was);
 	if (!s) {
 		s = pub->nsubs < pub->cfg.max_subs ?
 		    kzalloc(sizeof(*s), GFP_KERNEL) : NULL;
@@ -587,6 +611,16 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 		nidmap_set_assign(s, NULL, 0);
 		nidmap_sub_set_direct(pub, s, true);
 		nidmap_plan_kick(pub);
+	}
+	if (s->inc != inc) {
+		if (s->inc)
+			rhashtable_remove_fast(&pub->inc_hash, &s->inc_node,
+					       nidmap_sub_inc_params);
+		s->inc = inc;
+		/* Not hashed (no room): only its moves are not followed. */
+		if (inc && rhashtable_insert_fast(&pub->inc_hash, &s->inc_node,
+						  nidmap_sub_inc_params))
+			s->inc = 0;
 	}
 	s->relay = relay;
 	if (relay && s->nset) {
@@ -673,19 +707,19 @@ void nidmap_pub_receive(struct nidmap_pub *pub, const void *buf,
 		return;
 	}
 	before = nidmap_table_version(pub->table);
+	/* Verified: trust took it while holding a key (trust.c). */
+	authed = !rc && !trust && nidmap_holds_key() &&
+		 msg.hdr.flags & NIDMAP_F_AUTH;
 	if (rc)
 		st = nidmap_errno_to_status(rc);
 	else if (!st && msg.hdr.type == NIDMAP_SUBSCRIBE)
-		st = nidmap_pub_subscribe(pub, &msg, from);
+		st = nidmap_pub_subscribe(pub, &msg, from, authed);
 	if (st) {
 		nidmap_count(NIDMAP_A_CTR_REFUSED);
 		rc = nidmap_answer_status(&msg.hdr, nidmap_table_epoch(pub->table),
 					  nidmap_table_version(pub->table), 0,
 					  st, out, size);
 	} else {
-		/* Verified: trust took it while holding a key (trust.c). */
-		authed = !trust && nidmap_holds_key() &&
-			 msg.hdr.flags & NIDMAP_F_AUTH;
 		rc = nidmap_pub_answer(pub->table, &msg, &from->nid, authed,
 				       out, size);
 		if (msg.hdr.type == NIDMAP_FETCH)
@@ -757,6 +791,11 @@ struct nidmap_pub *nidmap_pub_create(const struct nidmap_limits *lim,
 		return ERR_PTR(rc);
 	}
 	rc = rhashtable_init(&pub->hash, &nidmap_sub_params);
+	if (!rc) {
+		rc = rhashtable_init(&pub->inc_hash, &nidmap_sub_inc_params);
+		if (rc)
+			rhashtable_destroy(&pub->hash);
+	}
 	if (rc) {
 		nidmap_table_destroy(pub->table);
 		kfree(pub);
@@ -783,6 +822,7 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_pub_create);
  */
 void nidmap_pub_destroy(struct nidmap_pub *pub)
 {
+	rhashtable_destroy(&pub->inc_hash);	/* the same objects */
 	rhashtable_free_and_destroy(&pub->hash, nidmap_sub_free, NULL);
 	nidmap_table_destroy(pub->table);
 	kfree(pub);

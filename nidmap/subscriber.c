@@ -632,9 +632,10 @@ struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
  *
  * The publisher knows a subscriber by the NID its SUBSCRIBE came from
  * and sends its notices there; after a move they would go nowhere.  So
- * subscribe again, from where this node is now (a SUBSCRIBE is
- * idempotent; the publisher drops the old NID when notices to it fail),
- * and fetch what changed meanwhile.  Nothing on a node that does not
+ * subscribe again, from where this node is now: the publisher replaces
+ * the entry of the old NID by the new one when the SUBSCRIBE is
+ * authenticated and of the same incarnation (publisher.c), else drops
+ * the old NID when notices to it fail; and fetch what changed meanwhile.  Nothing on a node that does not
  * subscribe.
  *
  * Context: process context, not on nidmap_wq (takes nidmap_cfg_lock).

@@ -257,6 +257,15 @@ if [ "$LNET_NODE" = a ]; then
 	until_lookup_nids fs-OST0000 9 "$A,$X1"
 fi
 barrier nm_moved_back
+if [ "$LNET_NODE" = b ]; then
+	# a subscribed again from each new NID: one entry, its latest.
+	for ((i = 0; i < LIMIT * 5; i++)); do
+		[ "$(nm_field subscribers)" = 1 ] && break
+		nap 0.2
+	done
+	[ "$(nm_field subscribers)" = 1 ] ||
+		fail "subscribers after a moved twice: $(nm_field subscribers)"
+fi
 
 # Keys (Documentation/nidmap.rst, "Configuration" and "Trust"): both
 # nodes hold nm_load's key 1 (the same secret), and have signed and
