@@ -635,8 +635,8 @@ struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
  * subscribe again, from where this node is now: the publisher replaces
  * the entry of the old NID by the new one when the SUBSCRIBE is
  * authenticated and of the same incarnation (publisher.c), else drops
- * the old NID when notices to it fail; and fetch what changed meanwhile.  Nothing on a node that does not
- * subscribe.
+ * the old NID when notices to it fail; and fetch what changed
+ * meanwhile.  Nothing on a node that does not subscribe.
  *
  * Context: process context, not on nidmap_wq (takes nidmap_cfg_lock).
  */
