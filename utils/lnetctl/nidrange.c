@@ -47,6 +47,29 @@ static int parse_ulong(const char **p, const char *end, unsigned long *v)
 	return 0;
 }
 
+/*
+ * One item of a range list at *@p: "N", "LO-HI" or "LO-HI/STEP" (@hi
+ * = @lo, @step = 1 when not given); *@p moves past it.
+ */
+static int parse_range_item(const char **p, const char *end,
+			    unsigned long *lo, unsigned long *hi,
+			    unsigned long *step)
+{
+	if (parse_ulong(p, end, lo))
+		return -EINVAL;
+	*hi = *lo;
+	*step = 1;
+	if (*p == end || **p != '-')
+		return 0;
+	++*p;
+	if (parse_ulong(p, end, hi))
+		return -EINVAL;
+	if (*p == end || **p != '/')
+		return 0;
+	++*p;
+	return parse_ulong(p, end, step);
+}
+
 /* The values of the range list between @s and @end (brackets excluded). */
 static int parse_range_list(const char *s, const char *end, unsigned long cap,
 			    struct nid_field *f, unsigned int max)
@@ -55,20 +78,8 @@ static int parse_range_list(const char *s, const char *end, unsigned long cap,
 	unsigned long *nv;
 
 	for (;;) {
-		if (parse_ulong(&s, end, &lo))
+		if (parse_range_item(&s, end, &lo, &hi, &step))
 			return -EINVAL;
-		hi = lo;
-		step = 1;
-		if (s < end && *s == '-') {
-			s++;
-			if (parse_ulong(&s, end, &hi))
-				return -EINVAL;
-			if (s < end && *s == '/') {
-				s++;
-				if (parse_ulong(&s, end, &step))
-					return -EINVAL;
-			}
-		}
 		if (hi < lo || !step || hi > cap)
 			return -EINVAL;
 		for (v = lo; v <= hi; v += step) {
@@ -267,20 +278,8 @@ static int ip_field_match(const char *s, const char *end, unsigned long v)
 	s++;
 	end--;
 	for (;;) {
-		if (parse_ulong(&s, end, &lo))
+		if (parse_range_item(&s, end, &lo, &hi, &step))
 			return -EINVAL;
-		hi = lo;
-		step = 1;
-		if (s < end && *s == '-') {
-			s++;
-			if (parse_ulong(&s, end, &hi))
-				return -EINVAL;
-			if (s < end && *s == '/') {
-				s++;
-				if (parse_ulong(&s, end, &step))
-					return -EINVAL;
-			}
-		}
 		if (hi < lo || !step || hi > 255)
 			return -EINVAL;
 		if (v >= lo && v <= hi && !((v - lo) % step))
