@@ -569,16 +569,19 @@ static u16 nidmap_pub_subscribe(struct nidmap_pub *pub,
 
 	mutex_lock(&pub->lock);
 	s = rhashtable_lookup_fast(&pub->hash, &from->nid, nidmap_sub_params);
+	/*
+	 * The same subscriber under another NID: it moved, or its LNet
+	 * peer's primary NID (@from) changed here since; that entry goes.
+	 */
+	was = inc ? rhashtable_lookup_fast(&pub->inc_hash, &inc,
+					   nidmap_sub_inc_params) : NULL;
+	if (was && was != s)
+		nidmap_sub_forget(pub, was);
 	if (req->hdr.flags & NIDMAP_F_UNSUB) {
 		if (s)
 			nidmap_sub_forget(pub, s);
 		goto out;
 	}
-	/* The same subscriber at another NID: it moved; that entry goes. */
-	was = inc ? rhashtable_lookup_fast(&pub->inc_hash, &inc,
-					   nidmap_sub_inc_params) : NULL;
-	if (was && was != s)
-		nidmap_sub_forget(pub, was);
 	if (!s) {
 		s = pub->nsubs < pub->cfg.max_subs ?
 		    kzalloc(sizeof(*s), GFP_KERNEL) : NULL;

@@ -44,6 +44,7 @@ struct nidmap_sub {
 	struct nidmap_req	*req;		/* in flight */
 	bool			subscribed;
 	bool			want_fetch;
+	bool			resub_at_tick;	/* moved: subscribe again */
 	bool			stopping;
 	u64			pub_inc;	/* the publisher's incarnation */
 	struct work_struct	kick;
@@ -385,6 +386,10 @@ static void nidmap_sub_tick(struct work_struct *work)
 
 	mutex_lock(&sub->lock);
 	sub->want_fetch = true;
+	if (sub->resub_at_tick && !sub->req) {
+		sub->resub_at_tick = false;
+		sub->subscribed = false;
+	}
 	nidmap_sub_next_locked(sub);
 	next = sub->subscribed ? NIDMAP_SUB_PERIOD : NIDMAP_SUB_PERIOD / 5;
 	if (!sub->stopping)
@@ -636,7 +641,10 @@ struct nidmap_copy *nidmap_sub_copy(struct lnet_nid *publisher,
  * the entry of the old NID by the new one when the SUBSCRIBE is
  * authenticated and of the same incarnation (publisher.c), else drops
  * the old NID when notices to it fail; and fetch what changed
- * meanwhile.  Nothing on a node that does not subscribe.
+ * meanwhile.  And once more at the next tick: the publisher names a
+ * subscriber by its LNet peer's primary NID, which changes only when our
+ * push of the new NID has been merged there, maybe after this SUBSCRIBE.
+ * Nothing on a node that does not subscribe.
  *
  * Context: process context, not on nidmap_wq (takes nidmap_cfg_lock).
  */
@@ -649,6 +657,7 @@ void nidmap_sub_moved(void)
 	if (sub) {
 		mutex_lock(&sub->lock);
 		sub->subscribed = false;
+		sub->resub_at_tick = true;
 		nidmap_sub_next_locked(sub);
 		mutex_unlock(&sub->lock);
 	}
