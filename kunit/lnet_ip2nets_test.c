@@ -67,6 +67,8 @@ static void ip2nets_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ip2(test, "tcp [190-200/2].168.[0].[5,77]",
 				  "tcp(eth0,eth0:1)"), 0);
 	KUNIT_EXPECT_EQ(test, ip2(test, "tcp 192.168.0.[0-255/5]", "tcp(eth0)"), 0);
+	/* "*" as an item of a list, as stock's cfs_expr_list takes it */
+	KUNIT_EXPECT_EQ(test, ip2(test, "tcp 10.0.0.[*]", "tcp(ib0)"), 0);
 }
 
 static void ip2nets_comments(struct kunit *test)
@@ -107,7 +109,7 @@ static void ip2nets_malformed(struct kunit *test)
 		"lo 127.0.0.1", "foo 1.2.3.4", "tcp 1.2.3", "tcp 1.2.3.4.5",
 		"tcp 1.2.3.256", "tcp 1.2.3.[4-2]", "tcp 1.2.3.[1-4/0]",
 		"tcp 1.2.3.[1,]", "tcp 1.2.3.1-4", "tcp 1.2..4", "tcp 1.2.3.4.",
-		"tcp 1.2.3.[*]", "tcp 1.2.3.[1-300]",
+		"tcp 1.2.3.[1-300]", "tcp *", "tcp 1.2.3.4@tcp",
 		/* after a rule that matched, or in one passed by */
 		"tcp 192.168.0.5; o2ib 1.2.3",
 		"tcp 192.168.0.5; tcp 1.2.3",

@@ -34,6 +34,7 @@
 
 #include <lnet/ip2nets.h>
 #include <lnet/nid.h>
+#include <lnet/nidlist.h>
 
 static char *ip2nets = "";
 module_param(ip2nets, charp, 0444);
@@ -58,93 +59,40 @@ struct lnet_ip2nets_scratch {
 	unsigned int	nnames;
 };
 
-/* A decimal number up to 2^32 - 1 at *@p (before @end). */
-static int lnet_ip2nets_ulong(const char **p, const char *end,
-			      unsigned long *v)
-{
-	const char *s = *p;
-
-	*v = 0;
-	if (s == end || *s < '0' || *s > '9')
-		return -EINVAL;
-	while (s < end && *s >= '0' && *s <= '9') {
-		*v = *v * 10 + (unsigned long)(*s++ - '0');
-		if (*v > 0xffffffffUL)
-			return -EINVAL;
-	}
-	*p = s;
-	return 0;
-}
-
 /*
- * One field of an IP range: "*", a number, or a bracketed list of items
- * "N", "LO-HI", "LO-HI/STEP".  Return: 1 if @v is in it, 0 if not,
- * -EINVAL if the field is malformed.
- */
-static int lnet_ip2nets_field(const char *s, const char *end, unsigned long v)
-{
-	unsigned long lo, hi, step;
-	int in = 0;
-
-	if (end - s == 1 && *s == '*')
-		return 1;
-	if (*s != '[') {
-		if (lnet_ip2nets_ulong(&s, end, &lo) || s != end || lo > 255)
-			return -EINVAL;
-		return lo == v;
-	}
-	if (end - s < 3 || end[-1] != ']')
-		return -EINVAL;
-	s++;
-	end--;
-	for (;;) {
-		if (lnet_ip2nets_ulong(&s, end, &lo))
-			return -EINVAL;
-		hi = lo;
-		step = 1;
-		if (s < end && *s == '-') {
-			s++;
-			if (lnet_ip2nets_ulong(&s, end, &hi))
-				return -EINVAL;
-			if (s < end && *s == '/') {
-				s++;
-				if (lnet_ip2nets_ulong(&s, end, &step))
-					return -EINVAL;
-			}
-		}
-		if (hi < lo || !step || hi > 255)
-			return -EINVAL;
-		if (v >= lo && v <= hi && !((v - lo) % step))
-			in = 1;
-		if (s == end)
-			return in;
-		if (*s++ != ',')
-			return -EINVAL;
-	}
-}
-
-/*
- * Is @addr (host byte order) in @range, four dot-separated fields?
- * Return: 1, 0, or -EINVAL if @range is malformed (checked whole).
+ * Is @addr (host byte order) in @range, four dot-separated fields, each
+ * "*", a number or a bracketed list ("192.168.0.[2-10/2,20]")?  The
+ * IPv4 fields of a NID list (lnet/nidlist.c), as stock's
+ * cfs_ip_addr_parse() takes them; a NID list would also take "*" alone
+ * (every address) and plain NIDs of other forms: four fields are asked.
+ * Return: 1, 0, -EINVAL if @range is malformed, or -ENOMEM.
  */
 static int lnet_ip2nets_range(const char *range, u32 addr)
 {
-	const char *s = range, *end = range;
-	int i, in, all = 1;
+	struct lnet_nidlist *nl;
+	struct lnet_nid nid;
+	const char *p;
+	int dots = 0, rc;
+	char *expr;
 
-	for (i = 0; i < 4; i++) {
-		end = strchr(s, '.');
-		if (!end || i == 3)
-			end = s + strlen(s);
-		if (end == s || (i < 3 && !*end))
+	for (p = range; *p; p++)
+		if (*p == '.')
+			dots++;
+		else if (*p == '@')
 			return -EINVAL;
-		in = lnet_ip2nets_field(s, end, (addr >> (24 - 8 * i)) & 0xff);
-		if (in < 0)
-			return in;
-		all &= in;
-		s = end + 1;
-	}
-	return end[0] ? -EINVAL : all;
+	if (dots != 3)
+		return -EINVAL;
+	expr = kasprintf(GFP_KERNEL, "%s@tcp", range);
+	if (!expr)
+		return -ENOMEM;
+	rc = lnet_nidlist_parse(expr, &nl);
+	kfree(expr);
+	if (rc)
+		return rc;
+	lnet_nid4_to_nid(lnet_mknid4(lnet_mknet(LNET_LND_SOCK, 0), addr), &nid);
+	rc = lnet_nidlist_match(nl, &nid);
+	lnet_nidlist_free(nl);
+	return rc;
 }
 
 /* An interface name or alias label as lnetctl takes one. */

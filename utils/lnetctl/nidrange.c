@@ -278,8 +278,15 @@ static int ip_field_match(const char *s, const char *end, unsigned long v)
 	s++;
 	end--;
 	for (;;) {
-		if (parse_range_item(&s, end, &lo, &hi, &step))
+		/* "*" as an item: the whole octet (stock's cfs_expr_list) */
+		if (*s == '*') {
+			s++;
+			lo = 0;
+			hi = 255;
+			step = 1;
+		} else if (parse_range_item(&s, end, &lo, &hi, &step)) {
 			return -EINVAL;
+		}
 		if (hi < lo || !step || hi > 255)
 			return -EINVAL;
 		if (v >= lo && v <= hi && !((v - lo) % step))
