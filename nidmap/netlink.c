@@ -25,6 +25,9 @@
 /* The roles' start and stop, and readers of their state. */
 DEFINE_MUTEX(nidmap_cfg_lock);
 
+/* The publisher's bounds as PUBLISH set them (SHOW, lnetctl export). */
+static struct nidmap_limits nidmap_pub_lim;
+
 static struct genl_family nidmap_genl_family;
 
 /* Defaults of a publisher's table. */
@@ -210,6 +213,8 @@ static int nidmap_genl_publish(struct sk_buff *skb, struct genl_info *info)
 		rc = nidmap_pub_start(&lim, &cfg);
 	else
 		nidmap_pub_stop();
+	if (!rc && nla_get_u8(tb[NIDMAP_A_ENABLE]))
+		nidmap_pub_lim = lim;
 	mutex_unlock(&nidmap_cfg_lock);
 	if (rc)
 		nidmap_extack(info->extack, nidmap_role_errmsg(rc));
@@ -510,7 +515,13 @@ static int nidmap_fill_pub(struct sk_buff *skb)
 	    nla_put_u32(skb, NIDMAP_A_STATE_DIRECT, info.direct) ||
 	    nla_put_u32(skb, NIDMAP_A_STATE_DEPTH, info.depth) ||
 	    nla_put_u32(skb, NIDMAP_A_STATE_MAX_SUBS, info.max_subs) ||
-	    nla_put_u32(skb, NIDMAP_A_STATE_FANOUT, info.fanout))
+	    nla_put_u32(skb, NIDMAP_A_STATE_FANOUT, info.fanout) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_MAX_ENTRIES,
+			nidmap_pub_lim.max_entries) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_MAX_TOMBSTONES,
+			nidmap_pub_lim.max_tombstones) ||
+	    nla_put_u32(skb, NIDMAP_A_STATE_TOMB_AGE,
+			nidmap_pub_lim.max_tomb_age))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -738,6 +749,45 @@ static int nidmap_genl_table(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /*
+ * REGISTRATIONS: the registrations this node made through this family
+ * and a publisher took (renew.c remembers them, and moves their NIDs
+ * with this node's), each a message of PUBLISHER and ENTRY (version 0,
+ * not the table's: the record as registered): what lnetctl export
+ * writes.  cb->args[0] is the index of the next one.
+ */
+static int nidmap_genl_registrations(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	struct nidmap_rec *rec;
+	struct lnet_nid pub;
+	void *hdr;
+	int rc;
+
+	rc = lnet_genl_netns_check(cb->skb, cb->extack);
+	if (rc)
+		return rc;
+	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	while (nidmap_renew_get(cb->args[0], &pub, rec)) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &nidmap_genl_family,
+				  NLM_F_MULTI, NIDMAP_CMD_REGISTRATIONS);
+		if (!hdr)
+			break;
+		if (nidmap_put_nid(skb, NIDMAP_A_PUBLISHER, &pub) ||
+		    nidmap_fill_entry(skb, rec)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0]++;
+	}
+	kfree(rec);
+	return skb->len;
+}
+
+/*
  * LOOKUP: a target's entry as a send by name resolves it (the copy, or
  * on a publisher that does not subscribe its table): NIDs in failover
  * order and the entry's version, with NIDMAP_A_SOURCE saying which.
@@ -904,6 +954,9 @@ static const struct genl_ops nidmap_genl_ops[] = {
 	{ .cmd = NIDMAP_CMD_KEY_USE,	.doit = nidmap_genl_key_use,
 	  .flags = GENL_ADMIN_PERM },
 	{ .cmd = NIDMAP_CMD_KEY_DEL,	.doit = nidmap_genl_key_del,
+	  .flags = GENL_ADMIN_PERM },
+	/* Lists publishers' NIDs and this node's targets, as TABLE. */
+	{ .cmd = NIDMAP_CMD_REGISTRATIONS, .dumpit = nidmap_genl_registrations,
 	  .flags = GENL_ADMIN_PERM },
 };
 

@@ -383,6 +383,8 @@ int nidmap_register(const struct lnet_nid *publisher,
 
 void nidmap_renew_note(const struct lnet_nid *pub,
 		       const struct nidmap_rec *recs, unsigned int n);
+bool nidmap_renew_get(unsigned int idx, struct lnet_nid *pub,
+		      struct nidmap_rec *rec);
 int nidmap_renew_init(void);
 void nidmap_renew_fini(void);
 

@@ -160,6 +160,37 @@ void nidmap_renew_note(const struct lnet_nid *pub,
 	mutex_unlock(&nidmap_renew_lock);
 }
 
+/**
+ * nidmap_renew_get() - the @idx-th registration remembered
+ * @idx: from 0, in the order they were first taken
+ * @pub: set to its publisher
+ * @rec: set to its record as last registered, or as moved (version 0)
+ *
+ * For NIDMAP_CMD_REGISTRATIONS (lnetctl export): a dump walks the list
+ * by index, one lookup per entry (at most NIDMAP_RENEW_MAX of them).
+ *
+ * Context: process context; takes nidmap_renew_lock.
+ * Return: false if there are @idx registrations or fewer.
+ */
+bool nidmap_renew_get(unsigned int idx, struct lnet_nid *pub,
+		      struct nidmap_rec *rec)
+{
+	struct nidmap_renewal *r;
+	bool found = false;
+
+	mutex_lock(&nidmap_renew_lock);
+	list_for_each_entry(r, &nidmap_renewals, link) {
+		if (idx--)
+			continue;
+		*pub = r->publisher;
+		*rec = r->rec;
+		found = true;
+		break;
+	}
+	mutex_unlock(&nidmap_renew_lock);
+	return found;
+}
+
 /* LNet moved one of our NIs: the registrations naming it are due. */
 static int nidmap_renew_nid_changed(struct notifier_block *nb,
 				    unsigned long event, void *data)

@@ -17,8 +17,10 @@
 # a sink that checks its bytes.  Keys: both nodes hold the test key from
 # the start (every message signed and checked); bad key requests are
 # refused, a rotation to a second key keeps registrations and the copy
-# working.  a's unsubscribe empties b's subscriber list; both unload
-# cleanly.
+# working.  Export and import: a's subscription and registrations, then
+# b's publisher role, saved, removed (import --del) and restored; an
+# import the publisher refuses a part of, undone.  a's unsubscribe
+# empties b's subscriber list; both unload cleanly.
 set -euo pipefail
 . "$LNET_TOP/tests/harness/guest-lib.sh"
 . "$LNET_TOP/tests/vm/sock_lib.sh"
@@ -383,6 +385,54 @@ log "keys: $(((${EPOCHREALTIME/./} - t1) / 1000)) ms, auth_signed $signed -> $(c
 rm -f "$T.show"
 barrier nm_keys
 
+# Export and import (Documentation/nidmap.rst, "Saving the
+# configuration"): a's "nidmap:" block (its subscription to b, its four
+# registrations with b, NIDs in failover order) is removed by import
+# --del and brought back by import: a's copy lists the same targets and
+# NIDs as before (new versions), and a second export says what the
+# first said.  Between the two, an import b's publisher refuses a part of
+# (fs-OST0001 is b's: PERM) is undone: a subscribes to nothing and
+# registered nothing.  b's publisher role and its settings likewise, once
+# a has unsubscribed (below).
+nm_block() { awk '/^nidmap:/ { p = 1; print; next } /^[^ ]/ { p = 0 } p'; }
+t3=${EPOCHREALTIME/./}
+if [ "$LNET_NODE" = a ]; then
+	"$LNETCTL" export > "$T.conf" || fail "export"
+	nm_block < "$T.conf" > "$T.nm"
+	[ "$(sed -n 's/^ *name: //p' "$T.nm" | tr '\n' ' ')" = \
+		"fs-OST0000 fs-KEY1 fs-KEY2 fs-KEY3 " ] ||
+		fail "exported registrations: $(cat "$T.conf")"
+	grep -q "^ *publisher: $B$" "$T.nm" || fail "export: $(cat "$T.nm")"
+	grep -q "secret\|key" "$T.nm" && fail "a key exported: $(cat "$T.nm")"
+	before=$(nm_table --copy | awk '{ print $1, $3 }' | sort)
+	"$LNETCTL" import --del "$T.nm" || fail "import --del"
+	"$LNETCTL" nidmap table --copy > /dev/null 2>&1 &&
+		fail "still subscribed after import --del"
+	cat "$T.nm"
+	printf '%s\n' "nidmap:" "    subscriber:" "        publisher: $B" \
+		"    registrations:" "    -   publisher: $B" \
+		"        name: fs-KEY9" "        nids: [$A]" \
+		"    -   publisher: $B" "        name: fs-OST0001" \
+		"        nids: [$A]" > "$T.bad"
+	"$LNETCTL" import "$T.bad" 2> "$T" && fail "import of b's target taken"
+	grep -q "cannot register fs-OST0001 with $B: publisher refused" "$T" ||
+		fail "import refused: $(cat "$T")"
+	[ -z "$("$LNETCTL" export | nm_block)" ] ||
+		fail "refused import not undone: $("$LNETCTL" export | nm_block)"
+	"$LNETCTL" import "$T.nm" || fail "import"
+	for ((i = 0; i < LIMIT * 5; i++)); do
+		got=$(nm_table --copy 2> /dev/null | awk '{ print $1, $3 }' | sort)
+		[ "$got" = "$before" ] && break
+		nap 0.2
+	done
+	[ "$got" = "$before" ] || fail "copy after import: [$got] want [$before]"
+	"$LNETCTL" export | nm_block | diff "$T.nm" - ||
+		fail "export after import differs"
+	log "export/import (a): $(((${EPOCHREALTIME/./} - t3) / 1000)) ms"
+	rm -f "$T.conf" "$T.bad"
+fi
+barrier nm_imported
+
 if [ "$LNET_NODE" = a ]; then
 	"$LNETCTL" nidmap unsubscribe || fail "unsubscribe"
 	"$LNETCTL" nidmap table --copy > /dev/null 2> "$T" &&
@@ -396,6 +446,20 @@ if [ "$LNET_NODE" = b ]; then
 		sleep 0.2
 	done
 	[ "$(nm_field subscribers)" = 0 ] || fail "subscribers: $(nm_field subscribers)"
+	# b's publisher role: exported with its settings, stopped by
+	# import --del, started again by import with them.
+	t3=${EPOCHREALTIME/./}
+	"$LNETCTL" export | nm_block > "$T.nm"
+	grep -q "^ *max_tombstones: 16$" "$T.nm" || fail "export: $(cat "$T.nm")"
+	"$LNETCTL" import --del "$T.nm" || fail "import --del (b)"
+	show=$("$LNETCTL" nidmap show) || fail "show (b)"
+	grep -q "^ *publisher:" <<< "$show" &&
+		fail "still a publisher after import --del: $show"
+	"$LNETCTL" import "$T.nm" || fail "import (b)"
+	"$LNETCTL" export | nm_block | diff "$T.nm" - ||
+		fail "export after import differs (b)"
+	log "export/import (b): $(((${EPOCHREALTIME/./} - t3) / 1000)) ms"
+	rm -f "$T.nm"
 	"$LNETCTL" nidmap show
 	"$LNETCTL" nidmap unpublish || fail "unpublish"
 fi

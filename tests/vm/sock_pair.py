@@ -41,7 +41,9 @@ our modules loaded:
   entry by entry; b may not take a's target; a malformed message to
   each side is dropped and counted; keys: the same key added on both,
   bad input refused, a rotation to a second key with registrations and
-  the copy working at each step, messages signed and verified
+  the copy working at each step, messages signed and verified; export
+  and import of a's roles and registrations, then of b's publisher role
+  (removed by import --del, restored by import; a refused import undone)
   (Documentation/nidmap.rst);
 - nidmap_auth: a and b hold a key: every nidmap message signed and
   checked; a REGISTER unsigned, MACed with a wrong secret, naming an
@@ -80,7 +82,7 @@ TESTS = [
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=730, debug_timeout=2160,
+           flavours=("distro", "debug"), timeout=730, debug_timeout=2200,
            # The hostile peer's attacks, the peer table's and nidmap's
            # bookkeeping and the tracepoints' events are logic whose
            # judge is the debug kernel's catchers: on Debian's kernel they

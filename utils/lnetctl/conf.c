@@ -4,7 +4,9 @@
  * "net show", "route show -v", "peer show" (the configured peers),
  * "routing show" (only once routing made pools; --backup: "routing:
  * enable: N" and "buffers:" with the totals), "global show" and "udsp
- * show", in stock's order (routing spec 10.5).
+ * show", in stock's order (routing spec 10.5); then, ours, "nidmap:"
+ * (lnet_nidmap's roles and registrations, nidmap.c; none if the module
+ * is not loaded).
  * Import checks the whole file before it changes anything (plan.c), and
  * undoes what it did if the kernel refuses a part.
  */
@@ -35,7 +37,7 @@ int cmd_export(int argc, char **argv)
 	unsigned int n = 0;
 	struct yout y;
 	FILE *f = stdout;
-	int c, rc = 1;
+	int c, nm_rc, rc = 1;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b", opts, NULL)) != -1) {
@@ -103,8 +105,10 @@ int cmd_export(int argc, char **argv)
 		emit_routing(&y, &rr, backup);
 	emit_globals(&y, p, n);
 	emit_udsp(&y, &u, true, backup);
+	/* last: it closes lnet's family */
+	nm_rc = nidmap_export(&y);
 	yout_end_map(&y);
-	rc = yout_end(&y) ? 1 : 0;
+	rc = yout_end(&y) || nm_rc ? 1 : 0;
 	if (file && fclose(f)) {
 		report_error("export", "export", errno, "cannot write '%s': %s",
 			     file, strerror(errno));
@@ -320,16 +324,33 @@ static int import_add(struct plan *pl)
 			return 1;
 		}
 	}
-	return import_add_udsp(pl);
+	if (import_add_udsp(pl))
+		return 1;
+	/* nidmap's roles last: they need LNet configured. */
+	if (!pl->nm.has || !nidmap_import_add(&pl->nm))
+		return 0;
+	/* nidmap's part undone and said: the rest, through lnet's family */
+	if (lnl_open(&err) < 0) {
+		report_nl_error("import", "import", "cannot reach LNet to undo",
+				&err);
+		return 1;
+	}
+	undo_import(pl, pl->n_ni, pl->n_par, pl->n_route, pl->n_peer,
+		    pl->n_udsp);
+	return 1;
 }
 
-/* Is @want the kernel's @have?  The kernel names net 0 without "0". */
+/*
+ * Is @want the kernel's @have?  The kernel names net 0 without "0"
+ * ("tcp" for "tcp0"); "tcp10" is not "tcp1".
+ */
 static bool net_match(const char *want, const char *have)
 {
 	size_t n = strlen(have);
 
 	return !strcmp(want, have) ||
-	       (!strncmp(want, have, n) && !strcmp(want + n, "0"));
+	       (n && (have[n - 1] < '0' || have[n - 1] > '9') &&
+		!strncmp(want, have, n) && !strcmp(want + n, "0"));
 }
 
 static bool ni_listed(const struct ni_list *l, const char *net,
@@ -468,6 +489,19 @@ static int import_del(struct plan *pl)
 	}
 	if (pl->n_route && routes_missing(pl))
 		return 1;
+	/*
+	 * nidmap's part first, while LNet carries its removals; it checks
+	 * its own, then closes lnet's family: opened again for the rest.
+	 */
+	if (pl->nm.has) {
+		if (nidmap_import_del(&pl->nm))
+			return 1;
+		if (lnl_open(&err) < 0) {
+			report_nl_error("import", "import", "cannot reach LNet",
+					&err);
+			return 1;
+		}
+	}
 	if (pl->n_udsp && import_del_udsp(pl))
 		return 1;
 	for (i = 0; i < pl->n_peer; i++) {
@@ -556,7 +590,7 @@ static int import_show(struct plan *pl)
 	struct param *p = NULL;
 	unsigned int i, n = 0;
 	struct yout y;
-	int rc = 1;
+	int nm_rc, rc = 1;
 
 	if ((pl->has_routing || pl->has_buffers) &&
 	    do_routing_get(&rr, &err) < 0) {
@@ -609,8 +643,10 @@ static int import_show(struct plan *pl)
 		emit_globals(&y, p, n);
 	if (pl->n_udsp)
 		emit_udsp_like(&y, pl);
+	/* last: it closes lnet's family */
+	nm_rc = pl->nm.has ? nidmap_import_show(&y, &pl->nm) : 0;
 	yout_end_map(&y);
-	rc = yout_end(&y) ? 1 : 0;
+	rc = yout_end(&y) || nm_rc ? 1 : 0;
 out:
 	free(l.ni);
 	free(sel.ni);
@@ -758,6 +794,9 @@ int cmd_import(int argc, char **argv)
 	if (plan_doc(&doc, &pl) < 0)
 		goto out;
 	if (mode == IMPORT_ADD && pl.n_ip2 && import_ip2nets(&pl, &ifs))
+		goto out;
+	/* "nidmap:" needs lnet_nidmap: said before anything changes */
+	if (pl.nm.has && mode != IMPORT_EXEC && nidmap_reachable("import"))
 		goto out;
 	if (lnl_open(&err) < 0) {
 		report_nl_error("import", "import", "cannot reach LNet", &err);

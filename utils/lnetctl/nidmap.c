@@ -64,6 +64,7 @@
 #include <uapi/lnet/nidmap_genl.h>
 
 #include "lnetctl.h"
+#include "plan.h"
 
 #define OP "nidmap"
 
@@ -480,6 +481,9 @@ static void nm_emit_state(struct yout *y, struct nlattr *nest)
 		{ NIDMAP_A_STATE_DIRECT, "noticed_directly", false },
 		{ NIDMAP_A_STATE_DEPTH, "relay_depth", false },
 		{ NIDMAP_A_STATE_FANOUT, "relay_fanout", false },
+		{ NIDMAP_A_STATE_MAX_ENTRIES, "max_entries", false },
+		{ NIDMAP_A_STATE_MAX_TOMBSTONES, "max_tombstones", false },
+		{ NIDMAP_A_STATE_TOMB_AGE, "tombstone_age", false },
 		{ NIDMAP_A_STATE_RELAY, "relay", false },
 		{ NIDMAP_A_STATE_ROUTES, "routes", false },
 		{ NIDMAP_A_STATE_ROUTES_INSTALLED, "routes_installed", false },
@@ -991,6 +995,630 @@ int nidmap_router_nids(const char *name, void *nids, int max, char *why,
 		return -1;
 	}
 	return r.n;
+}
+
+/* --- export and import (conf.c; the "nidmap:" block, plan.h) --- */
+
+/* A registration this node made, as NIDMAP_CMD_REGISTRATIONS lists it. */
+struct nm_reg_rec {
+	char publisher[NIDMAP_GENL_NID_LEN];
+	char name[NIDMAP_GENL_NAME_LEN];
+	bool router;
+	char nids[NIDMAP_GENL_NIDS_MAX][NIDMAP_GENL_NID_LEN];
+	unsigned int n_nids;
+	char nets[PLAN_NM_NETS_MAX][LNET_GENL_NET_LEN];
+	unsigned int n_nets;
+};
+
+/* This node's nidmap configuration: roles, settings, registrations. */
+struct nm_conf {
+	bool pub;
+	long long lim[PLAN_NM_LIMS];	/* -1: not said (an older module) */
+	bool sub;
+	char sub_pub[NIDMAP_GENL_NID_LEN];
+	bool relay, routes;
+	struct nm_reg_rec *reg;
+	unsigned int n_reg;
+};
+
+/* The publisher's settings in SHOW's nest, by enum plan_nm_lim. */
+static const int nm_lim_attr[PLAN_NM_LIMS] = {
+	[PLAN_NM_MAX_ENTRIES]	= NIDMAP_A_STATE_MAX_ENTRIES,
+	[PLAN_NM_MAX_TOMBSTONES] = NIDMAP_A_STATE_MAX_TOMBSTONES,
+	[PLAN_NM_TOMB_AGE]	= NIDMAP_A_STATE_TOMB_AGE,
+	[PLAN_NM_MAX_SUBS]	= NIDMAP_A_STATE_MAX_SUBS,
+	[PLAN_NM_FANOUT]	= NIDMAP_A_STATE_FANOUT,
+};
+
+/* And in PUBLISH's request (nidmap publish's options). */
+static const int nm_lim_req_attr[PLAN_NM_LIMS] = {
+	[PLAN_NM_MAX_ENTRIES]	= NIDMAP_A_MAX_ENTRIES,
+	[PLAN_NM_MAX_TOMBSTONES] = NIDMAP_A_MAX_TOMBSTONES,
+	[PLAN_NM_TOMB_AGE]	= NIDMAP_A_TOMB_AGE,
+	[PLAN_NM_MAX_SUBS]	= NIDMAP_A_MAX_SUBS,
+	[PLAN_NM_FANOUT]	= NIDMAP_A_RELAY_FANOUT,
+};
+
+/*
+ * Are @a and @b the same NID?  The kernel names net 0 without "0"
+ * ("tcp"), a file may not ("tcp0"); "tcp1" is not "tcp10".
+ */
+static bool nm_nid_same(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la == lb)
+		return !strcmp(a, b);
+	if (la > lb)
+		return nm_nid_same(b, a);
+	return lb == la + 1 && !strncmp(a, b, la) && !strcmp(b + la, "0") &&
+	       la && (a[la - 1] < '0' || a[la - 1] > '9');
+}
+
+static int nm_conf_show_cb(struct nlattr **tb, struct nlattr *head, int len,
+			   void *arg)
+{
+	struct nlattr *st[NIDMAP_A_STATE_MAX + 1];
+	struct nm_conf *c = arg;
+	unsigned int i;
+
+	(void)head;
+	(void)len;
+	if (tb[NIDMAP_A_PUB] &&
+	    lnl_nest_parse(st, NIDMAP_A_STATE_MAX, tb[NIDMAP_A_PUB]) >= 0) {
+		c->pub = true;
+		for (i = 0; i < PLAN_NM_LIMS; i++)
+			if (st[nm_lim_attr[i]])
+				c->lim[i] = nla_get_u32(st[nm_lim_attr[i]]);
+	}
+	if (tb[NIDMAP_A_SUB] &&
+	    lnl_nest_parse(st, NIDMAP_A_STATE_MAX, tb[NIDMAP_A_SUB]) >= 0 &&
+	    st[NIDMAP_A_STATE_PUBLISHER]) {
+		c->sub = true;
+		snprintf(c->sub_pub, sizeof(c->sub_pub), "%s",
+			 nla_get_string(st[NIDMAP_A_STATE_PUBLISHER]));
+		c->relay = st[NIDMAP_A_STATE_RELAY] &&
+			   nla_get_u8(st[NIDMAP_A_STATE_RELAY]);
+		c->routes = st[NIDMAP_A_STATE_ROUTES] &&
+			    nla_get_u8(st[NIDMAP_A_STATE_ROUTES]);
+	}
+	return 0;
+}
+
+static int nm_conf_reg_cb(struct nlattr **tb, struct nlattr *head, int len,
+			  void *arg)
+{
+	struct nlattr *et[NIDMAP_A_ENT_MAX + 1], *a;
+	struct nm_conf *c = arg;
+	struct nm_reg_rec *r;
+	int rem;
+
+	(void)head;
+	(void)len;
+	if (!tb[NIDMAP_A_PUBLISHER] || !tb[NIDMAP_A_ENTRY] ||
+	    lnl_nest_parse(et, NIDMAP_A_ENT_MAX, tb[NIDMAP_A_ENTRY]) < 0 ||
+	    !et[NIDMAP_A_ENT_NAME])
+		return -EPROTO;
+	r = realloc(c->reg, (c->n_reg + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	c->reg = r;
+	r += c->n_reg++;
+	memset(r, 0, sizeof(*r));
+	snprintf(r->publisher, sizeof(r->publisher), "%s",
+		 nla_get_string(tb[NIDMAP_A_PUBLISHER]));
+	snprintf(r->name, sizeof(r->name), "%s",
+		 nla_get_string(et[NIDMAP_A_ENT_NAME]));
+	r->router = et[NIDMAP_A_ENT_FLAGS] &&
+		    nla_get_u32(et[NIDMAP_A_ENT_FLAGS]) & 2;	/* ROUTER */
+	if (et[NIDMAP_A_ENT_NIDS])
+		nla_for_each_nested(a, et[NIDMAP_A_ENT_NIDS], rem)
+			if (nla_type(a) == NIDMAP_A_NID &&
+			    r->n_nids < NIDMAP_GENL_NIDS_MAX)
+				snprintf(r->nids[r->n_nids++],
+					 sizeof(r->nids[0]), "%s",
+					 nla_get_string(a));
+	if (et[NIDMAP_A_ENT_NETS])
+		nla_for_each_nested(a, et[NIDMAP_A_ENT_NETS], rem)
+			if (nla_type(a) == NIDMAP_A_NET &&
+			    r->n_nets < PLAN_NM_NETS_MAX)
+				snprintf(r->nets[r->n_nets++],
+					 sizeof(r->nets[0]), "%s",
+					 nla_get_string(a));
+	return 0;
+}
+
+/*
+ * Connect to the nidmap family (lnet's, if open, closed: one socket).
+ * Return: 0, or -errno with @err set.
+ */
+static int nm_conf_open(struct lnl_error *err)
+{
+	lnl_close();
+	return lnl_open_family(NIDMAP_GENL_NAME, "lnet_nidmap.ko",
+			       NIDMAP_A_MAX, err);
+}
+
+/* This node's configuration into @c (the family open); 0 or reported. */
+static int nm_conf_get(const char *op, struct nm_conf *c)
+{
+	struct lnl_error err;
+	struct nl_msg *msg;
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < PLAN_NM_LIMS; i++)
+		c->lim[i] = -1;
+	msg = lnl_msg(NIDMAP_CMD_SHOW, false);
+	if (!msg) {
+		report_error(op, OP, ENOMEM, "%s", "out of memory");
+		return -1;
+	}
+	if (lnl_run(msg, nm_conf_show_cb, c, &err) < 0) {
+		report_nl_error(op, OP, "cannot show nidmap", &err);
+		return -1;
+	}
+	msg = lnl_msg(NIDMAP_CMD_REGISTRATIONS, true);
+	if (!msg) {
+		report_error(op, OP, ENOMEM, "%s", "out of memory");
+		return -1;
+	}
+	if (lnl_run(msg, nm_conf_reg_cb, c, &err) < 0) {
+		report_nl_error(op, OP, "cannot list the registrations", &err);
+		free(c->reg);
+		c->reg = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* @r's index in @c (same publisher and name), or -1. */
+static int nm_conf_find(const struct nm_conf *c, const char *publisher,
+			const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_reg; i++)
+		if (!strcmp(c->reg[i].name, name) &&
+		    nm_nid_same(c->reg[i].publisher, publisher))
+			return i;
+	return -1;
+}
+
+/* Does the file's registration @p say what the kernel's @r says? */
+static bool nm_reg_same(const struct plan_nm_reg *p,
+			const struct nm_reg_rec *r)
+{
+	unsigned int i;
+
+	if (p->router != r->router || p->n_nids != r->n_nids ||
+	    p->n_nets != r->n_nets)
+		return false;
+	for (i = 0; i < p->n_nids; i++)
+		if (!nm_nid_same(p->nids[i], r->nids[i]))
+			return false;
+	for (i = 0; i < p->n_nets; i++)
+		if (strcmp(p->nets[i], r->nets[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The "nidmap:" block of @c: all of it, or (@only, import --show) what
+ * the file names.  Nothing if there is nothing to say.
+ */
+static void nm_conf_emit(struct yout *y, const struct nm_conf *c,
+			 const struct plan_nidmap *only)
+{
+	bool pub = c->pub && (!only || only->has_pub);
+	bool sub = c->sub && (!only || (only->has_sub &&
+					nm_nid_same(c->sub_pub,
+						    only->sub_pub)));
+	unsigned int i, j, n_reg = 0;
+
+	for (i = 0; i < c->n_reg; i++) {
+		for (j = 0; only && j < only->n_reg; j++)
+			if (!strcmp(only->reg[j].name, c->reg[i].name) &&
+			    nm_nid_same(only->reg[j].publisher,
+					c->reg[i].publisher))
+				break;
+		if (!only || j < only->n_reg)
+			n_reg++;
+	}
+	if (!pub && !sub && !n_reg)
+		return;
+	yout_str(y, "nidmap");
+	yout_map(y);
+	if (pub) {
+		yout_str(y, "publisher");
+		yout_map(y);
+		for (i = 0; i < PLAN_NM_LIMS; i++)
+			if (c->lim[i] >= 0)
+				yout_kv_int(y, plan_nm_lim_keys[i], c->lim[i]);
+		yout_end_map(y);
+	}
+	if (sub) {
+		yout_str(y, "subscriber");
+		yout_map(y);
+		yout_kv_str(y, "publisher", c->sub_pub);
+		yout_kv_uint(y, "relay", c->relay);
+		yout_kv_uint(y, "routes", c->routes);
+		yout_end_map(y);
+	}
+	if (n_reg) {
+		yout_str(y, "registrations");
+		yout_seq(y);
+	}
+	for (i = 0; n_reg && i < c->n_reg; i++) {
+		const struct nm_reg_rec *r = &c->reg[i];
+
+		for (j = 0; only && j < only->n_reg; j++)
+			if (!strcmp(only->reg[j].name, r->name) &&
+			    nm_nid_same(only->reg[j].publisher, r->publisher))
+				break;
+		if (only && j == only->n_reg)
+			continue;
+		yout_map(y);
+		yout_kv_str(y, "publisher", r->publisher);
+		yout_kv_str(y, "name", r->name);
+		if (r->router)
+			yout_kv_str(y, "router", "yes");
+		yout_str(y, "nids");
+		yout_seq(y);
+		for (j = 0; j < r->n_nids; j++)
+			yout_str(y, r->nids[j]);
+		yout_end_seq(y);
+		if (r->n_nets) {
+			yout_str(y, "nets");
+			yout_seq(y);
+			for (j = 0; j < r->n_nets; j++)
+				yout_str(y, r->nets[j]);
+			yout_end_seq(y);
+		}
+		yout_end_map(y);
+	}
+	if (n_reg)
+		yout_end_seq(y);
+	yout_end_map(y);
+}
+
+/**
+ * nidmap_reachable() - can an import's "nidmap:" block be applied?
+ * @op: for the error report ("import")
+ *
+ * Checked before an import changes anything.  Leaves no family open.
+ *
+ * Return: 0, or 1 with the error reported.
+ */
+int nidmap_reachable(const char *op)
+{
+	struct lnl_error err;
+
+	if (nm_conf_open(&err) < 0) {
+		report_nl_error(op, OP, "cannot reach lnet_nidmap", &err);
+		return 1;
+	}
+	lnl_close();
+	return 0;
+}
+
+/**
+ * nidmap_export() - the "nidmap:" block of lnetctl export
+ * @y: the document, in its top-level mapping
+ *
+ * The roles this node holds (publisher and its settings, subscriber and
+ * its publisher), and the registrations it made through netlink that a
+ * publisher took, NIDs as they are now (moved with this node's).  Never
+ * a key.  No block if lnet_nidmap is not loaded or holds nothing.
+ * Closes the family lnl_open*() connected to (lnet's).
+ *
+ * Return: 0, or 1 with the error reported.
+ */
+int nidmap_export(struct yout *y)
+{
+	struct lnl_error err;
+	struct nm_conf c;
+
+	if (nm_conf_open(&err) < 0) {
+		if (err.errnum == ENOENT)
+			return 0;	/* lnet_nidmap not loaded */
+		report_nl_error("export", OP, "cannot reach lnet_nidmap", &err);
+		return 1;
+	}
+	if (nm_conf_get("export", &c)) {
+		lnl_close();
+		return 1;
+	}
+	lnl_close();
+	nm_conf_emit(y, &c, NULL);
+	free(c.reg);
+	return 0;
+}
+
+/* A REGISTER of one target (or its removal: @nids NULL), sent. */
+static int nm_send_reg(const char *publisher, const char *name,
+		       const char *const *nids, unsigned int n_nids,
+		       bool router, const char *const *nets,
+		       unsigned int n_nets, struct lnl_error *err)
+{
+	struct nlattr *nest;
+	struct nl_msg *msg;
+	unsigned int i;
+
+	msg = lnl_msg(NIDMAP_CMD_REGISTER, false);
+	if (!msg) {
+		err->errnum = ENOMEM;
+		err->msg[0] = '\0';
+		return -ENOMEM;
+	}
+	nla_put_string(msg, NIDMAP_A_PUBLISHER, publisher);
+	nla_put_string(msg, NIDMAP_A_NAME, name);
+	if (!nids) {
+		nla_put_flag(msg, NIDMAP_A_DELETE);
+		return lnl_run(msg, NULL, NULL, err);
+	}
+	nest = nla_nest_start(msg, NIDMAP_A_NIDS);
+	for (i = 0; i < n_nids; i++)
+		nla_put_string(msg, NIDMAP_A_NID, nids[i]);
+	nla_nest_end(msg, nest);
+	if (router) {
+		nla_put_flag(msg, NIDMAP_A_ROUTER);
+		nest = nla_nest_start(msg, NIDMAP_A_NETS);
+		for (i = 0; i < n_nets; i++)
+			nla_put_string(msg, NIDMAP_A_NET, nets[i]);
+		nla_nest_end(msg, nest);
+	}
+	return lnl_run(msg, NULL, NULL, err);
+}
+
+/* The kernel's registration @r sent again (undo of a replacement). */
+static int nm_send_rec(const struct nm_reg_rec *r, struct lnl_error *err)
+{
+	const char *nids[NIDMAP_GENL_NIDS_MAX], *nets[PLAN_NM_NETS_MAX];
+	unsigned int i;
+
+	for (i = 0; i < r->n_nids; i++)
+		nids[i] = r->nids[i];
+	for (i = 0; i < r->n_nets; i++)
+		nets[i] = r->nets[i];
+	return nm_send_reg(r->publisher, r->name, nids, r->n_nids, r->router,
+			   nets, r->n_nets, err);
+}
+
+static int nm_send_role(int cmd, bool enable, const struct plan_nidmap *nm,
+			struct lnl_error *err)
+{
+	struct nl_msg *msg = lnl_msg(cmd, false);
+	unsigned int i;
+
+	if (!msg) {
+		err->errnum = ENOMEM;
+		err->msg[0] = '\0';
+		return -ENOMEM;
+	}
+	nla_put_u8(msg, NIDMAP_A_ENABLE, enable);
+	if (enable && cmd == NIDMAP_CMD_PUBLISH) {
+		for (i = 0; i < PLAN_NM_LIMS; i++)
+			if (nm->lim[i] >= 0)
+				nla_put_u32(msg, nm_lim_req_attr[i],
+					    nm->lim[i]);
+	} else if (enable) {
+		nla_put_string(msg, NIDMAP_A_PUBLISHER, nm->sub_pub);
+		if (nm->relay)
+			nla_put_flag(msg, NIDMAP_A_RELAY);
+		if (nm->routes)
+			nla_put_flag(msg, NIDMAP_A_ROUTES);
+	}
+	return lnl_run(msg, NULL, NULL, err);
+}
+
+/*
+ * Undo what nidmap_import_add() did: the first @n registrations (@done[i]:
+ * 0 skipped, 1 new, removed; 2 + j replaced kernel's j, sent again), the
+ * subscription, the publisher role, in the reverse order.
+ */
+static void nm_undo_add(const struct plan_nidmap *nm, const struct nm_conf *c,
+			const unsigned int *done, unsigned int n, bool sub,
+			bool pub)
+{
+	const struct plan_nm_reg *r;
+	struct lnl_error err;
+
+	while (n--) {
+		r = &nm->reg[n];
+		if (done[n] == 1)
+			nm_send_reg(r->publisher, r->name, NULL, 0, false, NULL,
+				    0, &err);
+		else if (done[n] >= 2)
+			nm_send_rec(&c->reg[done[n] - 2], &err);
+	}
+	if (sub)
+		nm_send_role(NIDMAP_CMD_SUBSCRIBE, false, nm, &err);
+	if (pub)
+		nm_send_role(NIDMAP_CMD_PUBLISH, false, nm, &err);
+}
+
+/**
+ * nidmap_import_add() - apply an import's "nidmap:" block
+ * @nm: the block, as plan_doc() checked it
+ *
+ * Publish (with the settings given; a node that publishes already is
+ * refused, as a second "nidmap publish"), subscribe, then register each
+ * target with its publisher, in the file's order.  A registration this
+ * node made already, the same, is not sent again.  If the kernel or a
+ * publisher refuses a step, what this block did is undone (a target
+ * registered removed, one it replaced registered again, the roles
+ * stopped) and the refusal reported.  Closes the family lnl_open*()
+ * connected to; leaves none open.
+ *
+ * Return: 0, or 1 with the error reported and this block undone.
+ */
+int nidmap_import_add(const struct plan_nidmap *nm)
+{
+	unsigned int *done = NULL, i;
+	bool pub = false, sub = false;
+	struct lnl_error err;
+	char prefix[192];
+	struct nm_conf c;
+	int at, rc = 1;
+
+	if (nm_conf_open(&err) < 0) {
+		report_nl_error("add", OP, "cannot reach lnet_nidmap", &err);
+		return 1;
+	}
+	if (nm_conf_get("add", &c))
+		goto out_close;
+	done = calloc(nm->n_reg + 1, sizeof(*done));
+	if (!done) {
+		report_error("add", OP, ENOMEM, "%s", "out of memory");
+		goto out;
+	}
+	if (nm->has_pub) {
+		if (nm_send_role(NIDMAP_CMD_PUBLISH, true, nm, &err) < 0) {
+			report_nl_error("add", OP, "cannot publish", &err);
+			goto out;
+		}
+		pub = true;
+	}
+	if (nm->has_sub) {
+		if (nm_send_role(NIDMAP_CMD_SUBSCRIBE, true, nm, &err) < 0) {
+			nm_undo_add(nm, &c, done, 0, false, pub);
+			snprintf(prefix, sizeof(prefix),
+				 "cannot subscribe to %s", nm->sub_pub);
+			report_nl_error("add", OP, prefix, &err);
+			goto out;
+		}
+		sub = true;
+	}
+	for (i = 0; i < nm->n_reg; i++) {
+		const struct plan_nm_reg *r = &nm->reg[i];
+
+		at = nm_conf_find(&c, r->publisher, r->name);
+		if (at >= 0 && nm_reg_same(r, &c.reg[at]))
+			continue;	/* done[i] 0: registered already */
+		if (nm_send_reg(r->publisher, r->name, r->nids, r->n_nids,
+				r->router, r->nets, r->n_nets, &err) < 0) {
+			nm_undo_add(nm, &c, done, i, sub, pub);
+			snprintf(prefix, sizeof(prefix),
+				 "cannot register %s with %s", r->name,
+				 r->publisher);
+			report_nl_error("add", OP, prefix, &err);
+			goto out;
+		}
+		done[i] = at >= 0 ? 2 + at : 1;
+	}
+	rc = 0;
+out:
+	free(done);
+	free(c.reg);
+out_close:
+	lnl_close();
+	return rc;
+}
+
+/**
+ * nidmap_import_del() - import --del of a "nidmap:" block
+ * @nm: the block, as plan_doc() checked it
+ *
+ * Everything the block names must be there first (this node publishes;
+ * it subscribes to that publisher; each registration, by publisher and
+ * name, is one this node made), or nothing changes.  Then the
+ * registrations are removed, the subscription and the publisher role
+ * stopped.  Closes the family lnl_open*() connected to.
+ *
+ * Return: 0, or 1 with the error reported.
+ */
+int nidmap_import_del(const struct plan_nidmap *nm)
+{
+	struct lnl_error err;
+	char prefix[192];
+	struct nm_conf c;
+	unsigned int i;
+	int rc = 1;
+
+	if (nm_conf_open(&err) < 0) {
+		report_nl_error("del", OP, "cannot reach lnet_nidmap", &err);
+		return 1;
+	}
+	if (nm_conf_get("del", &c))
+		goto out_close;
+	if (nm->has_pub && !c.pub) {
+		report_error("del", OP, ENOENT, "this node does not publish%s",
+			     "");
+		goto out;
+	}
+	if (nm->has_sub && (!c.sub || !nm_nid_same(c.sub_pub, nm->sub_pub))) {
+		report_error("del", OP, ENOENT,
+			     "this node does not subscribe to %s", nm->sub_pub);
+		goto out;
+	}
+	for (i = 0; i < nm->n_reg; i++) {
+		if (nm_conf_find(&c, nm->reg[i].publisher,
+				 nm->reg[i].name) < 0) {
+			report_error("del", OP, ENOENT,
+				     "no registration of %s with %s",
+				     nm->reg[i].name, nm->reg[i].publisher);
+			goto out;
+		}
+	}
+	for (i = 0; i < nm->n_reg; i++) {
+		const struct plan_nm_reg *r = &nm->reg[i];
+
+		if (nm_send_reg(r->publisher, r->name, NULL, 0, false, NULL, 0,
+				&err) < 0) {
+			snprintf(prefix, sizeof(prefix),
+				 "cannot remove %s from %s", r->name,
+				 r->publisher);
+			report_nl_error("del", OP, prefix, &err);
+			goto out;
+		}
+	}
+	if (nm->has_sub &&
+	    nm_send_role(NIDMAP_CMD_SUBSCRIBE, false, nm, &err) < 0) {
+		report_nl_error("del", OP, "cannot unsubscribe", &err);
+		goto out;
+	}
+	if (nm->has_pub &&
+	    nm_send_role(NIDMAP_CMD_PUBLISH, false, nm, &err) < 0) {
+		report_nl_error("del", OP, "cannot stop publishing", &err);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(c.reg);
+out_close:
+	lnl_close();
+	return rc;
+}
+
+/**
+ * nidmap_import_show() - import --show of a "nidmap:" block
+ * @y: the document, in its top-level mapping
+ * @nm: the block
+ *
+ * This node's configuration of what the block names (its roles, its
+ * registrations with those publishers and names), in export's shape.
+ * Closes the family lnl_open*() connected to.
+ *
+ * Return: 0, or 1 with the error reported.
+ */
+int nidmap_import_show(struct yout *y, const struct plan_nidmap *nm)
+{
+	struct lnl_error err;
+	struct nm_conf c;
+
+	if (nm_conf_open(&err) < 0) {
+		report_nl_error("show", OP, "cannot reach lnet_nidmap", &err);
+		return 1;
+	}
+	if (nm_conf_get("show", &c)) {
+		lnl_close();
+		return 1;
+	}
+	lnl_close();
+	nm_conf_emit(y, &c, nm);
+	free(c.reg);
+	return 0;
 }
 
 /**

@@ -823,6 +823,321 @@ static int plan_buffers(yaml_document_t *doc, yaml_node_t *map,
 	return 0;
 }
 
+/* --- "nidmap:" --- */
+
+const char *const plan_nm_lim_keys[PLAN_NM_LIMS] = {
+	[PLAN_NM_MAX_ENTRIES]	= "max_entries",
+	[PLAN_NM_MAX_TOMBSTONES] = "max_tombstones",
+	[PLAN_NM_TOMB_AGE]	= "tombstone_age",
+	[PLAN_NM_MAX_SUBS]	= "max_subscribers",
+	[PLAN_NM_FANOUT]	= "relay_fanout",
+};
+
+/* Their bounds: nidmap publish's options'. */
+static const long long plan_nm_lim_range[PLAN_NM_LIMS][2] = {
+	[PLAN_NM_MAX_ENTRIES]	= { 1, 262144 },
+	[PLAN_NM_MAX_TOMBSTONES] = { 0, 262144 },
+	[PLAN_NM_TOMB_AGE]	= { 0, 2592000 },
+	[PLAN_NM_MAX_SUBS]	= { 1, 262144 },
+	[PLAN_NM_FANOUT]	= { 1, 16 },
+};
+
+/* A flag's value: 0, 1, no or yes (as nidmap show and table say them). */
+static int plan_nm_flag(const char *val, bool *out)
+{
+	if (val && (!strcmp(val, "1") || !strcmp(val, "yes"))) {
+		*out = true;
+		return 0;
+	}
+	if (val && (!strcmp(val, "0") || !strcmp(val, "no"))) {
+		*out = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char plan_nm_name_chars[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:@";
+
+/* A target name as the kernel takes it: 1 to 63 of A-Z a-z 0-9 -_.:@ */
+static bool plan_nm_name_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n && n < NIDMAP_GENL_NAME_LEN &&
+	       strspn(s, plan_nm_name_chars) == n;
+}
+
+static int plan_nm_pub(yaml_document_t *doc, yaml_node_t *map,
+		       struct plan_nidmap *nm)
+{
+	yaml_node_pair_t *pair;
+	const char *key, *val;
+	unsigned int i;
+
+	if (nm->has_pub) {
+		report_error("import", "nidmap", EINVAL,
+			     "a second 'publisher' in 'nidmap'");
+		return -EINVAL;
+	}
+	if (!map || map->type != YAML_MAPPING_NODE) {
+		report_error("import", "nidmap", EINVAL,
+			     "'publisher' of 'nidmap' is not a mapping");
+		return -EINVAL;
+	}
+	nm->has_pub = true;
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		val = scalar(PAIR_VAL(doc, pair));
+		for (i = 0; key && i < PLAN_NM_LIMS; i++)
+			if (!strcmp(key, plan_nm_lim_keys[i]))
+				break;
+		if (!key || i == PLAN_NM_LIMS) {
+			report_error("import", "nidmap", EINVAL,
+				     "invalid key '%s' in 'publisher'",
+				     key ? key : "");
+			return -EINVAL;
+		}
+		if (!val || parse_long(val, plan_nm_lim_range[i][0],
+				       plan_nm_lim_range[i][1],
+				       &nm->lim[i]) < 0) {
+			report_error("import", "nidmap", EINVAL,
+				     "invalid %s '%s': must be an integer in %lld..%lld",
+				     key, val ? val : "",
+				     plan_nm_lim_range[i][0],
+				     plan_nm_lim_range[i][1]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int plan_nm_sub(yaml_document_t *doc, yaml_node_t *map,
+		       struct plan_nidmap *nm)
+{
+	yaml_node_pair_t *pair;
+	const char *key, *val;
+	int rc;
+
+	if (nm->has_sub) {
+		report_error("import", "nidmap", EINVAL,
+			     "a second 'subscriber' in 'nidmap'");
+		return -EINVAL;
+	}
+	if (!map || map->type != YAML_MAPPING_NODE) {
+		report_error("import", "nidmap", EINVAL,
+			     "'subscriber' of 'nidmap' is not a mapping");
+		return -EINVAL;
+	}
+	nm->has_sub = true;
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		val = scalar(PAIR_VAL(doc, pair));
+		if (key && !strcmp(key, "publisher")) {
+			nm->sub_pub = val;
+			rc = val && valid_nid(val) ? 0 : -EINVAL;
+		} else if (key && !strcmp(key, "relay")) {
+			rc = plan_nm_flag(val, &nm->relay);
+		} else if (key && !strcmp(key, "routes")) {
+			rc = plan_nm_flag(val, &nm->routes);
+		} else {
+			report_error("import", "nidmap", EINVAL,
+				     "invalid key '%s' in 'subscriber'",
+				     key ? key : "");
+			return -EINVAL;
+		}
+		if (rc) {
+			report_error("import", "nidmap", EINVAL,
+				     "invalid %s '%s' in 'subscriber'", key,
+				     val ? val : "");
+			return -EINVAL;
+		}
+	}
+	if (!nm->sub_pub) {
+		report_error("import", "nidmap", EINVAL,
+			     "'subscriber' without 'publisher'");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A registration's "nids" or "nets": a sequence of distinct values. */
+static int plan_nm_list(yaml_document_t *doc, yaml_node_t *seq,
+			const char *name, bool nets, const char **out,
+			unsigned int max, unsigned int *n)
+{
+	const char *what = nets ? "nets" : "nids";
+	yaml_node_item_t *it;
+	const char *val;
+	unsigned int i;
+
+	if (!seq || seq->type != YAML_SEQUENCE_NODE) {
+		report_error("import", "nidmap", EINVAL,
+			     "registration %s: '%s' is not a sequence", name,
+			     what);
+		return -EINVAL;
+	}
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		val = scalar(yaml_document_get_node(doc, *it));
+		if (!val || (nets ? !valid_net(val) || !strcmp(val, "lo") :
+			     !valid_nid(val))) {
+			report_error("import", "nidmap", EINVAL,
+				     "registration %s: invalid %s '%s'", name,
+				     nets ? "net" : "NID", val ? val : "");
+			return -EINVAL;
+		}
+		for (i = 0; i < *n; i++)
+			if (!strcmp(out[i], val))
+				break;
+		if (i < *n || *n == max) {
+			report_error("import", "nidmap", EINVAL,
+				     "registration %s: '%s' lists 1 to %u distinct values",
+				     name, what, max);
+			return -EINVAL;
+		}
+		out[(*n)++] = val;
+	}
+	if (!*n) {
+		report_error("import", "nidmap", EINVAL,
+			     "registration %s: '%s' lists 1 to %u distinct values",
+			     name, what, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_nm_reg(yaml_document_t *doc, yaml_node_t *map,
+		       struct plan_nidmap *nm)
+{
+	yaml_node_t *nids = NULL, *nets = NULL;
+	yaml_node_pair_t *pair;
+	struct plan_nm_reg *r;
+	const char *key, *val;
+	unsigned int i;
+
+	if (!map || map->type != YAML_MAPPING_NODE) {
+		report_error("import", "nidmap", EINVAL,
+			     "an entry of 'registrations' is not a mapping");
+		return -EINVAL;
+	}
+	if (nm->n_reg == PLAN_NM_REGS_MAX) {
+		report_error("import", "nidmap", EINVAL,
+			     "more than %d registrations", PLAN_NM_REGS_MAX);
+		return -EINVAL;
+	}
+	r = realloc(nm->reg, (nm->n_reg + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	nm->reg = r;
+	r += nm->n_reg;
+	memset(r, 0, sizeof(*r));
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		key = PAIR_KEY(doc, pair);
+		val = scalar(PAIR_VAL(doc, pair));
+		if (key && !strcmp(key, "publisher") && val && valid_nid(val)) {
+			r->publisher = val;
+		} else if (key && !strcmp(key, "name") &&
+			   plan_nm_name_ok(val)) {
+			r->name = val;
+		} else if (key && !strcmp(key, "router") &&
+			   !plan_nm_flag(val, &r->router)) {
+			continue;
+		} else if (key && !strcmp(key, "nids")) {
+			nids = PAIR_VAL(doc, pair);
+		} else if (key && !strcmp(key, "nets")) {
+			nets = PAIR_VAL(doc, pair);
+		} else {
+			report_error("import", "nidmap", EINVAL,
+				     "invalid key or value '%s' in a registration",
+				     key ? key : "");
+			return -EINVAL;
+		}
+	}
+	if (!r->publisher || !r->name || !nids) {
+		report_error("import", "nidmap", EINVAL,
+			     "a registration needs 'publisher', 'name' and 'nids'%s",
+			     "");
+		return -EINVAL;
+	}
+	if (r->router != !!nets) {
+		report_error("import", "nidmap", EINVAL,
+			     "registration %s: 'router: yes' and 'nets' go together",
+			     r->name);
+		return -EINVAL;
+	}
+	if (plan_nm_list(doc, nids, r->name, false, r->nids,
+			 NIDMAP_GENL_NIDS_MAX, &r->n_nids) ||
+	    (nets && plan_nm_list(doc, nets, r->name, true, r->nets,
+				  PLAN_NM_NETS_MAX, &r->n_nets)))
+		return -EINVAL;
+	for (i = 0; i < nm->n_reg; i++)
+		if (!strcmp(nm->reg[i].name, r->name) &&
+		    !strcmp(nm->reg[i].publisher, r->publisher)) {
+			report_error("import", "nidmap", EINVAL,
+				     "registration %s with %s twice", r->name,
+				     r->publisher);
+			return -EINVAL;
+		}
+	nm->n_reg++;
+	return 0;
+}
+
+/*
+ * "nidmap:" (nidmap.rst, "Saving the configuration"): "publisher:" with
+ * its settings, "subscriber:" with its publisher and flags,
+ * "registrations:" (each publisher, name, NIDs in failover order, and a
+ * router's "router: yes" and nets).  A key (its secret) is never there.
+ */
+static int plan_nidmap(yaml_document_t *doc, yaml_node_t *map,
+		       struct plan_nidmap *nm)
+{
+	yaml_node_pair_t *pair;
+	yaml_node_item_t *it;
+	unsigned int i;
+	int rc;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		report_error("import", "nidmap", EINVAL,
+			     "'nidmap' is not a mapping");
+		return -EINVAL;
+	}
+	if (!nm->has)
+		for (i = 0; i < PLAN_NM_LIMS; i++)
+			nm->lim[i] = -1;
+	nm->has = true;
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		const char *key = PAIR_KEY(doc, pair);
+		yaml_node_t *v = PAIR_VAL(doc, pair);
+
+		if (key && !strcmp(key, "publisher")) {
+			rc = plan_nm_pub(doc, v, nm);
+		} else if (key && !strcmp(key, "subscriber")) {
+			rc = plan_nm_sub(doc, v, nm);
+		} else if (key && !strcmp(key, "registrations") && v &&
+			   v->type == YAML_SEQUENCE_NODE) {
+			rc = 0;
+			for (it = v->data.sequence.items.start;
+			     !rc && it < v->data.sequence.items.top; it++)
+				rc = plan_nm_reg(doc,
+						 yaml_document_get_node(doc, *it),
+						 nm);
+		} else {
+			report_error("import", "nidmap", EINVAL,
+				     "invalid key '%s' in 'nidmap'",
+				     key ? key : "");
+			return -EINVAL;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /*
  * The first key of a mapping under @node whose value is empty (a plain
  * "key:" with nothing after it), or NULL.
@@ -918,6 +1233,8 @@ int plan_doc(yaml_document_t *doc, struct plan *pl)
 			rc = plan_ip2nets(doc, v, pl);
 		} else if (key && !strcmp(key, "numa")) {
 			rc = plan_numa(doc, v, pl);
+		} else if (key && !strcmp(key, "nidmap")) {
+			rc = plan_nidmap(doc, v, &pl->nm);
 		} else if (key && (!strcmp(key, "ping") ||
 				   !strcmp(key, "discover"))) {
 			rc = plan_exec(doc, v, key[0] == 'd', pl);
@@ -948,5 +1265,6 @@ void plan_free(struct plan *pl)
 	free(pl->route);
 	free(pl->exec);
 	free(pl->ip2);
+	free(pl->nm.reg);
 	memset(pl, 0, sizeof(*pl));
 }

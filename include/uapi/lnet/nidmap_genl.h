@@ -26,6 +26,10 @@ enum nidmap_genl_cmd {
 	NIDMAP_CMD_KEY_ADD,	/* KEY_ID, KEY_SECRET: a key to sign and check */
 	NIDMAP_CMD_KEY_USE,	/* KEY_ID: sign with this key from now on */
 	NIDMAP_CMD_KEY_DEL,	/* KEY_ID: forget the key */
+	NIDMAP_CMD_REGISTRATIONS, /* dump: the registrations this node made
+				   * through this family, each PUBLISHER
+				   * and ENTRY (version 0)
+				   */
 	__NIDMAP_CMD_MAX,
 };
 
@@ -98,6 +102,9 @@ enum nidmap_genl_state_attr {
 	NIDMAP_A_STATE_ROUTES_ADDED,	/* u32 (subscriber): routes it added */
 	NIDMAP_A_STATE_ROUTES_REMOVED,	/* u32 (subscriber): and removed */
 	NIDMAP_A_STATE_ROUTES_SKIPPED,	/* u32 (subscriber): nets not routed */
+	NIDMAP_A_STATE_MAX_ENTRIES,	/* u32 (publisher): as PUBLISH set it */
+	NIDMAP_A_STATE_MAX_TOMBSTONES,	/* u32 (publisher) */
+	NIDMAP_A_STATE_TOMB_AGE,	/* u32 (publisher): seconds, 0 none */
 	__NIDMAP_A_STATE_MAX,
 };
 
