@@ -268,6 +268,110 @@ static void disc_ni_status(struct kunit *test)
 	disc_del("192.0.2.151@tcp");
 }
 
+/*
+ * The peer NI lnet_select_mr() takes for a send to the peer of @nid, if
+ * we had one NI on tcp: its NID, or "" if none.
+ */
+static void disc_select(struct kunit *test, const char *nid, char *out)
+{
+	struct lnet_nid n = disc_nid(test, nid);
+	struct lnet_peer_ni *lpni;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	LIST_HEAD(nets);
+
+	net = kunit_kzalloc(test, sizeof(*net), GFP_KERNEL);
+	ni = kunit_kzalloc(test, sizeof(*ni), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, net);
+	KUNIT_ASSERT_NOT_NULL(test, ni);
+	net->net_id = lnet_mknet(LNET_LND_SOCK, 0);
+	INIT_LIST_HEAD(&net->net_nis);
+	list_add_tail(&net->net_list, &nets);
+	lnet_credits_init(&ni->ni_txc, 8);
+	ni->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	ni->ni_up = true;
+	ni->ni_net = net;
+	list_add_tail(&ni->ni_list, &net->net_nis);
+	out[0] = '\0';
+	lnet_lock();
+	lpni = lnet_peer_ni_find_locked(&n);
+	if (lpni) {
+		lpni = lnet_select_mr(lpni->lpni_peer_net->lpn_peer, &nets,
+				      &ni);
+		if (lpni)
+			lnet_nid_to_str(&lpni->lpni_nid, out,
+					LNET_NIDSTR_SIZE);
+	}
+	lnet_unlock();
+}
+
+/*
+ * Issue 37: a's NID moves to a new address and back (lnet/ni-addr.c);
+ * its pushes list the NID it left DOWN.  Merged here: [OLD UP], then
+ * from NEW [NEW UP, OLD DOWN] (OLD demerited once), then OLD's failed
+ * recovery pings while it was gone (each a remote failure), then from
+ * OLD [OLD UP, NEW DOWN] (NEW demerited once).  OLD is healthy less
+ * than NEW now, but NEW is gone: sends go to OLD, the one listed UP,
+ * at once (Documentation/multirail.rst, "NIDs that follow the
+ * address"), not after OLD's recovery caught up.
+ */
+static void disc_moved_back(struct kunit *test)
+{
+	static const char * const first[] = { "192.0.2.171@tcp" };
+	static const char * const moved[] = {
+		"192.0.2.172@tcp", "192.0.2.171@tcp",
+	};
+	static const char * const back[] = {
+		"192.0.2.171@tcp", "192.0.2.172@tcp",
+	};
+	static const u32 up_down[] = { LNET_NI_STATUS_UP, LNET_NI_STATUS_DOWN };
+	struct lnet_nid old = disc_nid(test, "192.0.2.171@tcp");
+	int step = lnet_health_sensitivity();
+	struct lnet_peer_ni *lpni;
+	char got[LNET_NIDSTR_SIZE];
+	s32 h_old, h_new;
+	u32 s_old, s_new;
+	int i;
+
+	KUNIT_ASSERT_GT_MSG(test, step, 0, "health_sensitivity is 0");
+	KUNIT_ASSERT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.171@tcp", first, up_down,
+					     1, 1, false), 0);
+	disc_select(test, "192.0.2.171@tcp", got);
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.171@tcp");
+
+	KUNIT_ASSERT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.172@tcp", moved, up_down,
+					     2, 2, true), 0);
+	disc_ni_health(test, "192.0.2.171@tcp", &h_old, &s_old);
+	KUNIT_EXPECT_EQ(test, s_old, LNET_NI_STATUS_DOWN);
+	KUNIT_EXPECT_EQ(test, h_old, LNET_MAX_HEALTH_VALUE - step);
+	disc_select(test, "192.0.2.171@tcp", got);
+	KUNIT_EXPECT_STREQ(test, got, "192.0.2.172@tcp");
+
+	/* OLD's recovery pings fail while it is gone. */
+	lnet_lock();
+	lpni = lnet_peer_ni_find_locked(&old);
+	if (lpni)
+		lnet_peer_ni_healthv_set_locked(lpni, step);
+	lnet_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, lpni);
+
+	KUNIT_ASSERT_EQ(test, disc_merge_seq(test, MR_FEATURES,
+					     "192.0.2.171@tcp", back, up_down,
+					     2, 3, true), 0);
+	disc_ni_health(test, "192.0.2.171@tcp", &h_old, &s_old);
+	disc_ni_health(test, "192.0.2.172@tcp", &h_new, &s_new);
+	KUNIT_EXPECT_EQ(test, s_old, LNET_NI_STATUS_UP);
+	KUNIT_EXPECT_EQ(test, s_new, LNET_NI_STATUS_DOWN);
+	KUNIT_EXPECT_LT(test, h_old, h_new);
+	for (i = 0; i < 4; i++) {
+		disc_select(test, "192.0.2.172@tcp", got);
+		KUNIT_EXPECT_STREQ(test, got, "192.0.2.171@tcp");
+	}
+	disc_del("192.0.2.171@tcp");
+}
+
 /* The peer of @nid (which must have one); the LNet lock is not held. */
 static struct lnet_peer *disc_lp(struct kunit *test, const char *nid)
 {
@@ -565,6 +669,7 @@ static struct kunit_case lnet_discovery_cases[] = {
 	KUNIT_CASE(disc_no_discovery),
 	KUNIT_CASE(disc_other_configured),
 	KUNIT_CASE(disc_ni_status),
+	KUNIT_CASE(disc_moved_back),
 	KUNIT_CASE(disc_seq_merged),
 	KUNIT_CASE(disc_seq_pending),
 	KUNIT_CASE(disc_add_non_mr),

@@ -4,7 +4,8 @@
  * LND reported its link or device down (lnet_ni_set_fatal()) loses to any
  * working one, whatever their credits; among equals the most credits win
  * (an NI without a credit limit counts as the most), then the least used.
- * The peer NI: the most credits, then the one chosen longest ago.  The
+ * The peer NI: one its peer does not list DOWN, then the healthiest,
+ * then the most credits, then the one chosen longest ago.  The
  * peer net of a multi-rail peer: one with a working local NI, then the
  * one chosen longest ago; a net we have no NI on is never chosen.  UDSP
  * priorities (lower is better) come first among working NIs, and first
@@ -575,6 +576,88 @@ static void nisel_fwd_final(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, lnet_fwd_final_choice(named, true));
 }
 
+/*
+ * A peer NI its peer lists DOWN (ping buffer or push) loses to one it
+ * lists UP, whatever their health and priority: issue 37's NID that
+ * moved back, UP again but demerited while it was gone, against the one
+ * it had moved to, DOWN now and demerited once.  Between two DOWN ones,
+ * health again.  A status never listed (0) counts as not DOWN.
+ */
+static void nisel_peer_ni_listed_down(struct kunit *test)
+{
+	struct lnet_peer_ni *back = nisel_lpni(test, 1, 9);
+	struct lnet_peer_ni *gone = nisel_lpni(test, 8, 0);
+	struct lnet_ni *ni = nisel_ni(test, 8, 8, 0, false);
+
+	back->lpni_ns_status = LNET_NI_STATUS_UP;
+	back->lpni_healthv = 100;
+	gone->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	gone->lpni_healthv = 900;
+	nisel_prio(&gone->lpni_prio, 0);
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(back, gone, ni));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(gone, back, ni));
+	back->lpni_ns_status = 0;
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(back, gone, ni));
+	back->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	KUNIT_EXPECT_TRUE(test, lnet_peer_ni_better(gone, back, ni));
+	KUNIT_EXPECT_FALSE(test, lnet_peer_ni_better(back, gone, ni));
+}
+
+/*
+ * The same through lnet_select_mr(): of net 0's two peer NIs the one
+ * listed UP, every time; a peer net all of whose peer NIs are listed
+ * DOWN loses to one with a peer NI listed UP, however healthy; all
+ * listed DOWN: still chosen (by health), the send fails or not as the
+ * LND finds.  Behind routers (routing spec 3.1 rule 3) the same.
+ */
+static void nisel_mr_listed_down(struct kunit *test)
+{
+	struct nisel_world *w = nisel_world(test);
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		w->lpni[i]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+		w->lpni[i]->lpni_ns_status = LNET_NI_STATUS_UP;
+		if (i < 2)
+			w->ni[i]->ni_healthv = LNET_MAX_HEALTH_VALUE;
+	}
+	/* Net 1 less healthy: net 0, its NID back UP, not the DOWN one. */
+	w->lpni[2]->lpni_healthv = 500;
+	w->lpni[0]->lpni_healthv = 300;
+	w->lpni[1]->lpni_healthv = 900;
+	w->lpni[1]->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	for (i = 0; i < 4; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_ASSERT_NOT_NULL(test, lpni);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[0]);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[0]);
+		nisel_used(w, ni, lpni);
+	}
+	/* Both of net 0 listed DOWN: net 1, less healthy but UP. */
+	w->lpni[0]->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	w->lpni[0]->lpni_healthv = LNET_MAX_HEALTH_VALUE;
+	for (i = 0; i < 3; i++) {
+		lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[2]);
+		KUNIT_EXPECT_PTR_EQ(test, ni, w->ni[1]);
+		nisel_used(w, ni, lpni);
+	}
+	/* All listed DOWN: by health, as before. */
+	w->lpni[2]->lpni_ns_status = LNET_NI_STATUS_DOWN;
+	lpni = lnet_select_mr(&w->lp, &w->nets, &ni);
+	KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[0]);
+	/* Behind routers too: net 2's NID, listed UP, less healthy. */
+	w->lpni[3]->lpni_healthv = 100;
+	nisel_routable_mask = BIT(1) | BIT(2);
+	for (i = 0; i < 3; i++) {
+		lpni = lnet_select_remote_mr(&w->lp, nisel_routable);
+		KUNIT_EXPECT_PTR_EQ(test, lpni, w->lpni[3]);
+		nisel_final_used(w, lpni);
+	}
+}
+
 static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_fatal_loses),
 	KUNIT_CASE(nisel_credits_then_seq),
@@ -589,6 +672,8 @@ static struct kunit_case lnet_nisel_cases[] = {
 	KUNIT_CASE(nisel_ni_health),
 	KUNIT_CASE(nisel_peer_ni_health),
 	KUNIT_CASE(nisel_mr_health),
+	KUNIT_CASE(nisel_peer_ni_listed_down),
+	KUNIT_CASE(nisel_mr_listed_down),
 	KUNIT_CASE(nisel_local_dst),
 	KUNIT_CASE(nisel_remote_mr),
 	KUNIT_CASE(nisel_fwd_final),

@@ -28,12 +28,19 @@
  * priorities are better, see lnet/udsp.c; health values, higher better,
  * are moved by the health module, see include/lnet/health.h):
  *
- * - peer net: its health (its best peer NI's), its UDSP priority, then
- *   one with a working local NI, then the local net's health (its best
- *   NI's), then its UDSP priority, then the least recently used
- *   (lpn_seq): lnet_peer_net_better();
+ * - peer net: one with a peer NI its peer does not list DOWN (in its
+ *   ping buffer or push), its health (its best peer NI's), its UDSP
+ *   priority, then one with a working local NI, then the local net's
+ *   health (its best NI's), then its UDSP priority, then the least
+ *   recently used (lpn_seq): lnet_peer_net_better();
  * - local NI on that net: lnet_ni_better();
- * - peer NI on that net: lnet_peer_ni_better().
+ * - peer NI on that net: lnet_peer_ni_better(), one not listed DOWN
+ *   first.
+ *
+ * The peer's listed status comes before health, unlike stock's order
+ * (there health alone, which a DOWN listed demerits once): the peer's
+ * word that an NI is gone or back holds at once, whatever the health
+ * the NI was left with.
  *
  * The round-robin clock is the peer's send count (lp_send_seq): a chosen
  * peer net and peer NI take its value, so the ones chosen longest ago go
@@ -73,15 +80,35 @@ VISIBLE_IF_KUNIT bool lnet_ni_better(struct lnet_ni *ni, struct lnet_ni *best)
 EXPORT_SYMBOL_IF_KUNIT(lnet_ni_better);
 
 /*
- * Is @lpni a better peer NI to send to from @ni than @best?  The
- * healthiest, then the best UDSP priority, then one that prefers @ni (a
- * UDSP NID pair; no @ni: a final destination behind a router), then the
- * most credits, then the one chosen longest ago.
+ * Does @lpni's peer list it DOWN (its last ping reply or push merged,
+ * lnet/peer-merge.c; a gateway's, lnet/router-checker.c)?  The peer's
+ * own word that the NI cannot be reached: an NI whose health fell to 0
+ * or whose LND failed (spec features 3a), a NID its node left
+ * (Documentation/multirail.rst, "NIDs that follow the address").
+ */
+static bool lnet_peer_ni_listed_down(const struct lnet_peer_ni *lpni)
+{
+	return lpni->lpni_ns_status == LNET_NI_STATUS_DOWN;
+}
+
+/*
+ * Is @lpni a better peer NI to send to from @ni than @best?  One its
+ * peer does not list DOWN, then the healthiest, then the best UDSP
+ * priority, then one that prefers @ni (a UDSP NID pair; no @ni: a final
+ * destination behind a router), then the most credits, then the one
+ * chosen longest ago.
+ *
+ * The status comes first: health alone keeps a peer NI whose NID moved
+ * away and came back (DOWN, then UP again in its peer's pushes) behind
+ * the one it left for, whose health only the first DOWN demerited (its
+ * own was demerited as long as it was gone, spec features 4c).
  */
 VISIBLE_IF_KUNIT bool lnet_peer_ni_better(struct lnet_peer_ni *lpni,
 					  struct lnet_peer_ni *best,
 					  const struct lnet_ni *ni)
 {
+	if (lnet_peer_ni_listed_down(lpni) != lnet_peer_ni_listed_down(best))
+		return !lnet_peer_ni_listed_down(lpni);
 	if (lpni->lpni_healthv != best->lpni_healthv)
 		return lpni->lpni_healthv > best->lpni_healthv;
 	if (lnet_udsp_lpni_prio(lpni) != lnet_udsp_lpni_prio(best))
@@ -132,9 +159,22 @@ static int lnet_peer_net_healthv(const struct lnet_peer_net *lpn)
 	return best;
 }
 
+/* Does @lpn have a peer NI its peer does not list DOWN? */
+static bool lnet_peer_net_listed_up(const struct lnet_peer_net *lpn)
+{
+	const struct lnet_peer_ni *lpni;
+
+	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+		if (!lnet_peer_ni_listed_down(lpni))
+			return true;
+	return false;
+}
+
 /*
  * Is @lpn, reached from @ni, a better peer net than @best, reached from
- * @best_ni?  The healthier peer net, then the best peer net priority,
+ * @best_ni?  One with a peer NI not listed DOWN (the peer NI chosen
+ * there would be one, lnet_peer_ni_better()), then the healthier peer
+ * net, then the best peer net priority,
  * then a working local NI, then the healthier local NI (the best of its
  * net), then the best local net priority, then the one chosen longest
  * ago.
@@ -145,7 +185,10 @@ static bool lnet_peer_net_better(struct lnet_peer_net *lpn,
 				 struct lnet_ni *best_ni)
 {
 	int h = lnet_peer_net_healthv(lpn), best_h = lnet_peer_net_healthv(best);
+	bool up = lnet_peer_net_listed_up(lpn);
 
+	if (up != lnet_peer_net_listed_up(best))
+		return up;
 	if (h != best_h)
 		return h > best_h;
 	if (lnet_udsp_lpn_prio(lpn) != lnet_udsp_lpn_prio(best))
@@ -197,12 +240,18 @@ lnet_select_mr(struct lnet_peer *lp, struct list_head *nets,
 }
 EXPORT_SYMBOL_IF_KUNIT(lnet_select_mr);
 
-/* Is @lpn, behind a router, a better peer net than @best? */
+/*
+ * Is @lpn, behind a router, a better peer net than @best?  As
+ * lnet_peer_net_better() without local NIs.
+ */
 static bool lnet_peer_net_better_remote(struct lnet_peer_net *lpn,
 					struct lnet_peer_net *best)
 {
 	int h = lnet_peer_net_healthv(lpn), best_h = lnet_peer_net_healthv(best);
+	bool up = lnet_peer_net_listed_up(lpn);
 
+	if (up != lnet_peer_net_listed_up(best))
+		return up;
 	if (h != best_h)
 		return h > best_h;
 	if (lnet_udsp_lpn_prio(lpn) != lnet_udsp_lpn_prio(best))
