@@ -361,10 +361,26 @@ int kib_conn_setup(struct kib_conn *conn, struct rdma_cm_id *cmid)
 }
 
 /* Release the QP and CQ kib_conn_setup() created (the id goes after). */
+/* A QP whose destruction took longer than this is reported. */
+#define KIB_QP_DESTROY_SLOW	(5 * HZ)
+
 static void kib_conn_free_resources(struct kib_conn *conn)
 {
-	if (conn->ibc_qp_created)
+	unsigned long start = jiffies;
+
+	if (conn->ibc_qp_created) {
 		rdma_destroy_qp(conn->ibc_cmid);
+		/*
+		 * A driver waits here for its own references to the QP (rxe:
+		 * packets it sent or queued, up to 50 s, then a WARN); a
+		 * stalled device shows up as this line, with the peer named.
+		 */
+		if (time_after(jiffies, start + KIB_QP_DESTROY_SLOW))
+			pr_warn("ko2iblnd: destroying the QP of a connection to %pI4h on %s took %u ms\n",
+				&(u32){ lnet_nid4_addr(conn->ibc_peer->ibp_nid) },
+				dev_name(&conn->ibc_cmid->device->dev),
+				jiffies_to_msecs(jiffies - start));
+	}
 	if (conn->ibc_cq)
 		ib_free_cq(conn->ibc_cq);
 }
