@@ -18,7 +18,8 @@
 #                         60), or FUZZ_TARGET=<name> only; crashes are saved
 #                         under build/fuzz/crashes (Documentation/testing.rst)
 #   make fuzz-seeds       rewrite the fuzz seed corpora from the KUnit vectors
-#   make install          lnetctl, lst, their man pages and bash completion
+#   make install          lnetctl, lst, lnet-nid-resolver (and its
+#                         request-key.d file), their man pages and bash completion
 #                         into $(DESTDIR)$(PREFIX); lnet.service, its
 #                         helpers and /etc/default/lnet (systemd/)
 #   make deb              Debian packages lnet-dkms and lnet-utils, lintian
@@ -109,7 +110,9 @@ UNITDIR ?= /lib/systemd/system
 LNETLIBDIR ?= $(PREFIX)/lib/lnet
 .PHONY: install
 install: lnetctl
-	install -D -m 0755 -t $(DESTDIR)$(PREFIX)/sbin build/utils/lnetctl build/utils/lst
+	install -D -m 0755 -t $(DESTDIR)$(PREFIX)/sbin build/utils/lnetctl build/utils/lst \
+		build/utils/lnet-nid-resolver
+	install -D -m 0644 utils/nidresolver/lnet.conf $(DESTDIR)/etc/request-key.d/lnet.conf
 	for p in man/*.[578]; do \
 		install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p#man/} || exit 1; \
 	done

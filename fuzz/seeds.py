@@ -483,6 +483,27 @@ def nidmap_seeds():
     return out
 
 
+def txt_rdata(*strings):
+    """A TXT record's data: each string its length byte and its bytes."""
+    return b"".join(bytes([len(x)]) + x for x in strings)
+
+
+def nidmap_dns_seeds():
+    """TXT records as the DNS backend's test serves them
+    (tests/vm/nidmap_dns.sh), one split in two strings as dnsmasq and
+    zone files may, and lists for the kernel parser alone (0xff first)."""
+    return {
+        "oss0": txt_rdata(b"v=lnet1 nids=192.0.2.10@tcp,192.0.2.99@tcp"),
+        "split": txt_rdata(b"v=lnet1 nids=192.0.2.10@tcp,",
+                           b"10.0.0.5@o2ib1 ttl=60"),
+        "badchar": txt_rdata(b"v=lnet1 nids=192.0.2.1%@tcp"),
+        "badaddr": txt_rdata(b"v=lnet1 nids=192.0.2.300@tcp"),
+        "other": txt_rdata(b"v=spf1 -all"),
+        "list_ipv6": b"\xff2001:db8::1@tcp 192.0.2.11@tcp2",
+        "list_dup": b"\xff192.0.2.10@tcp,192.0.2.11@tcp,192.0.2.10@tcp,",
+    }
+
+
 def corpora():
     hdr = kunit_arrays("lnet_hdr_test.c")
     o2ib = kunit_arrays("o2iblnd_wire_test.c")
@@ -535,6 +556,7 @@ def corpora():
                     for i, s in enumerate(lists)},
         "udsp": udsp_seeds(),
         "nidmap_msg": nidmap_seeds(),
+        "nidmap_dns": nidmap_dns_seeds(),
         "lnetctl_import": {k: v.encode() for k, v in IMPORT_DOCS.items()},
     }
 

@@ -250,17 +250,23 @@ EXPORT_SYMBOL_IF_KUNIT(nidmap_by_name_wake);
 
 /**
  * nidmap_resolve() - a target's entry: the subscriber's copy, or on a
- *	publisher that does not subscribe its table
+ *	publisher that does not subscribe its table, or else DNS
  * @name: the target
  * @rec: its record
- * @copy: set if it came from the copy (may be NULL)
+ * @source: set to where it came from, NIDMAP_SOURCE_* (may be NULL)
  *
- * Context: process context (takes nidmap_cfg_lock).
+ * DNS (dns.c) is asked when its backend is configured and neither the
+ * copy nor the table has the target, or this node has neither.
+ *
+ * Context: process context (takes nidmap_cfg_lock; DNS may wait for
+ * its upcall).
  * Return: 0; -ENOENT no such target; -ENODEV this node neither
- * subscribes nor publishes.
+ * subscribes nor publishes, and has no DNS backend; another -errno from
+ * DNS.
  */
-int nidmap_resolve(const char *name, struct nidmap_rec *rec, bool *copy)
+int nidmap_resolve(const char *name, struct nidmap_rec *rec, u32 *source)
 {
+	u32 from = NIDMAP_SOURCE_PUBLISHER;
 	struct nidmap_table *t;
 	struct nidmap_copy *c;
 	struct lnet_nid pub;
@@ -270,13 +276,19 @@ int nidmap_resolve(const char *name, struct nidmap_rec *rec, bool *copy)
 	mutex_lock(&nidmap_cfg_lock);
 	c = nidmap_sub_copy(&pub, &subscribed);
 	t = nidmap_pub_table();
-	if (c)
+	if (c) {
 		rc = nidmap_copy_lookup(c, name, rec);
-	else if (t)
+		from = NIDMAP_SOURCE_SUBSCRIBER;
+	} else if (t) {
 		rc = nidmap_table_lookup(t, name, rec);
+	}
 	mutex_unlock(&nidmap_cfg_lock);
-	if (copy)
-		*copy = c;
+	if ((rc == -ENOENT || rc == -ENODEV) && nidmap_dns_enabled()) {
+		rc = nidmap_dns_resolve(name, rec);
+		from = NIDMAP_SOURCE_DNS;
+	}
+	if (source)
+		*source = from;
 	return rc;
 }
 

@@ -23,6 +23,8 @@
  * TARGET's sink by name (nidmap_get_by_name(); the sink serves GETs at
  * the offset asked for) and checks them against SEED's pattern: reading
  * get (or send) adds "mlength= bad=".
+ *
+ * dns (read-only): the DNS backend's domain and counters (dns.c).
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -409,6 +411,8 @@ void nidmap_debugfs_init(void)
 			    &nidmap_send_fops);
 	debugfs_create_file("get", 0600, nidmap_debugfs, NULL,
 			    &nidmap_get_fops);
+	debugfs_create_file("dns", 0400, nidmap_debugfs, NULL,
+			    &nidmap_dns_fops);
 }
 
 /**

@@ -794,9 +794,9 @@ static int nidmap_genl_registrations(struct sk_buff *skb,
  */
 static int nidmap_genl_lookup(struct sk_buff *skb, struct genl_info *info)
 {
+	u32 source = NIDMAP_SOURCE_PUBLISHER;
 	struct nidmap_rec *rec;
 	struct sk_buff *rep;
-	bool copy = false;
 	void *hdr;
 	int rc;
 
@@ -805,13 +805,23 @@ static int nidmap_genl_lookup(struct sk_buff *skb, struct genl_info *info)
 	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
-	rc = nidmap_resolve(nla_data(info->attrs[NIDMAP_A_NAME]), rec, &copy);
+	rc = nidmap_resolve(nla_data(info->attrs[NIDMAP_A_NAME]), rec,
+			    &source);
 	if (rc == -ENODEV) {
 		NL_SET_ERR_MSG(info->extack,
-			       "this node neither subscribes nor publishes");
+			       "this node neither subscribes nor publishes, and has no DNS domain");
 	} else if (rc == -ENOENT) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NIDMAP_A_NAME],
 				    "no such target");
+	} else if (rc == -EACCES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NIDMAP_A_NAME],
+				    "DNS answer not validated (dns_dnssec is on)");
+	} else if (rc == -EPROTO) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NIDMAP_A_NAME],
+				    "malformed DNS record");
+	} else if (rc < 0 && source == NIDMAP_SOURCE_DNS) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NIDMAP_A_NAME],
+				    "DNS lookup failed");
 	}
 	if (rc)
 		goto out;
@@ -822,8 +832,7 @@ static int nidmap_genl_lookup(struct sk_buff *skb, struct genl_info *info)
 	hdr = genlmsg_put_reply(rep, info, &nidmap_genl_family, 0,
 				NIDMAP_CMD_LOOKUP);
 	if (!hdr ||
-	    nla_put_u32(rep, NIDMAP_A_SOURCE, copy ? NIDMAP_SOURCE_SUBSCRIBER :
-			NIDMAP_SOURCE_PUBLISHER) ||
+	    nla_put_u32(rep, NIDMAP_A_SOURCE, source) ||
 	    nidmap_fill_entry(rep, rec)) {
 		nlmsg_free(rep);
 		rc = -EMSGSIZE;

@@ -179,6 +179,8 @@ struct nidmap_enc {
 
 int nidmap_name_check(const char *name, size_t size);
 int nidmap_nid_check(const struct lnet_nid *nid);
+int nidmap_dns_parse(const char *list, size_t len, const char *name,
+		     struct nidmap_rec *rec);
 int nidmap_rec_check(const struct nidmap_rec *rec, bool reg);
 bool nidmap_rec_move_nid(struct nidmap_rec *rec, const struct lnet_nid *old_nid,
 			 const struct lnet_nid *new_nid);

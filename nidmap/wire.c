@@ -774,3 +774,56 @@ enum nidmap_status nidmap_errno_to_status(int rc)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(nidmap_errno_to_status);
+
+/**
+ * nidmap_dns_parse() - a target's record from the resolver's answer
+ * @list: "<nid>,<nid>,..." (commas or spaces between NIDs), not
+ *	NUL-terminated
+ * @len: its length
+ * @name: the target
+ * @rec: filled: @name, version 0, the NIDs in order
+ *
+ * The DNS backend's record (dns.c), as lnet-nid-resolver(8) passes it
+ * on from a TXT record.  Each NID must be one a table entry may hold (nidmap_nid_check()); a
+ * NID listed twice counts once; at most NIDMAP_NIDS_MAX.
+ *
+ * Return: 0; -EPROTO a malformed list, none, or too many.
+ */
+int nidmap_dns_parse(const char *list, size_t len, const char *name,
+		     struct nidmap_rec *rec)
+{
+	char tok[LNET_NIDSTR_SIZE];
+	size_t i = 0, n;
+	unsigned int k;
+
+	memset(rec, 0, sizeof(*rec));
+	if (strscpy(rec->name, name, sizeof(rec->name)) < 0)
+		return -EPROTO;
+	while (i < len) {
+		if (list[i] == ',' || list[i] == ' ') {
+			i++;
+			continue;
+		}
+		for (n = 0; i + n < len && list[i + n] != ',' &&
+		     list[i + n] != ' '; n++)
+			;
+		if (n >= sizeof(tok) || memchr(list + i, '\0', n))
+			return -EPROTO;
+		memcpy(tok, list + i, n);
+		tok[n] = '\0';
+		i += n;
+		if (rec->nnids == NIDMAP_NIDS_MAX)
+			return -EPROTO;
+		if (lnet_nid_from_str(tok, &rec->nids[rec->nnids]) ||
+		    nidmap_nid_check(&rec->nids[rec->nnids]))
+			return -EPROTO;
+		for (k = 0; k < rec->nnids; k++)
+			if (lnet_nid_equal(&rec->nids[k],
+					   &rec->nids[rec->nnids]))
+				break;
+		if (k == rec->nnids)
+			rec->nnids++;
+	}
+	return rec->nnids ? 0 : -EPROTO;
+}
+EXPORT_SYMBOL_IF_KUNIT(nidmap_dns_parse);

@@ -34,6 +34,10 @@ PKGS=(
 	rdma-core ibverbs-utils perftest iperf3 librdmacm-dev libibverbs-dev
 	# user tool
 	libnl-3-dev libnl-genl-3-dev libyaml-dev pkg-config
+	# nidmap's DNS backend: lnet-nid-resolver (libkeyutils, libresolv),
+	# request-key in the VMs, and the test's DNS server (the binary only:
+	# no host service)
+	libkeyutils-dev keyutils dnsmasq-base
 	# harness and KUnit parser
 	python3
 )

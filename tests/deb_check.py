@@ -109,7 +109,8 @@ def check_build(errors):
         errors.append("make deb made %s" % [os.path.basename(d) for d in debs])
         return
     have = contents(utils[0])
-    for f in ["/usr/sbin/lnetctl", "/usr/sbin/lst",
+    for f in ["/usr/sbin/lnetctl", "/usr/sbin/lst", "/usr/sbin/lnet-nid-resolver",
+              "/etc/request-key.d/lnet.conf", "/usr/share/man/man8/lnet-nid-resolver.8.gz",
               "/usr/share/man/man8/lnetctl.8.gz", "/usr/share/man/man8/lst.8.gz",
               "/usr/share/man/man5/lnet.conf.5.gz", "/usr/share/man/man7/lnet.7.gz",
               "/usr/share/bash-completion/completions/lnetctl",

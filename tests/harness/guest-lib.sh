@@ -73,6 +73,16 @@ lnet_load() {
 	done
 }
 
+# nidmap_insmod [PARAM=VALUE...]: load lnet_nidmap, and first the
+# kernel's dns_resolver it uses (nidmap's DNS backend): a module on
+# Debian's kernel, built in on the debug one (/sys/module shows both).
+nidmap_insmod() {
+	[ -d /sys/module/dns_resolver ] || modprobe dns_resolver ||
+		fail "modprobe dns_resolver"
+	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" "$@" ||
+		fail "insmod lnet_nidmap $*"
+}
+
 # module_loaded NAME: NAME is in /proc/modules.
 module_loaded() {
 	local name _

@@ -32,7 +32,7 @@ load_suite() {
 
 lnet_load
 # The nidmap suites call lnet_nidmap.ko (its table and wire code).
-insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap.ko"
+nidmap_insmod
 mkdir -p "$RESULTS/kunit"
 # The lines of the kernel log read so far (load_suite).
 log_seen=$(dmesg | wc -l)

@@ -1403,7 +1403,7 @@ else
 		log "refused as expected: lst $c in another netns"
 	done
 	rmmod lnet_selftest || fail "rmmod lnet_selftest (netns)"
-	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap (netns)"
+	nidmap_insmod
 	for c in show table; do
 		must_fail "nidmap $c in another netns" "$nsmsg" \
 			ip netns exec $ns "$LNETCTL" nidmap $c

@@ -58,7 +58,7 @@ t0=${EPOCHREALTIME/./}
 if [ "$LNET_NODE" = a ]; then
 	# On by default: without a key no role starts, unless the lab turns
 	# auth_required off.
-	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+	nidmap_insmod
 	"$LNETCTL" nidmap register --publisher "$B" --name fs-OST0019 \
 		--nid "$A" 2> "$T" && fail "register without a key"
 	grep -q "holds no nidmap key" "$T" || fail "register: $(cat "$T")"

@@ -25,7 +25,7 @@ nm_table() {
 # takes only messages signed with a key the node holds, and a node
 # without one starts no role (Documentation/nidmap.rst, "Trust").
 nm_load() {
-	insmod "$LNET_MODDIR/nidmap/lnet_nidmap.ko" || fail "insmod lnet_nidmap"
+	nidmap_insmod
 	printf 'nidmap-test-key-0123456789abcdef\n' > /tmp/nidmap-test.key
 	chmod 600 /tmp/nidmap-test.key
 	"$LNETCTL" nidmap key add --id 1 --secret-file /tmp/nidmap-test.key ||

@@ -51,6 +51,11 @@ our modules loaded:
   refused, counted by its kind and changes nothing; one written from the
   document and signed right is taken; unsigned and forged NOTICEs to the
   subscriber are refused ("Trust");
+- nidmap_dns: the DNS backend: a serves lnet1 TXT records (dnsmasq),
+  b resolves targets through request-key and lnet-nid-resolver, sends
+  to one by name (every byte checked at a); malformed, foreign, missing
+  and (dns_dnssec on) unvalidated answers refused and counted.  Both
+  kernels: dns_resolver is a module on Debian's, built in on debug;
 - demo: what `make demo` shows: lnetctl, a ping, then lst as an admin
   runs it (brw write and read with check=full, a ping test, lst stat,
   show_error), summed up in MiB/s and microseconds (Debian's kernel
@@ -74,6 +79,7 @@ from cases import VmTest
 SCENARIOS = ["sock_traffic.sh", "sock_hostile.sh", "sock_reload.sh",
              "discovery_interop.sh", "peers.sh", "sock_multirail.sh",
              "sock_health.sh", "lst.sh", "nidmap.sh", "nidmap_auth.sh",
+             "nidmap_dns.sh",
              "demo.sh",
              "tracepoints.sh", "sock_linkdown.sh", "sock_addr_follow.sh"]
 
@@ -82,7 +88,7 @@ TESTS = [
                                        links=["net0", "net1"]),
                                vm.Node("b", script=SCENARIOS,
                                        links=["net0", "net1"])],
-           flavours=("distro", "debug"), timeout=730, debug_timeout=2200,
+           flavours=("distro", "debug"), timeout=760, debug_timeout=2260,
            # The hostile peer's attacks, the peer table's and nidmap's
            # bookkeeping and the tracepoints' events are logic whose
            # judge is the debug kernel's catchers: on Debian's kernel they

@@ -39,6 +39,7 @@ enum nidmap_genl_cmd {
 enum nidmap_genl_source {
 	NIDMAP_SOURCE_PUBLISHER = 1,	/* the table this node publishes */
 	NIDMAP_SOURCE_SUBSCRIBER,	/* this node's copy */
+	NIDMAP_SOURCE_DNS,		/* a TXT record (LOOKUP only) */
 };
 
 enum nidmap_genl_attr {
