@@ -19,6 +19,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <net/net_namespace.h>
 
 #include <kunit/visibility.h>
@@ -27,8 +28,44 @@
 
 #include "node.h"
 
-static char *nidmap_dns_domain = "";
-module_param_named(dns_domain, nidmap_dns_domain, charp, 0644);
+/* A domain name's longest text form (RFC 1035), with the NUL. */
+#define NIDMAP_DNS_DOMAIN_MAX	254
+
+/* Under kernel_param_lock(THIS_MODULE): the parameter may be written. */
+static char nidmap_dns_domain[NIDMAP_DNS_DOMAIN_MAX];
+
+static bool nidmap_dns_name_ok(const char *name);
+
+/* dns_domain: a DNS name ("" turns lookups off); one trailing '.' or
+ * newline (echo) dropped.
+ */
+static int nidmap_dns_domain_set(const char *val, const struct kernel_param *kp)
+{
+	char buf[NIDMAP_DNS_DOMAIN_MAX];
+	size_t n = strcspn(val, "\n");
+
+	if (n && val[n - 1] == '.')
+		n--;
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	if (n && !nidmap_dns_name_ok(buf))
+		return -EINVAL;
+	strscpy(nidmap_dns_domain, buf, sizeof(nidmap_dns_domain));
+	return 0;
+}
+
+static int nidmap_dns_domain_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n", nidmap_dns_domain);
+}
+
+static const struct kernel_param_ops nidmap_dns_domain_ops = {
+	.set	= nidmap_dns_domain_set,
+	.get	= nidmap_dns_domain_get,
+};
+module_param_cb(dns_domain, &nidmap_dns_domain_ops, NULL, 0644);
 MODULE_PARM_DESC(dns_domain,
 		 "look targets up in DNS as TXT records under this domain when the table has no entry (empty: no DNS lookups)");
 
@@ -69,7 +106,7 @@ bool nidmap_dns_enabled(void)
 	bool on;
 
 	kernel_param_lock(THIS_MODULE);
-	on = nidmap_dns_domain && nidmap_dns_domain[0];
+	on = nidmap_dns_domain[0];
 	kernel_param_unlock(THIS_MODULE);
 	return on;
 }
@@ -95,7 +132,7 @@ int nidmap_dns_resolve(const char *name, struct nidmap_rec *rec)
 		return -ENOENT;
 	/* A write to the parameter frees the string it replaces. */
 	kernel_param_lock(THIS_MODULE);
-	if (nidmap_dns_domain && nidmap_dns_domain[0])
+	if (nidmap_dns_domain[0])
 		qname = kasprintf(GFP_KERNEL, "%s.%s", name, nidmap_dns_domain);
 	kernel_param_unlock(THIS_MODULE);
 	if (!qname)
@@ -133,8 +170,7 @@ static int nidmap_dns_show(char *buf, size_t size)
 
 	kernel_param_lock(THIS_MODULE);
 	n = scnprintf(buf, size, "domain %s\n",
-		      nidmap_dns_domain && nidmap_dns_domain[0] ?
-		      nidmap_dns_domain : "-");
+		      nidmap_dns_domain[0] ? nidmap_dns_domain : "-");
 	kernel_param_unlock(THIS_MODULE);
 	return n + scnprintf(buf + n, size - n,
 			 "dnssec %d\nlookups %d\nfound %d\nmissing %d\nrefused %d\nfailed %d\nmalformed %d\n",

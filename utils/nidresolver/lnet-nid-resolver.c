@@ -44,12 +44,10 @@ static int debug_mode;
 
 static void lnr_log(const char *fmt, const char *a, int err)
 {
-	if (debug_mode) {
-		fprintf(stderr, fmt, a, strerror(err));
-		fputc('\n', stderr);
-	} else {
+	fprintf(stderr, fmt, a, strerror(err));
+	fputc('\n', stderr);
+	if (!debug_mode)
 		syslog(LOG_WARNING, fmt, a, strerror(err));
-	}
 }
 
 /*
@@ -187,7 +185,8 @@ int main(int argc, char **argv)
 		snprintf(payload, sizeof(payload), "%s", ans.list);
 		ttl = ans.ttl;
 	}
-	if (keyctl_instantiate(key, payload, strlen(payload), 0) < 0) {
+	/* dns_resolver takes the text with its NUL. */
+	if (keyctl_instantiate(key, payload, strlen(payload) + 1, 0) < 0) {
 		lnr_log("%s: instantiate: %s", name, errno);
 		return 1;
 	}
