@@ -46,6 +46,9 @@ static void dns_parse_good(struct kunit *test)
 				    rec), 0);
 	KUNIT_EXPECT_EQ(test, rec->nnids, 2);
 	expect_nid(test, rec, 1, "192.0.2.11@tcp");
+	/* No net: tcp, as every NID string (Lustre's libcfs_str2nid()). */
+	KUNIT_ASSERT_EQ(test, parse(test, "192.0.2.10", rec), 0);
+	expect_nid(test, rec, 0, "192.0.2.10@tcp");
 	/* IPv6 (large NIDs). */
 	KUNIT_ASSERT_EQ(test, parse(test, "2001:db8::1@tcp", rec), 0);
 	KUNIT_EXPECT_EQ(test, rec->nnids, 1);
@@ -57,7 +60,6 @@ static void dns_parse_bad(struct kunit *test)
 	static const char * const bad[] = {
 		"",
 		",, ,",
-		"192.0.2.10",			/* no net */
 		"192.0.2.10@tcp,bogus",
 		"192.0.2.10@nosuchlnd",
 		"0@lo",				/* loopback: no table entry */
