@@ -98,6 +98,8 @@ WRAP
 	[ "$got" = "$A,$X1" ] ||
 		{ dns_diag; fail "lookup oss0: [$got] $(cat "$T/err"), want [$A,$X1]"; }
 	log "lookup oss0 through DNS: $got in $(((${EPOCHREALTIME/./} - t1) / 1000)) ms"
+	"$LNETCTL" nidmap lookup --name oss0 | grep -q "^ *source: dns$" ||
+		fail "lookup oss0: source is not dns"
 	# The key cached: the send resolves without an upcall.
 	echo "oss0 3000 41" > "$NMDBG/send" ||
 		fail "send by name to oss0: $(cat "$NMDBG/send")"

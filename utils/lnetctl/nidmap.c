@@ -33,8 +33,9 @@
  *
  * (a router's entry says "router: yes" and lists its nets under "nets").
  * lookup resolves one target as a send by name does (this node's copy,
- * or on a publisher that does not subscribe its table) and prints its
- * NIDs in failover order with the entry's version and the source:
+ * or on a publisher that does not subscribe its table, or DNS) and
+ * prints its NIDs in failover order with the entry's version and the
+ * source (copy, publisher or dns):
  *
  *	nidmap_lookup:
  *	    name: fs-OST0000
@@ -698,12 +699,18 @@ static int nm_table(int argc, char **argv)
 static int nm_lookup_cb(struct nlattr **tb, struct nlattr *head, int len,
 			void *arg)
 {
+	static const char * const names[] = {
+		[NIDMAP_SOURCE_PUBLISHER]	= "publisher",
+		[NIDMAP_SOURCE_SUBSCRIBER]	= "copy",
+		[NIDMAP_SOURCE_DNS]		= "dns",
+	};
+	u32 src = tb[NIDMAP_A_SOURCE] ? nla_get_u32(tb[NIDMAP_A_SOURCE]) : 0;
+
 	(void)head;
 	(void)len;
 	return nm_emit_entry(arg, tb[NIDMAP_A_ENTRY],
-			     tb[NIDMAP_A_SOURCE] &&
-			     nla_get_u32(tb[NIDMAP_A_SOURCE]) ==
-			     NIDMAP_SOURCE_SUBSCRIBER ? "copy" : "publisher");
+			     src < ARRAY_SIZE(names) && names[src] ?
+			     names[src] : "unknown");
 }
 
 static int nm_lookup(int argc, char **argv)
