@@ -114,7 +114,7 @@ WRAP
 	echo 1 > $P/dns_dnssec || fail "dns_dnssec 1"
 	refused oss1 "DNS answer not validated"
 	got=$(tr '\n' ' ' < "$NMDBG/dns")
-	want="domain lnet.test dnssec 1 lookups 7 found 2 missing 2 refused 1 failed 0 malformed 2 "
+	want="domain lnet.test dnssec 1 lookups 8 found 3 missing 2 refused 1 failed 0 malformed 2 "
 	[ "$got" = "$want" ] || fail "counters: [$got] want [$want]"
 	umount /etc/request-key.d /etc/resolv.conf
 fi
