@@ -283,9 +283,14 @@ int nidmap_resolve(const char *name, struct nidmap_rec *rec, u32 *source)
 		rc = nidmap_table_lookup(t, name, rec);
 	}
 	mutex_unlock(&nidmap_cfg_lock);
-	if ((rc == -ENOENT || rc == -ENODEV) && nidmap_dns_enabled()) {
-		rc = nidmap_dns_resolve(name, rec);
-		from = NIDMAP_SOURCE_DNS;
+	if (rc == -ENOENT || rc == -ENODEV) {
+		int dns = nidmap_dns_resolve(name, rec);
+
+		/* -ENODEV: no DNS domain, the table's answer stands. */
+		if (dns != -ENODEV) {
+			rc = dns;
+			from = NIDMAP_SOURCE_DNS;
+		}
 	}
 	if (source)
 		*source = from;

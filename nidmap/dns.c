@@ -34,7 +34,23 @@
 /* Under kernel_param_lock(THIS_MODULE): the parameter may be written. */
 static char nidmap_dns_domain[NIDMAP_DNS_DOMAIN_MAX];
 
-static bool nidmap_dns_name_ok(const char *name);
+/*
+ * A target name that makes a DNS name as it is: labels of letters,
+ * digits, '-' and '_' (as in SRV names), separated by single dots.
+ */
+static bool nidmap_dns_name_ok(const char *name)
+{
+	const char *p;
+
+	if (!name[0] || name[0] == '.')
+		return false;
+	for (p = name; *p; p++) {
+		if (*p == '.' ? p[1] == '.' || !p[1] :
+		    !isalnum(*p) && *p != '-' && *p != '_')
+			return false;
+	}
+	return true;
+}
 
 /* dns_domain: a DNS name ("" turns lookups off); one trailing '.' or
  * newline (echo) dropped.
@@ -78,39 +94,6 @@ MODULE_PARM_DESC(dns_dnssec,
 static atomic_t nidmap_dns_lookups, nidmap_dns_found, nidmap_dns_missing,
 		nidmap_dns_refused, nidmap_dns_failed, nidmap_dns_bad;
 
-/*
- * A target name that makes a DNS name as it is: labels of letters,
- * digits, '-' and '_' (as in SRV names), separated by single dots.
- */
-static bool nidmap_dns_name_ok(const char *name)
-{
-	const char *p;
-
-	if (!name[0] || name[0] == '.')
-		return false;
-	for (p = name; *p; p++) {
-		if (*p == '.' ? p[1] == '.' || !p[1] :
-		    !isalnum(*p) && *p != '-' && *p != '_')
-			return false;
-	}
-	return true;
-}
-
-/**
- * nidmap_dns_enabled() - is the DNS backend configured?
- *
- * Return: true if dns_domain is set.
- */
-bool nidmap_dns_enabled(void)
-{
-	bool on;
-
-	kernel_param_lock(THIS_MODULE);
-	on = nidmap_dns_domain[0];
-	kernel_param_unlock(THIS_MODULE);
-	return on;
-}
-
 /**
  * nidmap_dns_resolve() - a target's NIDs from DNS
  * @name: the target (a valid target name)
@@ -125,18 +108,20 @@ bool nidmap_dns_enabled(void)
  */
 int nidmap_dns_resolve(const char *name, struct nidmap_rec *rec)
 {
-	char *qname = NULL, *result = NULL;
+	char domain[NIDMAP_DNS_DOMAIN_MAX], *qname, *result = NULL;
 	int rc;
 
+	/* Copied whole: a write to the parameter may be under way. */
+	kernel_param_lock(THIS_MODULE);
+	strscpy(domain, nidmap_dns_domain, sizeof(domain));
+	kernel_param_unlock(THIS_MODULE);
+	if (!domain[0])
+		return -ENODEV;
 	if (!nidmap_dns_name_ok(name))
 		return -ENOENT;
-	/* A write to the parameter frees the string it replaces. */
-	kernel_param_lock(THIS_MODULE);
-	if (nidmap_dns_domain[0])
-		qname = kasprintf(GFP_KERNEL, "%s.%s", name, nidmap_dns_domain);
-	kernel_param_unlock(THIS_MODULE);
+	qname = kasprintf(GFP_KERNEL, "%s.%s", name, domain);
 	if (!qname)
-		return nidmap_dns_enabled() ? -ENOMEM : -ENODEV;
+		return -ENOMEM;
 	atomic_inc(&nidmap_dns_lookups);
 	rc = dns_query(&init_net, "lnetnids", qname, strlen(qname),
 		       nidmap_dns_dnssec ? "dnssec" : NULL, &result, NULL,

@@ -373,7 +373,6 @@ int nidmap_resolve(const char *name, struct nidmap_rec *rec, u32 *source);
 
 /* --- dns.c: the DNS backend --- */
 
-bool nidmap_dns_enabled(void);
 int nidmap_dns_resolve(const char *name, struct nidmap_rec *rec);
 extern const struct file_operations nidmap_dns_fops;
 
